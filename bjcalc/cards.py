@@ -1,0 +1,125 @@
+"""Ranks, cards and hands.
+
+Internally a rank is an index ``0..9`` (ace first, ``9`` = any ten-valued card) and its point
+value is ``index + 1``. :class:`Rank` is the notation people read and type.
+
+>>> parse_cards("a7")
+(Rank.ACE, Rank.SEVEN)
+>>> parse_cards("10,6") == parse_cards("K 6") == parse_cards("T6")
+True
+>>> hand_total((0, 6))
+(18, True)
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable
+
+from bjcalc.errors import InvalidCardError
+
+RANK_NOTATION = "A23456789T"
+ACE, TEN = 0, 9
+
+
+class Rank(str, enum.Enum):
+    """A card rank; its value is its notation (``Rank.TEN == "T"``)."""
+
+    ACE = "A"
+    TWO = "2"
+    THREE = "3"
+    FOUR = "4"
+    FIVE = "5"
+    SIX = "6"
+    SEVEN = "7"
+    EIGHT = "8"
+    NINE = "9"
+    TEN = "T"
+
+    @property
+    def index(self) -> int:
+        """Position in a shoe's counts: 0 for the ace ... 9 for the ten-valued cards."""
+        return RANK_NOTATION.index(self.value)
+
+    @property
+    def points(self) -> int:
+        """Point value, counting an ace as 1."""
+        return self.index + 1
+
+    @classmethod
+    def from_index(cls, index: int) -> Rank:
+        return cls(RANK_NOTATION[index])
+
+    def __repr__(self) -> str:
+        return f"Rank.{self.name}"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_ALIASES = {"10": "T", "J": "T", "Q": "T", "K": "T", "1": "A"}
+_TOKEN = re.compile(r"10|[AJQK2-9T]", re.IGNORECASE)
+
+
+def parse_card(text: str) -> Rank:
+    """Parse one card as people write it: ``A``, ``7``, ``T``, ``10``, ``J``, ``q``...
+
+    >>> parse_card("q")
+    Rank.TEN
+    """
+    token = text.strip().upper()
+    token = _ALIASES.get(token, token)
+    if len(token) == 1 and token in RANK_NOTATION:
+        return Rank(token)
+    raise InvalidCardError(f"unknown card {text!r} (use A 2-9 T, or 10 J Q K)")
+
+
+def parse_cards(text: str) -> tuple[Rank, ...]:
+    """Parse a run of cards: ``T6``, ``10,6``, ``K 6``, ``a7``, ``A,7``.
+
+    >>> parse_cards("2,10,a")
+    (Rank.TWO, Rank.TEN, Rank.ACE)
+    """
+    compact = re.sub(r"[\s,;/-]+", "", text)
+    if not compact:
+        raise InvalidCardError(f"no cards in {text!r}")
+    cards: list[Rank] = []
+    position = 0
+    for match in _TOKEN.finditer(compact):
+        if match.start() != position:
+            break
+        cards.append(parse_card(match.group()))
+        position = match.end()
+    if position != len(compact):
+        raise InvalidCardError(f"unknown card {compact[position]!r} in {text!r}")
+    return tuple(cards)
+
+
+def hand_total(ranks: Iterable[int]) -> tuple[int, bool]:
+    """Best total and softness of a hand given as rank indices (0 = ace).
+
+    >>> hand_total([0, 0, 9])
+    (12, False)
+    """
+    hard = 0
+    has_ace = False
+    for rank in ranks:
+        hard += rank + 1
+        has_ace = has_ace or rank == ACE
+    if has_ace and hard + 10 <= 21:
+        return hard + 10, True
+    return hard, False
+
+
+def counts_total(counts: tuple[int, ...]) -> tuple[int, bool]:
+    """Best total and softness of a hand given as ten rank counts."""
+    hard = sum((rank + 1) * n for rank, n in enumerate(counts))
+    if counts[ACE] and hard + 10 <= 21:
+        return hard + 10, True
+    return hard, False
+
+
+def format_cards(ranks: Iterable[int]) -> str:
+    """``[0, 6] -> "A,7"``."""
+    return ",".join(RANK_NOTATION[r] for r in ranks)

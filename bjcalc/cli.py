@@ -1,0 +1,191 @@
+"""The ``bjcalc`` command. It only builds :class:`~bjcalc.rules.Rules`, calls the library and
+hands the result to :mod:`bjcalc.render`.
+
+Every bad input ends in one line, ``Error: ...``, on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import click
+
+from bjcalc.errors import BjcalcError, InvalidRulesError
+from bjcalc.presets import DEFAULT_GAME, GAMES, game
+from bjcalc.rules import BLACKJACK_TAKES, Doubling, HoleCard, Rules, Surrender
+from bjcalc.shoe import Shoe
+
+
+class _OneLineErrors(click.Group):
+    """Print every usage or input error as one line and exit 2, never a traceback."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except click.ClickException as error:
+            click.echo(f"Error: {error.format_message()}", err=True)
+            sys.exit(error.exit_code)
+        except BjcalcError as error:
+            click.echo(f"Error: {error}", err=True)
+            sys.exit(2)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _parse_pays(text: str) -> Fraction:
+    match = re.fullmatch(r"\s*(\d+)\s*[:/]\s*(\d+)\s*", text)
+    try:
+        if match:
+            if int(match.group(2)) == 0:
+                raise ValueError
+            return Fraction(int(match.group(1)), int(match.group(2)))
+        value = Fraction(text.strip())
+        if value < 0:
+            raise ValueError
+        return value
+    except (ValueError, ZeroDivisionError):
+        raise InvalidRulesError(
+            f"--bj-pays must be a payout like 3:2, 6:5 or 1.5, not {text!r}"
+        ) from None
+
+
+_RULE_OPTIONS = [
+    click.option("--game", "game_name", default=None, metavar="NAME",
+                 help=f"Preset game (see 'bjcalc games'); default {DEFAULT_GAME}."),
+    click.option("--decks", type=int, default=None, help="Number of decks."),
+    click.option("--shoe", "shoe_text", default=None, metavar="COUNTS",
+                 help="Ten comma-separated counts A..T of the shoe before the deal."),
+    click.option("--h17/--s17", "hit_soft_17", default=None, help="Dealer hits / stands on soft 17."),
+    click.option("--bj-pays", default=None, metavar="A:B", help="Blackjack payout, e.g. 3:2, 6:5."),
+    click.option("--double", "double", type=click.Choice([d.value for d in Doubling]), default=None,
+                 help="Which two-card hands may double."),
+    click.option("--soft-double/--no-soft-double", "double_soft", default=None,
+                 help="Whether soft hands may double."),
+    click.option("--das/--no-das", "double_after_split", default=None, help="Double after split."),
+    click.option("--split-hands", type=int, default=None,
+                 help="Most hands from splitting (1 = no splitting)."),
+    click.option("--resplit-aces/--no-resplit-aces", default=None, help="Resplit aces."),
+    click.option("--hit-split-aces/--no-hit-split-aces", default=None,
+                 help="Hit split aces (otherwise one card each)."),
+    click.option("--unlike-tens/--no-unlike-tens", "split_unlike_tens", default=None,
+                 help="Split unlike ten-valued cards (J-Q)."),
+    click.option("--surrender", type=click.Choice([s.value for s in Surrender]), default=None),
+    click.option("--insurance/--no-insurance", default=None, help="Insurance offered."),
+    click.option("--peek/--no-peek", default=None,
+                 help="Dealer peeks under A and T / no hole card."),
+    click.option("--bj-takes", "blackjack_takes", type=click.Choice(list(BLACKJACK_TAKES)),
+                 default=None,
+                 help="No hole card: what a dealer blackjack takes of doubles and splits "
+                 "(all; original bet only; live = doubles v A all, v T original, splits all)."),
+    click.option("--charlie", type=int, default=None, help="N-card Charlie (0 = none)."),
+    click.option("--max-cards", type=int, default=None,
+                 help="Cards after which a hand stands, player and dealer (0 = no limit)."),
+]
+
+
+def rule_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    for option in reversed(_RULE_OPTIONS):
+        command = option(command)
+    return command
+
+
+def build_rules(
+    game_name: str | None,
+    decks: int | None,
+    shoe_text: str | None,
+    bj_pays: str | None,
+    peek: bool | None,
+    charlie: int | None,
+    max_cards: int | None,
+    **fields: Any,
+) -> Rules:
+    """The preset (default game) with every option given on the command line applied."""
+    base = game(game_name or DEFAULT_GAME).rules
+    changes: dict[str, Any] = {k: v for k, v in fields.items() if v is not None}
+    if decks is not None and shoe_text is not None:
+        raise InvalidRulesError(f"give --decks or --shoe, not both (--decks {decks}, --shoe {shoe_text!r})")
+    if decks is not None:
+        changes.update(decks=decks, shoe=None)
+    if shoe_text is not None:
+        changes.update(shoe=Shoe.parse(shoe_text).counts, decks=None)
+    if bj_pays is not None:
+        changes["blackjack_pays"] = _parse_pays(bj_pays)
+    if peek is not None:
+        changes["hole_card"] = HoleCard.PEEK if peek else HoleCard.NONE
+    if charlie is not None:
+        changes["charlie"] = charlie or None
+    if max_cards is not None:
+        changes["player_max_cards"] = changes["dealer_max_cards"] = max_cards or None
+    return base.replace(**changes)
+
+
+FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+                      help="Output format.")
+EXACT = click.option("--exact", is_flag=True, help="Exact rational arithmetic; print fractions.")
+
+
+@click.group(cls=_OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="bjcalc")
+def cli() -> None:
+    """bjcalc: exact blackjack analysis: dealer tables, EVs of every action, strategy."""
+
+
+@cli.command()
+@FORMAT
+def games(fmt: str) -> None:
+    """List the preset games and their rules (and what was assumed where a text is silent)."""
+    from bjcalc import render
+
+    presets = list(GAMES.values())
+    click.echo(render.games_json(presets) if fmt == "json" else render.games_text(presets))
+
+
+@cli.command()
+@click.argument("up", required=False)
+@click.option("--peeked", is_flag=True, help="Condition on no dealer blackjack (after the peek).")
+@rule_options
+@FORMAT
+@EXACT
+def dealer(up: str | None, peeked: bool, fmt: str, exact: bool, **options: Any) -> None:
+    """Dealer final-outcome probabilities for every up card, or for UP."""
+    from bjcalc import render
+    from bjcalc.analysis import Analysis
+    from bjcalc.cards import RANK_NOTATION, parse_card
+
+    rules = build_rules(**options)
+    analysis = Analysis(rules, exact=exact)
+    ups = [parse_card(up)] if up else [parse_card(r) for r in RANK_NOTATION]
+    tables = {str(u): analysis.dealer(u, peeked=peeked) for u in ups}
+    if fmt == "json":
+        click.echo(render.dealer_json(tables, exact))
+    else:
+        click.echo(render.dealer_text(tables, rules, peeked, exact))
+
+
+@cli.command()
+@click.argument("cards")
+@click.option("--up", required=True, metavar="CARD", help="The dealer's up card.")
+@rule_options
+@FORMAT
+@EXACT
+def hand(cards: str, up: str, fmt: str, exact: bool, **options: Any) -> None:
+    """EV of every action for the hand CARDS (e.g. T6, 10,6, a7) against --up, best first."""
+    from bjcalc import render
+    from bjcalc.analysis import Analysis
+
+    rules = build_rules(**options)
+    result = Analysis(rules, exact=exact).hand(cards, up)
+    if fmt == "json":
+        click.echo(render.hand_json(result, rules, exact))
+    else:
+        click.echo(render.hand_text(result, rules, exact))
+
+
+def main() -> None:
+    cli()

@@ -1,0 +1,210 @@
+"""The dealer's hand: its state graph and its outcome probabilities for many shoes at once.
+
+A dealer state is the multiset of cards drawn after the up card (hole card first). Its total,
+softness and card count depend only on that multiset, so whether the dealer stops there does
+too; an *order* of drawing is legal when every proper prefix is a state where the dealer draws.
+The probability of one legal order for a shoe ``s`` is ``prod_r ff(s_r, m_r) / ff(|s|, |m|)``
+(``ff`` = falling factorial), the same for every order of a multiset. Pushing those products
+level by level through the graph counts the legal orders once per multiset and evaluates the
+whole dealer for any number of shoes in one pass: the shoes are columns of a numpy array.
+
+The graph is built with networkx (it is the natural model of "hands and draws") and compiled
+once to flat index arrays; the hot loop sees only numpy arrays.
+
+Outcome codes: ``0..21`` the dealer stands on that total (below 17 only with a card limit),
+``BUST`` and ``BLACKJACK``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+import networkx as nx
+import numpy as np
+
+from bjcalc.cards import ACE, TEN, counts_total
+
+BUST = 22
+BLACKJACK = 23
+N_OUTCOMES = 24
+
+
+def classify(up: int, drawn: tuple[int, ...], hit_soft_17: bool, max_cards: int | None) -> int | None:
+    """The outcome where the dealer stops with ``up`` + ``drawn``, or ``None`` if the dealer draws.
+
+    >>> classify(ACE, (0,) * 9 + (1,), False, None) == BLACKJACK
+    True
+    >>> classify(5, (1, 0, 0, 0, 0, 0, 0, 0, 0, 0), True, None) is None   # 6 + A: soft 17, H17
+    True
+    """
+    n_drawn = sum(drawn)
+    hand = list(drawn)
+    hand[up] += 1
+    if n_drawn == 1 and hand[ACE] == 1 and hand[TEN] == 1:
+        return BLACKJACK
+    total, soft = counts_total(tuple(hand))
+    if total > 21:
+        return BUST
+    if total > 17 or (total == 17 and not (soft and hit_soft_17)):
+        return total
+    if max_cards is not None and 1 + n_drawn >= max_cards:
+        return total
+    return None
+
+
+def dealer_hand_graph(up: int, hit_soft_17: bool, max_cards: int | None) -> nx.DiGraph:
+    """Every dealer state reachable by legal draws, with an edge (attribute ``rank``) per draw.
+
+    Each node carries ``outcome``: ``None`` where the dealer draws, else the outcome code.
+    """
+    graph = nx.DiGraph()
+    root = (0,) * 10
+    graph.add_node(root, outcome=None)
+    frontier = [root]
+    while frontier:
+        next_frontier = []
+        for state in frontier:
+            for rank in range(10):
+                child = state[:rank] + (state[rank] + 1,) + state[rank + 1 :]
+                if child not in graph:
+                    outcome = classify(up, child, hit_soft_17, max_cards)
+                    graph.add_node(child, outcome=outcome)
+                    if outcome is None:
+                        next_frontier.append(child)
+                graph.add_edge(state, child, rank=rank)
+        frontier = next_frontier
+    return graph
+
+
+@dataclasses.dataclass(frozen=True)
+class _Step:
+    """Draws from the drawing states of one level to the states of the next."""
+
+    parents: list[np.ndarray]  # per rank: index of the drawing state in its level
+    children: list[np.ndarray]  # per rank: index of the child in the next level
+    held: list[np.ndarray]  # per rank: how many of that rank the parent already holds
+    width: int  # states in the next level
+    n_drawing: int  # of which the first n_drawing draw again
+    stops: dict[int, np.ndarray]  # outcome -> indices (in the next level) of states that stop
+    stop_counts: np.ndarray  # counts of every stopping state of the next level (n x 10)
+
+
+@dataclasses.dataclass(frozen=True)
+class CompiledDealer:
+    """The dealer graph for one up card and rule set, as flat arrays by level."""
+
+    up: int
+    steps: tuple[_Step, ...]
+
+    @property
+    def outcomes(self) -> list[int]:
+        return sorted({o for step in self.steps for o in step.stops})
+
+
+@functools.lru_cache(maxsize=64)
+def compiled_dealer(up: int, hit_soft_17: bool, max_cards: int | None) -> CompiledDealer:
+    """Compile :func:`dealer_hand_graph` into per-level arrays (cached)."""
+    graph = dealer_hand_graph(up, hit_soft_17, max_cards)
+    levels: dict[int, list[tuple[int, ...]]] = {}
+    for state in graph:
+        levels.setdefault(sum(state), []).append(state)
+    index: dict[tuple[int, ...], int] = {}
+    for states in levels.values():
+        # drawing states first, so that a level's drawing states are a prefix of it
+        states.sort(key=lambda s: graph.nodes[s]["outcome"] is not None)
+        for i, state in enumerate(states):
+            index[state] = i
+    steps = []
+    for size in range(max(levels)):
+        drawing = [s for s in levels[size] if graph.nodes[s]["outcome"] is None]
+        nxt = levels[size + 1]
+        parents: list[list[int]] = [[] for _ in range(10)]
+        children: list[list[int]] = [[] for _ in range(10)]
+        held: list[list[int]] = [[] for _ in range(10)]
+        for state in drawing:
+            for child in graph.successors(state):
+                rank = graph.edges[state, child]["rank"]
+                parents[rank].append(index[state])
+                children[rank].append(index[child])
+                held[rank].append(state[rank])
+        stops: dict[int, list[int]] = {}
+        for i, state in enumerate(nxt):
+            outcome = graph.nodes[state]["outcome"]
+            if outcome is not None:
+                stops.setdefault(outcome, []).append(i)
+        n_drawing = sum(1 for s in nxt if graph.nodes[s]["outcome"] is None)
+        steps.append(
+            _Step(
+                parents=[np.array(p, dtype=np.intp) for p in parents],
+                children=[np.array(c, dtype=np.intp) for c in children],
+                held=[np.array(h, dtype=np.intp) for h in held],
+                width=len(nxt),
+                n_drawing=n_drawing,
+                stops={o: np.array(i, dtype=np.intp) for o, i in stops.items()},
+                stop_counts=np.array(nxt[n_drawing:], dtype=np.int64).reshape(-1, 10),
+            )
+        )
+    return CompiledDealer(up=up, steps=tuple(steps))
+
+
+def max_draws(dealer: CompiledDealer, shoe: tuple[int, ...]) -> int:
+    """The most cards the dealer can draw (hole card included) from ``shoe``."""
+    limit = np.array(shoe)
+    deepest = 0
+    for size, step in enumerate(dealer.steps, start=1):
+        if len(step.stop_counts) and (step.stop_counts <= limit).all(axis=1).any():
+            deepest = size
+    return deepest
+
+
+def outcome_numerators(
+    dealer: CompiledDealer,
+    shoe: tuple[int, ...],
+    removed: np.ndarray,
+    depth: int,
+    exact: bool,
+) -> tuple[dict[int, np.ndarray], np.ndarray]:
+    """Dealer outcome probabilities for many shoes ``shoe - removed[i]``, as numerators.
+
+    ``shoe`` is the shoe after the up card; ``removed`` is an ``(n, 10)`` array of further
+    cards taken out (player hands, split cards). Returns ``(numerators, denominators)``: for
+    each outcome an array over the ``n`` shoes, all over the common denominator
+    ``ff(|shoe| - |removed[i]|, depth)``, which is also returned. ``depth`` must be at least
+    :func:`max_draws` for the shoe. In exact mode the arrays hold Python ints.
+    """
+    dtype = object if exact else np.float64
+    n = len(removed)
+    left = np.asarray(shoe, dtype=np.int64)[None, :] - removed  # (n, 10)
+    n_left = left.sum(axis=1)
+    most = max(int(left.max(initial=0)) + 1, depth + 1)
+    # available[r][c] = cards of rank r still in the shoe when the dealer already holds c
+    available = []
+    for rank in range(10):
+        table = np.maximum(left[:, rank][None, :] - np.arange(most)[:, None], 0)
+        available.append(_as(table, exact))
+    values = np.ones((1, n), dtype=dtype)
+    numerators = {o: np.zeros(n, dtype=dtype) for o in dealer.outcomes}
+    for size, step in enumerate(dealer.steps[:depth]):
+        scale = _as(n_left - size, exact)
+        for outcome in numerators:
+            numerators[outcome] = numerators[outcome] * scale
+        following = np.zeros((step.width, n), dtype=dtype)
+        for rank in range(10):
+            parents = step.parents[rank]
+            if len(parents):
+                following[step.children[rank]] += values[parents] * available[rank][step.held[rank]]
+        for outcome, where in step.stops.items():
+            numerators[outcome] = numerators[outcome] + following[where].sum(axis=0)
+        values = following[: step.n_drawing]
+    denominators = np.ones(n, dtype=dtype)
+    for size in range(depth):
+        denominators = denominators * _as(n_left - size, exact)
+    return numerators, denominators
+
+
+def _as(array: np.ndarray, exact: bool) -> np.ndarray:
+    """An integer array as Python ints (exact) or floats."""
+    if exact:
+        return np.array(array.tolist(), dtype=object).reshape(array.shape)
+    return array.astype(np.float64)

@@ -1,0 +1,38 @@
+"""Number modes: the engine computes with float64 or with exact integers over common
+denominators; the API hands out ``float`` or ``sympy.Rational``.
+
+SymPy is imported only here, and only when an exact value is handed out.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Union
+
+Number = Union[float, Any]  # float, or sympy.Rational in exact mode
+
+
+def ratio(numerator: Any, denominator: Any, exact: bool) -> Number:
+    """``numerator / denominator`` as the API's number type."""
+    if exact:
+        import sympy
+
+        value = Fraction(int(numerator), int(denominator))
+        return sympy.Rational(value.numerator, value.denominator)
+    return float(numerator) / float(denominator)
+
+
+def constant(value: Fraction | int, exact: bool) -> Number:
+    if exact:
+        import sympy
+
+        value = Fraction(value)
+        return sympy.Rational(value.numerator, value.denominator)
+    return float(value)
+
+
+def to_fraction(value: Number) -> Fraction:
+    """A sympy.Rational (or int) as a ``fractions.Fraction``."""
+    if isinstance(value, float):
+        raise TypeError("a float is not exact")
+    return Fraction(int(value.p), int(value.q)) if hasattr(value, "p") else Fraction(value)

@@ -1,0 +1,178 @@
+"""Turning results into text (tabulate) and JSON. Nothing here computes a probability.
+
+Numbers: text shows 6 decimal places (and the exact fraction when asked); JSON carries floats,
+or strings ``"p/q"`` in exact mode, since JSON has no exact rationals.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+from fractions import Fraction
+from typing import Any
+
+from tabulate import tabulate
+
+from bjcalc.actions import Action
+from bjcalc.analysis import HandResult
+from bjcalc.presets import Game
+from bjcalc.rules import Rules
+
+
+def number(value: Any, exact: bool) -> str:
+    """A value as text: ``-0.538433``, or with its exact fraction in exact mode."""
+    if exact:
+        fraction = Fraction(int(value.p), int(value.q))
+        return f"{float(fraction):.6f}  ({fraction})" if fraction.denominator != 1 else str(fraction)
+    return f"{value:.6f}"
+
+
+def json_number(value: Any, exact: bool) -> float | str:
+    if exact:
+        fraction = Fraction(int(value.p), int(value.q))
+        return str(fraction)
+    return float(value)
+
+
+def rules_dict(rules: Rules) -> dict[str, Any]:
+    """The rules as plain JSON values."""
+    out: dict[str, Any] = {}
+    for field in dataclasses.fields(rules):
+        value = getattr(rules, field.name)
+        if isinstance(value, enum.Enum):
+            value = value.value
+        elif isinstance(value, Fraction):
+            value = f"{value.numerator}:{value.denominator}"
+        elif field.name == "blackjack_takes":
+            value = {k: v.value for k, v in dataclasses.asdict(value).items()}
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[field.name] = value
+    out["shoe_counts"] = list(rules.shoe_counts)
+    return out
+
+
+def rules_line(rules: Rules) -> str:
+    """A one-line summary: ``8 decks, S17, 3:2, double any, DAS, split to 4, LS, peek``."""
+    rows = dict(rules.describe())
+    parts = [
+        rows["shoe"],
+        "H17" if rules.hit_soft_17 else "S17",
+        f"BJ pays {rows['blackjack pays']}",
+        f"double {rows['double on']}",
+        "DAS" if rules.double_after_split else "no DAS",
+    ]
+    if rules.surrender.value != "none":
+        parts.append(f"{rules.surrender.value} surrender")
+    parts.append("peek" if rules.peek else f"no hole card (BJ takes {rules.blackjack_takes.name})")
+    if rules.charlie:
+        parts.append(f"{rules.charlie}-card charlie")
+    if rules.player_max_cards or rules.dealer_max_cards:
+        parts.append(rows["card limit"].replace("player", "max cards: player"))
+    return ", ".join(parts)
+
+
+def hand_text(result: HandResult, rules: Rules, exact: bool) -> str:
+    cards = ",".join(str(c) for c in result.cards)
+    frame = (
+        "conditioned on no dealer blackjack (the dealer peeked)"
+        if result.conditioned
+        else "unconditional (dealer blackjack included)"
+    )
+    lines = [
+        f"{cards} v {result.up}   {rules_line(rules)}",
+        f"EVs per initial bet, {frame}; CD play after the first decision.",
+    ]
+    rows = [[action.key, number(ev, exact)] for action, ev in result.ranked]
+    lines.append(tabulate(rows, headers=["action", "EV"], tablefmt="simple", disable_numparse=True))
+    lines.append(f"best: {result.best.key}")
+    if result.is_blackjack:
+        lines.append("A blackjack is paid at once; hit/double show it played as a soft 21.")
+    if result.insurance is not None:
+        lines.append(
+            f"insurance: {number(result.insurance, exact)} per unit of insurance bet "
+            "(unconditional, decided before the peek)"
+        )
+    if result.even_money is not None:
+        lines.append(f"even money: {number(result.even_money, exact)} (unconditional)")
+    return "\n".join(lines)
+
+
+def hand_json(result: HandResult, rules: Rules, exact: bool) -> str:
+    out: dict[str, Any] = {
+        "hand": ",".join(str(c) for c in result.cards),
+        "up": str(result.up),
+    }
+    for action in Action:
+        if action is not Action.SPLIT or action in result.evs:
+            value = result.evs.get(action)
+            out[action.key] = None if value is None else json_number(value, exact)
+    out["insurance"] = None if result.insurance is None else json_number(result.insurance, exact)
+    if result.even_money is not None:
+        out["even_money"] = json_number(result.even_money, exact)
+    out["best"] = result.best.key
+    out["conditioned"] = result.conditioned
+    out["strategy"] = result.strategy
+    out["rules"] = rules_dict(rules)
+    return json.dumps(out, indent=2)
+
+
+def dealer_text(tables: dict[str, dict[str, Any]], rules: Rules, peeked: bool, exact: bool) -> str:
+    columns: list[str] = []
+    for table in tables.values():
+        for outcome in table:
+            if outcome not in columns:
+                columns.append(outcome)
+    columns.sort(key=lambda c: (not c.isdigit(), int(c) if c.isdigit() else 0, c))
+    frame = (
+        "after the peek (conditioned on no dealer blackjack)"
+        if peeked
+        else "before the peek (blackjack included)"
+    )
+    lines = [f"Dealer final-outcome probabilities, {frame}", rules_line(rules)]
+    if exact:
+        for up, table in tables.items():
+            lines.append("")
+            lines.append(f"up {up}:")
+            rows = [[o, number(table[o], True)] for o in columns if o in table]
+            lines.append(tabulate(rows, headers=["outcome", "probability"], disable_numparse=True))
+    else:
+        rows = [[up] + [number(table[c], False) if c in table else "" for c in columns] for up, table in tables.items()]
+        lines.append(tabulate(rows, headers=["up"] + columns, disable_numparse=True))
+    return "\n".join(lines)
+
+
+def dealer_json(tables: dict[str, dict[str, Any]], exact: bool) -> str:
+    return json.dumps(
+        {up: {o: json_number(p, exact) for o, p in table.items()} for up, table in tables.items()},
+        indent=2,
+    )
+
+
+def games_text(games: list[Game]) -> str:
+    blocks = []
+    for game in games:
+        lines = [f"{game.name}: {game.title}", f"  rule text: {game.source}"]
+        table = tabulate(game.rules.describe(), tablefmt="plain", disable_numparse=True)
+        lines += ["  " + line for line in table.splitlines()]
+        for note in game.assumed:
+            lines.append(f"  assumed (text silent): {note}")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def games_json(games: list[Game]) -> str:
+    return json.dumps(
+        [
+            {
+                "name": g.name,
+                "title": g.title,
+                "source": g.source,
+                "rules": rules_dict(g.rules),
+                "assumed": list(g.assumed),
+            }
+            for g in games
+        ],
+        indent=2,
+    )

@@ -1,0 +1,254 @@
+"""The rules of a game: one frozen, keyword-only, validated value.
+
+>>> r = Rules(decks=6, surrender=Surrender.LATE)
+>>> r.shoe_counts
+(24, 24, 24, 24, 24, 24, 24, 24, 24, 96)
+>>> Rules(decks=0)
+Traceback (most recent call last):
+...
+bjcalc.errors.InvalidRulesError: decks must be a positive whole number, not 0
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from fractions import Fraction
+
+from bjcalc.errors import InvalidRulesError
+
+
+class Doubling(str, enum.Enum):
+    """Which two-card hands may double."""
+
+    ANY = "any"
+    NINE_TO_ELEVEN = "9-11"
+    TEN_TO_ELEVEN = "10-11"
+    NONE = "none"
+
+    def allows_total(self, total: int) -> bool:
+        return {
+            Doubling.ANY: True,
+            Doubling.NINE_TO_ELEVEN: 9 <= total <= 11,
+            Doubling.TEN_TO_ELEVEN: 10 <= total <= 11,
+            Doubling.NONE: False,
+        }[self]
+
+
+class Surrender(str, enum.Enum):
+    NONE = "none"
+    LATE = "late"
+    EARLY = "early"
+
+
+class HoleCard(str, enum.Enum):
+    """``PEEK``: the dealer checks under an A or T up. ``NONE``: no hole card (European)."""
+
+    PEEK = "peek"
+    NONE = "none"
+
+
+class Loss(str, enum.Enum):
+    """What a no-hole-card dealer blackjack does to an extra (double or split) bet."""
+
+    ALL = "all"
+    ORIGINAL = "original"
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BlackjackTakes:
+    """No-hole-card policy: which extra bets a dealer blackjack takes, per bet type and up card.
+
+    ``ALL`` (every bet lost, classic ENHC), ``ORIGINAL`` (only the original bet, extra bets
+    returned: equivalent to a peeking dealer) and ``LIVE`` (doubles lost against an ace-up
+    blackjack but returned against a ten-up one; split bets lost) are the named policies.
+    """
+
+    doubles_vs_ace: Loss = Loss.ALL
+    doubles_vs_ten: Loss = Loss.ALL
+    splits_vs_ace: Loss = Loss.ALL
+    splits_vs_ten: Loss = Loss.ALL
+
+    def doubles(self, up: int) -> Loss:
+        return self.doubles_vs_ace if up == 0 else self.doubles_vs_ten
+
+    def splits(self, up: int) -> Loss:
+        return self.splits_vs_ace if up == 0 else self.splits_vs_ten
+
+    @property
+    def name(self) -> str:
+        for name, policy in BLACKJACK_TAKES.items():
+            if policy == self:
+                return name
+        return (
+            f"doubles v A {self.doubles_vs_ace.value}, v T {self.doubles_vs_ten.value}; "
+            f"splits v A {self.splits_vs_ace.value}, v T {self.splits_vs_ten.value}"
+        )
+
+
+BLACKJACK_TAKES = {
+    "all": BlackjackTakes(),
+    "original": BlackjackTakes(
+        doubles_vs_ace=Loss.ORIGINAL,
+        doubles_vs_ten=Loss.ORIGINAL,
+        splits_vs_ace=Loss.ORIGINAL,
+        splits_vs_ten=Loss.ORIGINAL,
+    ),
+    "live": BlackjackTakes(doubles_vs_ten=Loss.ORIGINAL),
+}
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Rules:
+    """A rule set and the shoe it is dealt from.
+
+    The shoe is ``decks`` standard decks unless ``shoe`` gives the ten counts (A..T) explicitly;
+    give one or the other. Every field is checked on construction and a bad value raises
+    :class:`~bjcalc.errors.InvalidRulesError` naming the field.
+    """
+
+    decks: int | None = 8
+    shoe: tuple[int, ...] | None = None
+    hit_soft_17: bool = False
+    blackjack_pays: Fraction = Fraction(3, 2)
+    double: Doubling = Doubling.ANY
+    double_soft: bool = True
+    double_after_split: bool = True
+    split_hands: int = 4
+    resplit_aces: bool = False
+    hit_split_aces: bool = False
+    split_unlike_tens: bool = True
+    surrender: Surrender = Surrender.NONE
+    insurance: bool = True
+    hole_card: HoleCard = HoleCard.PEEK
+    blackjack_takes: BlackjackTakes = BlackjackTakes()
+    charlie: int | None = None
+    player_max_cards: int | None = None
+    dealer_max_cards: int | None = None
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        for name, enum_type in (
+            ("double", Doubling),
+            ("surrender", Surrender),
+            ("hole_card", HoleCard),
+        ):
+            value = getattr(self, name)
+            try:
+                set_(self, name, enum_type(value))
+            except ValueError:
+                choices = ", ".join(repr(e.value) for e in enum_type)
+                raise InvalidRulesError(f"{name} must be one of {choices}, not {value!r}") from None
+        if isinstance(self.blackjack_takes, str):
+            if self.blackjack_takes not in BLACKJACK_TAKES:
+                raise InvalidRulesError(
+                    f"blackjack_takes must be one of {', '.join(map(repr, BLACKJACK_TAKES))}, "
+                    f"not {self.blackjack_takes!r}"
+                )
+            set_(self, "blackjack_takes", BLACKJACK_TAKES[self.blackjack_takes])
+        self._check_shoe()
+        pays = self.blackjack_pays
+        try:
+            pays = Fraction(pays) if not isinstance(pays, float) else Fraction(str(pays))
+        except (TypeError, ValueError):
+            raise InvalidRulesError(f"blackjack_pays must be a number, not {pays!r}") from None
+        if pays < 0:
+            raise InvalidRulesError(f"blackjack_pays must not be negative, not {pays}")
+        set_(self, "blackjack_pays", pays)
+        if not _whole(self.split_hands) or self.split_hands < 1:
+            raise InvalidRulesError(
+                f"split_hands must be a whole number >= 1 (1 = no splitting), not {self.split_hands!r}"
+            )
+        for name, low in (("charlie", 3), ("player_max_cards", 2), ("dealer_max_cards", 2)):
+            value = getattr(self, name)
+            if value is not None and (not _whole(value) or value < low):
+                raise InvalidRulesError(f"{name} must be a whole number >= {low}, not {value!r}")
+        self._check_combinations()
+
+    def _check_shoe(self) -> None:
+        if self.shoe is not None:
+            if self.decks is not None and self.decks != 8:
+                raise InvalidRulesError(
+                    f"give decks or shoe, not both (decks={self.decks!r}, shoe={self.shoe!r})"
+                )
+            object.__setattr__(self, "decks", None)
+            shoe = tuple(self.shoe)
+            if len(shoe) != 10 or not all(_whole(n) and n >= 0 for n in shoe):
+                raise InvalidRulesError(
+                    f"shoe must be ten card counts A..T, each a whole number >= 0, not {self.shoe!r}"
+                )
+            if sum(shoe) == 0:
+                raise InvalidRulesError(f"shoe must hold at least one card, not {self.shoe!r}")
+            object.__setattr__(self, "shoe", shoe)
+        elif not _whole(self.decks) or self.decks < 1:  # type: ignore[operator]
+            raise InvalidRulesError(f"decks must be a positive whole number, not {self.decks!r}")
+
+    def _check_combinations(self) -> None:
+        if self.resplit_aces and self.split_hands < 3:
+            raise InvalidRulesError(
+                f"resplit_aces needs split_hands >= 3, not split_hands={self.split_hands}"
+            )
+        if self.hit_split_aces and self.split_hands < 2:
+            raise InvalidRulesError("hit_split_aces needs splitting (split_hands >= 2)")
+        if (
+            self.charlie is not None
+            and self.player_max_cards is not None
+            and self.charlie > self.player_max_cards
+        ):
+            raise InvalidRulesError(
+                f"charlie ({self.charlie}) can never happen with player_max_cards="
+                f"{self.player_max_cards}"
+            )
+
+    @property
+    def shoe_counts(self) -> tuple[int, ...]:
+        """The ten counts (A..T) of the shoe before the deal."""
+        if self.shoe is not None:
+            return self.shoe
+        assert self.decks is not None
+        return (4 * self.decks,) * 9 + (16 * self.decks,)
+
+    @property
+    def peek(self) -> bool:
+        return self.hole_card is HoleCard.PEEK
+
+    def replace(self, **changes: object) -> Rules:
+        """A copy with some fields changed (validated again)."""
+        if "shoe" in changes and changes["shoe"] is not None:
+            changes.setdefault("decks", None)
+        if "decks" in changes and changes["decks"] is not None:
+            changes.setdefault("shoe", None)
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    def describe(self) -> list[tuple[str, str]]:
+        """The rules as (name, value) rows for printing."""
+        shoe = f"{self.decks} deck{'s' if self.decks != 1 else ''}" if self.decks else (
+            "counts A..T " + ",".join(map(str, self.shoe_counts))
+        )
+        rows = [
+            ("shoe", shoe),
+            ("dealer soft 17", "hits (H17)" if self.hit_soft_17 else "stands (S17)"),
+            ("blackjack pays", f"{self.blackjack_pays.numerator}:{self.blackjack_pays.denominator}"),
+            ("double on", self.double.value + ("" if self.double_soft else ", hard hands only")),
+            ("double after split", "yes" if self.double_after_split else "no"),
+            ("split to", f"{self.split_hands} hands" if self.split_hands > 1 else "no splitting"),
+            ("resplit aces", "yes" if self.resplit_aces else "no"),
+            ("split aces", "may hit" if self.hit_split_aces else "one card each"),
+            ("split unlike tens", "yes" if self.split_unlike_tens else "no"),
+            ("surrender", self.surrender.value),
+            ("insurance", "offered" if self.insurance else "not offered"),
+            ("hole card", "dealer peeks under A and T" if self.peek else "no hole card"),
+        ]
+        if not self.peek:
+            rows.append(("dealer blackjack takes", self.blackjack_takes.name))
+        if self.charlie:
+            rows.append(("charlie", f"{self.charlie} cards"))
+        if self.player_max_cards or self.dealer_max_cards:
+            rows.append(
+                ("card limit", f"player {self.player_max_cards or '-'}, dealer {self.dealer_max_cards or '-'}")
+            )
+        return rows

@@ -1,0 +1,60 @@
+"""Shoe compositions: ten counts, aces first.
+
+>>> Shoe.parse("0,4,4,2,0,0,2,0,0,7").remove(parse_cards("2,2,7")).counts
+(0, 2, 4, 2, 0, 0, 1, 0, 0, 7)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable
+
+from bjcalc.cards import RANK_NOTATION, Rank, parse_cards  # noqa: F401  (doctest)
+from bjcalc.errors import CardNotInShoeError, InvalidShoeError
+
+
+@dataclasses.dataclass(frozen=True)
+class Shoe:
+    """Card counts ``(A, 2, ..., 9, T)``."""
+
+    counts: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.counts) != 10 or any(not isinstance(n, int) or n < 0 for n in self.counts):
+            raise InvalidShoeError(f"a shoe is ten counts A..T, each >= 0, not {self.counts!r}")
+
+    @classmethod
+    def of_decks(cls, decks: int) -> Shoe:
+        return cls((4 * decks,) * 9 + (16 * decks,))
+
+    @classmethod
+    def parse(cls, text: str) -> Shoe:
+        """Ten comma- or space-separated counts, aces first: ``"4,4,4,4,4,4,4,4,4,16"``."""
+        fields = [f for f in re.split(r"[\s,]+", text.strip()) if f]
+        if len(fields) != 10 or not all(f.isdigit() for f in fields):
+            raise InvalidShoeError(
+                f"shoe must be ten whole-number counts A..T separated by commas, not {text!r}"
+            )
+        counts = tuple(int(f) for f in fields)
+        if sum(counts) == 0:
+            raise InvalidShoeError(f"shoe {text!r} holds no cards")
+        return cls(counts)
+
+    def __len__(self) -> int:
+        return sum(self.counts)
+
+    def remove(self, cards: Iterable[Rank | int]) -> Shoe:
+        """The shoe without ``cards``; :class:`CardNotInShoeError` if one is not there."""
+        counts = list(self.counts)
+        for card in cards:
+            index = card.index if isinstance(card, Rank) else card
+            if counts[index] == 0:
+                raise CardNotInShoeError(
+                    f"card {RANK_NOTATION[index]!r} is not in the shoe ({self.notation()})"
+                )
+            counts[index] -= 1
+        return Shoe(tuple(counts))
+
+    def notation(self) -> str:
+        return ",".join(map(str, self.counts))
