@@ -124,6 +124,18 @@ class Analysis:
         ordered = sorted(values, key=lambda o: (o > 21, o))
         return {outcome_name(o): ratio(values[o], total, self.exact) for o in ordered}
 
+    def insurance(self, up: Rank | str = "A", removed: str | Sequence[Rank] = ()) -> Number:
+        """EV of insurance per unit of insurance bet, with ``up`` (an ace) and ``removed`` out.
+
+        Off the top (nothing removed) it is ``(2 tens - others) / remaining``.
+        """
+        up_rank = _up(up)
+        if up_rank.index != ACE:
+            raise InvalidHandError(f"insurance is offered only against an ace up, not {str(up_rank)!r}")
+        left = self.shoe.remove((up_rank,) + (_cards(removed) if removed else ()))
+        tens, n = left.counts[TEN], len(left)
+        return constant(Fraction(2 * tens - (n - tens), n), self.exact)
+
     def hand(self, cards: str | Sequence[Rank | str], up: Rank | str) -> HandResult:
         """EVs of every action the rules allow for ``cards`` against ``up``."""
         hand = _cards(cards)
@@ -135,7 +147,7 @@ class Analysis:
         notation = ",".join(str(c) for c in hand)
         if total > 21:
             raise InvalidHandError(f"hand {notation!r} is already over 21 ({total})")
-        left = self.shoe.remove((up_rank,) + hand)
+        self.shoe.remove((up_rank,) + hand)
         rules = self.rules
         table = self.table(up_rank.index)
         where = table.layers.index.get(counts)
@@ -188,8 +200,7 @@ class Analysis:
                     )
         insurance = even_money = None
         if up_rank.index == ACE and rules.insurance:
-            tens, n = left.counts[TEN], len(left)
-            insurance = constant(Fraction(2 * tens - (n - tens), n), self.exact)
+            insurance = self.insurance(up_rank, hand)
             if initial and counts[ACE] == 1 and counts[TEN] == 1:
                 even_money = constant(1, self.exact)
         return HandResult(

@@ -1,9 +1,9 @@
 """The games bjcalc knows by name, each a :class:`~bjcalc.rules.Rules` value.
 
 Where a game's own rule text is silent, the preset takes the common industry default and says
-so in ``ASSUMED``; every field can be overridden (``PRESETS[name].replace(...)`` or CLI options).
+in ``Game.assumed``; every field can be overridden (``game(name).rules.replace(...)`` or CLI options).
 
->>> game("live-dealer").charlie
+>>> game("live-dealer").rules.charlie
 10
 """
 

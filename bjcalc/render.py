@@ -73,16 +73,20 @@ def rules_line(rules: Rules) -> str:
     return ", ".join(parts)
 
 
+def hand_frame(result: HandResult) -> str:
+    """Which probability space the hand's EVs live in, in words."""
+    if result.conditioned:
+        return "conditioned on no dealer blackjack (the dealer peeked)"
+    if result.dealer_blackjack == 0:
+        return "no dealer blackjack is possible"
+    return "unconditional (dealer blackjack included)"
+
+
 def hand_text(result: HandResult, rules: Rules, exact: bool) -> str:
     cards = ",".join(str(c) for c in result.cards)
-    frame = (
-        "conditioned on no dealer blackjack (the dealer peeked)"
-        if result.conditioned
-        else "unconditional (dealer blackjack included)"
-    )
     lines = [
         f"{cards} v {result.up}   {rules_line(rules)}",
-        f"EVs per initial bet, {frame}; CD play after the first decision.",
+        f"EVs per initial bet, {hand_frame(result)}; CD play after the first decision.",
     ]
     rows = [[action.key, number(ev, exact)] for action, ev in result.ranked]
     lines.append(tabulate(rows, headers=["action", "EV"], tablefmt="simple", disable_numparse=True))
