@@ -115,8 +115,9 @@ class Analysis:
         numerators, denominators = outcome_numerators(dealer, after_up, row, depth, self.exact)
         # a card limit adds stopping states below 17; keep only those this shoe can reach
         values = {o: v[0] for o, v in numerators.items() if o >= 17 or v[0] != 0}
-        values.setdefault(BLACKJACK, values[BUST] * 0)
         total = denominators[0]
+        for always_shown in (BUST, BLACKJACK):
+            values.setdefault(always_shown, total * 0)
         if peeked:
             total = total - values.pop(BLACKJACK)
             if total == 0:
