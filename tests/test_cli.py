@@ -1,0 +1,116 @@
+"""The command line: exact output, JSON keys, and one-line errors with exit status 2."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from bjcalc.cli import cli
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_hand_text_is_labelled_and_ranked():
+    result = run("hand", "5,T", "--up", "T", "--decks", "1", "--h17", "--surrender", "none", "--max-cards", "0")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "5,T v T   1 deck, H17, BJ pays 3:2, double any, DAS, peek"
+    assert "conditioned on no dealer blackjack" in lines[1]
+    # Wizard of Odds hand calculator, 1 deck H17: hit -0.501091, stand -0.538433, double -1.002183
+    assert lines[4].split() == ["hit", "-0.501091"]
+    assert lines[5].split() == ["stand", "-0.538433"]
+    assert lines[6].split() == ["double", "-1.002183"]
+    assert lines[7] == "best: hit"
+
+
+def test_hand_json_keys_and_exact_values():
+    result = run("hand", "T6", "--up", "7", "--decks", "1", "--format", "json", "--exact")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    for key in ("stand", "hit", "double", "surrender", "insurance", "best", "conditioned", "strategy"):
+        assert key in out
+    assert out["conditioned"] is False and out["insurance"] is None and out["strategy"] == "CD"
+    assert out["surrender"] == "-1/2"
+    assert "/" in out["stand"]
+
+
+def test_hand_insurance_against_ace():
+    # 1 deck, 9,9 v A: 49 cards left, 16 tens: (32 - 33) / 49
+    out = json.loads(run("hand", "9,9", "--up", "A", "--decks", "1", "--format", "json", "--exact").output)
+    assert out["insurance"] == "-1/49"
+
+
+def test_dealer_json_sums_to_one_exactly():
+    from fractions import Fraction
+
+    result = run("dealer", "--decks", "2", "--format", "json", "--exact")
+    assert result.exit_code == 0, result.output
+    tables = json.loads(result.output)
+    assert list(tables) == list("A23456789T")
+    for up, table in tables.items():
+        assert sum(Fraction(p) for p in table.values()) == 1, up
+        assert "blackjack" in table
+
+
+def test_dealer_peeked_drops_blackjack():
+    out = json.loads(run("dealer", "A", "--decks", "1", "--peeked", "--format", "json").output)
+    # Wizard of Odds appendix 2A, 1 deck S17, ace up after the peek: 17 = 0.183786
+    assert list(out) == ["A"] and "blackjack" not in out["A"]
+    assert f"{out['A']['17']:.6f}" == "0.183786"
+
+
+def test_games_lists_presets_with_assumptions():
+    result = run("games")
+    assert result.exit_code == 0
+    for name in ("atlantic-city-gold", "us-shoe", "live-dealer"):
+        assert name in result.output
+    assert "assumed (text silent): 6 decks" in result.output
+    data = json.loads(run("games", "--format", "json").output)
+    assert {g["name"] for g in data} == {"atlantic-city-gold", "us-shoe", "live-dealer"}
+    live = next(g for g in data if g["name"] == "live-dealer")
+    assert live["rules"]["charlie"] == 10 and live["rules"]["hole_card"] == "none"
+
+
+def test_options_override_the_preset():
+    out = json.loads(run("hand", "T6", "--up", "9", "--game", "live-dealer", "--surrender", "late",
+                         "--format", "json").output)
+    assert out["rules"]["surrender"] == "late" and out["rules"]["charlie"] == 10
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["hand", "T,X", "--up", "6"], "unknown card 'X'"),
+        (["hand", "T6", "--up", "Z"], "unknown card 'Z'"),
+        (["hand", "A,A", "--up", "A", "--shoe", "2,4,4,4,4,4,4,4,4,16"], "card 'A' is not in the shoe"),
+        (["hand", "T,T,5", "--up", "6"], "already over 21"),
+        (["hand", "T", "--up", "6"], "at least two cards"),
+        (["dealer", "--decks", "0"], "decks must be a positive whole number, not 0"),
+        (["dealer", "--decks", "-2"], "decks must be a positive whole number, not -2"),
+        (["dealer", "--shoe", "1,2,3"], "shoe must be ten whole-number counts"),
+        (["dealer", "--shoe", "a,b,c,d,e,f,g,h,i,j"], "shoe must be ten whole-number counts"),
+        (["hand", "T6", "--up", "6", "--bj-pays", "3-2"], "--bj-pays must be a payout"),
+        (["hand", "T6", "--up", "6", "--bj-pays", "3:0"], "--bj-pays must be a payout"),
+        (["hand", "T6", "--up", "6", "--game", "vegas"], "unknown game 'vegas'"),
+        (["dealer", "--decks", "2", "--shoe", "4,4,4,4,4,4,4,4,4,16"], "give --decks or --shoe, not both"),
+        (["dealer", "--resplit-aces", "--split-hands", "2"], "resplit_aces needs split_hands >= 3"),
+        (["dealer", "--charlie", "7", "--max-cards", "5"], "charlie (7) can never happen"),
+        (["dealer", "--charlie", "2"], "charlie must be a whole number >= 3"),
+        (["dealer", "--double", "12-21"], "Invalid value for '--double'"),
+        (["dealer", "--decks", "two"], "Invalid value for '--decks'"),
+        (["hand", "T6"], "Missing option '--up'"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(args, message):
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1, result.output
+    assert result.output.startswith("Error: ") and message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_too_small_shoe_is_refused():
+    result = run("hand", "T6", "--up", "6", "--shoe", "0,0,0,0,0,2,0,0,0,3")
+    assert result.exit_code == 2 and "too small" in result.output
