@@ -22,9 +22,10 @@ from bjcalc.cards import ACE, TEN, Rank, counts_total, parse_card, parse_cards
 from bjcalc.dealer import BLACKJACK, BUST, compiled_dealer, max_draws, outcome_numerators
 from bjcalc.errors import InvalidHandError, InvalidShoeError
 from bjcalc.numbers import Number, constant, ratio
-from bjcalc.player import UnsplitTable, unsplit_table
+from bjcalc.player import Solved, UpCard, unsplit_layers, unsplit_table
 from bjcalc.rules import Rules, Surrender
 from bjcalc.shoe import Shoe
+from bjcalc.split import PostSplit, SplitSolver
 
 OUTCOME_NAMES = {BUST: "bust", BLACKJACK: "blackjack"}
 
@@ -83,18 +84,41 @@ class Analysis:
     In exact mode every number handed out is a ``sympy.Rational``; otherwise a ``float``.
     """
 
-    def __init__(self, rules: Rules, *, exact: bool = False) -> None:
+    def __init__(self, rules: Rules, *, exact: bool = False, post_split: PostSplit | str = PostSplit.CDZ) -> None:
         self.rules = rules
         self.exact = exact
+        self.post_split = PostSplit(post_split)
+        self._splits: dict[int, SplitSolver] = {}
         self.shoe = Shoe(rules.shoe_counts)
-        self._tables: dict[int, UnsplitTable] = {}
+        self._ups: dict[int, UpCard] = {}
+        self._tables: dict[int, Solved] = {}
 
-    def table(self, up: int) -> UnsplitTable:
+    def upcard(self, up: int) -> UpCard:
+        """The up card's context: shoe, dealer graph and batched dealer outcomes (cached)."""
+        if up not in self._ups:
+            self.shoe.remove([up])
+            self._ups[up] = UpCard(self.rules, up, self.exact)
+        return self._ups[up]
+
+    def table(self, up: int) -> Solved:
         """The unsplit values of every hand against up card index ``up`` (cached)."""
         if up not in self._tables:
-            self.shoe.remove([up])
-            self._tables[up] = unsplit_table(self.rules, up, self.exact)
+            self._tables[up] = unsplit_table(self.upcard(up))
         return self._tables[up]
+
+    def prepare(self, up: int) -> None:
+        """Batch the dealer work for every hand and every split against ``up`` at once."""
+        if up not in self._tables:
+            context = self.upcard(up)
+            context.register(unsplit_layers(self.rules), (0,) * 10)
+            if self.rules.split_hands > 1:
+                SplitSolver(context, None, self.post_split).prepare()  # type: ignore[arg-type]
+
+    def splits(self, up: int) -> SplitSolver:
+        """Split EVs against up card index ``up`` for this analysis' post-split strategy."""
+        if up not in self._splits:
+            self._splits[up] = SplitSolver(self.upcard(up), self.table(up), self.post_split)
+        return self._splits[up]
 
     def dealer(self, up: Rank | str, *, peeked: bool = False, removed: str | Sequence[Rank] = ()) -> dict[str, Number]:
         """Dealer final-outcome probabilities with ``up`` showing.
@@ -137,6 +161,42 @@ class Analysis:
         tens, n = left.counts[TEN], len(left)
         return constant(Fraction(2 * tens - (n - tens), n), self.exact)
 
+    def _div(self, numerator: object, denominator: object) -> Fraction | float:
+        if self.exact:
+            return Fraction(int(numerator), int(denominator))
+        return float(numerator) / float(denominator)
+
+    def joint_values(self, up: int, counts: tuple[int, ...]) -> tuple[dict[Action, Fraction | float], Fraction | float]:
+        """Values of every action for a hand (given as rank counts) against up card ``up``, in
+        the engine's measure: E[result; no dealer blackjack] when the dealer peeks with an A or T
+        up, else unconditional; and P(dealer blackjack). Surrender is late surrender here.
+        Two-card hands get the first-decision actions; a natural gets only its payout."""
+        rules = self.rules
+        table = self.table(up)
+        layer, row = table.layers.index[counts]
+        scale = table.scale[layer]
+        p_bj = self._div(table.blackjack[layer][row], scale)
+        initial = layer == 0
+        total, soft = counts_total(counts)
+        values: dict[Action, Fraction | float] = {}
+        natural = initial and counts[ACE] == 1 and counts[TEN] == 1
+        values[Action.STAND] = (
+            rules.blackjack_pays * (1 - p_bj) if natural else self._div(table.stand[layer][row], scale)
+        )
+        if natural and not self.exact:
+            values[Action.STAND] = float(values[Action.STAND])
+        if table.can_hit[layer] and not natural:
+            values[Action.HIT] = self._div(table.hit[layer][row], scale)
+            if initial and rules.double.allows_total(total) and (rules.double_soft or not soft):
+                values[Action.DOUBLE] = self._div(table.double[row], scale)
+        if initial and not natural:
+            pair = next((r for r in range(10) if counts[r] == 2), None)
+            if pair is not None and rules.split_hands >= 2:
+                values[Action.SPLIT] = self.splits(up).value(pair)
+            if rules.surrender is not Surrender.NONE:
+                values[Action.SURRENDER] = -(1 - p_bj) / 2 - (0 if table.peeked else p_bj)
+        return values, p_bj
+
     def hand(self, cards: str | Sequence[Rank | str], up: Rank | str) -> HandResult:
         """EVs of every action the rules allow for ``cards`` against ``up``."""
         hand = _cards(cards)
@@ -144,66 +204,43 @@ class Analysis:
         if len(hand) < 2:
             raise InvalidHandError(f"a hand needs at least two cards, not {len(hand)}")
         counts = tuple(sum(1 for c in hand if c.index == r) for r in range(10))
-        total, soft = counts_total(counts)
+        total, _ = counts_total(counts)
         notation = ",".join(str(c) for c in hand)
         if total > 21:
             raise InvalidHandError(f"hand {notation!r} is already over 21 ({total})")
         self.shoe.remove((up_rank,) + hand)
         rules = self.rules
         table = self.table(up_rank.index)
-        where = table.layers.index.get(counts)
-        if where is None:
+        if counts not in table.layers.index:
             raise InvalidHandError(f"hand {notation!r} has more cards than the rules allow")
-        layer, row = where
-        scale = table.scale[layer]
-        bj = table.blackjack[layer][row]
+        joint, p_bj = self.joint_values(up_rank.index, counts)
         initial = len(hand) == 2
-        early = initial and rules.surrender is Surrender.EARLY
-        conditioned = table.peeked and not early
-        if conditioned and scale == bj:
-            raise InvalidShoeError("the dealer always has blackjack with this shoe and up card")
-
-        def ev(numerator: object) -> Number:
-            if conditioned:
-                return ratio(numerator, scale - bj, self.exact)
-            if table.peeked:  # early surrender frame: a dealer blackjack takes the original bet
-                return ratio(numerator - bj, scale, self.exact)
-            return ratio(numerator, scale, self.exact)
-
-        evs: dict[Action, Number] = {}
-        p_blackjack = ratio(bj, scale, self.exact)
         natural = initial and counts[ACE] == 1 and counts[TEN] == 1
         if natural:
-            pays = rules.blackjack_pays
-            no_bj = 1 - p_blackjack
-            evs[Action.STAND] = constant(pays, self.exact) * (1 if conditioned else no_bj)
-        else:
-            evs[Action.STAND] = ev(table.stand[layer][row])
-        # a blackjack is paid at once; hitting or doubling it (as a soft 21) is shown for
-        # information, as other analysers do, and is never the best play
-        if table.can_hit[layer]:
-            evs[Action.HIT] = ev(table.hit[layer][row])
-        if (
-            initial
-            and table.can_hit[layer]
-            and rules.double.allows_total(total)
-            and (rules.double_soft or not soft)
-        ):
-            evs[Action.DOUBLE] = ev(table.double[row])
-        if not natural:
-            if initial and rules.surrender is not Surrender.NONE:
-                half = Fraction(-1, 2)
-                if rules.surrender is Surrender.EARLY or conditioned:
-                    evs[Action.SURRENDER] = constant(half, self.exact)
-                else:  # late, no hole card: a dealer blackjack still takes the whole bet
-                    evs[Action.SURRENDER] = (
-                        constant(half, self.exact) * (1 - p_blackjack) - p_blackjack
-                    )
+            # a blackjack is paid at once; hitting or doubling it (as a soft 21) is shown for
+            # information, as other analysers do, and is never the best play
+            layer, row = table.layers.index[counts]
+            joint[Action.HIT] = self._div(table.hit[layer][row], table.scale[layer])
+            joint[Action.DOUBLE] = self._div(table.double[row], table.scale[layer])
+        early = initial and rules.surrender is Surrender.EARLY
+        conditioned = table.peeked and not early
+        if conditioned and p_bj == 1:
+            raise InvalidShoeError("the dealer always has blackjack with this shoe and up card")
+        evs: dict[Action, Number] = {}
+        for action, value in joint.items():
+            if action is Action.SURRENDER and early:
+                value = Fraction(-1, 2)
+            elif conditioned:
+                value = value / (1 - p_bj)
+            elif table.peeked and not (natural and action is Action.STAND):
+                value = value - p_bj  # early-surrender frame: a dealer blackjack takes the bet
+            evs[action] = constant(value, self.exact) if self.exact else float(value)
         insurance = even_money = None
         if up_rank.index == ACE and rules.insurance:
             insurance = self.insurance(up_rank, hand)
-            if initial and counts[ACE] == 1 and counts[TEN] == 1:
+            if natural:
                 even_money = constant(1, self.exact)
+        p_blackjack = constant(p_bj, self.exact) if self.exact else float(p_bj)
         return HandResult(
             cards=hand,
             up=up_rank,
@@ -212,4 +249,5 @@ class Analysis:
             dealer_blackjack=p_blackjack,
             insurance=insurance,
             even_money=even_money,
+            strategy="CD" if Action.SPLIT not in evs else f"CD; split hands {self.post_split.label}",
         )

@@ -122,7 +122,8 @@ def compiled_dealer(up: int, hit_soft_17: bool, max_cards: int | None) -> Compil
         parents: list[list[int]] = [[] for _ in range(10)]
         children: list[list[int]] = [[] for _ in range(10)]
         held: list[list[int]] = [[] for _ in range(10)]
-        for state in drawing:
+        for position, state in enumerate(drawing):
+            assert index[state] == position  # drawing states are a prefix of their level
             for child in graph.successors(state):
                 rank = graph.edges[state, child]["rank"]
                 parents[rank].append(index[state])
@@ -164,6 +165,7 @@ def outcome_numerators(
     removed: np.ndarray,
     depth: int,
     exact: bool,
+    chunk: int = 256,
 ) -> tuple[dict[int, np.ndarray], np.ndarray]:
     """Dealer outcome probabilities for many shoes ``shoe - removed[i]``, as numerators.
 
@@ -171,8 +173,18 @@ def outcome_numerators(
     cards taken out (player hands, split cards). Returns ``(numerators, denominators)``: for
     each outcome an array over the ``n`` shoes, all over the common denominator
     ``ff(|shoe| - |removed[i]|, depth)``, which is also returned. ``depth`` must be at least
-    :func:`max_draws` for the shoe. In exact mode the arrays hold Python ints.
+    :func:`max_draws` for the shoe. In exact mode the arrays hold Python ints. The shoes are
+    processed ``chunk`` at a time so that the working arrays stay in cache.
     """
+    parts = [
+        _outcome_numerators(dealer, shoe, removed[i : i + chunk], depth, exact)
+        for i in range(0, max(len(removed), 1), chunk)
+    ]
+    numerators = {o: np.concatenate([p[0][o] for p in parts]) for o in dealer.outcomes}
+    return numerators, np.concatenate([p[1] for p in parts])
+
+
+def _outcome_numerators(dealer, shoe, removed, depth, exact):
     dtype = object if exact else np.float64
     n = len(removed)
     left = np.asarray(shoe, dtype=np.int64)[None, :] - removed  # (n, 10)
@@ -191,9 +203,8 @@ def outcome_numerators(
             numerators[outcome] = numerators[outcome] * scale
         following = np.zeros((step.width, n), dtype=dtype)
         for rank in range(10):
-            parents = step.parents[rank]
-            if len(parents):
-                following[step.children[rank]] += values[parents] * available[rank][step.held[rank]]
+            # every drawing state has a child for every rank, in order: parents are a prefix
+            following[step.children[rank]] += values * available[rank][step.held[rank]]
         for outcome, where in step.stops.items():
             numerators[outcome] = numerators[outcome] + following[where].sum(axis=0)
         values = following[: step.n_drawing]

@@ -1,0 +1,212 @@
+"""Pair splitting, exact for a stated post-split strategy (CDZ-, CDP1, CDP).
+
+Why pair cards are all that need tracking: every post-split strategy here decides a hand from
+its own cards (and, for CDP, the number of pair cards split off), never from the other hands'
+cards. Any expected value of the future deal is unchanged, on average, when one uniformly
+random card is removed first (the burn-card property), so by optional stopping the cards other
+hands draw can be ignored. The exceptions are the pair cards split off, which are known to
+be gone, and the second card of a hand that was *not* a pair card (a draw conditioned on not
+being the pair rank). For any such expectation ``f``:
+
+    f(R) = q(R) f(R - P) + (1 - q(R)) E[f(R - X) | X != P],      q(R) = P(next card is P)
+
+so the conditioned draw is ``f(R) - q f(R - P)`` and stays on shoes of the form
+``R - k P``. The split EV is therefore an exact recursion over (pair cards removed, hands
+created, hand being dealt), with one hand-graph evaluation per number of pair cards removed.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from fractions import Fraction
+
+import numpy as np
+
+from bjcalc.cards import ACE
+from bjcalc.player import DOUBLE, HIT, STAND, Solved, UpCard, hand_layers, solve, stop_at
+
+
+class PostSplit(str, enum.Enum):
+    """How split hands are played; ``label`` is the usual name (CDZ-, CDP1, CDP)."""
+
+    CDZ = "cdz-"  # as the unsplit hand of the same cards
+    CDP1 = "cdp1"  # re-optimised once, for the shoe after the first split
+    CDP = "cdp"  # re-optimised for each number of pair cards removed
+
+    @classmethod
+    def _missing_(cls, value: object):
+        if isinstance(value, str) and value.lower() in ("cdz", "cdz-"):
+            return cls.CDZ
+        if isinstance(value, str):
+            for member in cls:
+                if member.value == value.lower():
+                    return member
+        return None
+
+    @property
+    def label(self) -> str:
+        return self.value.upper()
+
+
+def max_hands(rules, pair: int) -> int:
+    if pair == ACE and not rules.resplit_aces:
+        return min(2, rules.split_hands)
+    return rules.split_hands
+
+
+def may_double_after_split(up: UpCard, layers, pair: int) -> np.ndarray | None:
+    """Which two-card split hands the rules let double."""
+    rules = up.rules
+    if not rules.double_after_split or (pair == ACE and not rules.hit_split_aces):
+        return None
+    sizes = layers.sizes
+    if 2 not in sizes:
+        return None
+    k = sizes.index(2)
+    totals, soft = layers.totals[k], layers.soft[k]
+    allowed = np.array([rules.double.allows_total(int(t)) for t in totals], dtype=bool)
+    if not rules.double_soft:
+        allowed &= ~soft
+    return allowed
+
+
+def cdz_decisions(unsplit: Solved, layers, may_double: np.ndarray | None) -> list[np.ndarray]:
+    """Each split hand played as the unsplit hand of the same cards (CDZ-)."""
+    out = []
+    for k, size in enumerate(layers.sizes):
+        counts = layers.counts[k]
+        if size < 2:
+            out.append(np.full(len(counts), HIT))
+            continue
+        rows = [unsplit.layers.index[tuple(c)] for c in counts.tolist()]
+        u_layer = size - unsplit.layers.first
+        index = np.array([r for _, r in rows], dtype=np.intp)
+        stand = unsplit.stand[u_layer][index]
+        if not unsplit.can_hit[u_layer]:
+            out.append(np.full(len(counts), STAND))
+            continue
+        hit = unsplit.hit[u_layer][index]
+        chosen = np.where(hit > stand, HIT, STAND)
+        if size == 2 and may_double is not None and unsplit.double is not None:
+            double = unsplit.double[index]
+            better = may_double & (double > np.where(chosen == HIT, hit, stand))
+            chosen = np.where(better, DOUBLE, chosen)
+        out.append(chosen)
+    return out
+
+
+class SplitSolver:
+    """Split EVs of every pair against one up card, for one post-split strategy."""
+
+    def __init__(self, up: UpCard, unsplit: Solved, strategy: PostSplit = PostSplit.CDZ) -> None:
+        self.up, self.unsplit, self.strategy = up, unsplit, PostSplit(strategy)
+
+    def limit(self, pair: int) -> int:
+        """Cards at which a split hand stops drawing: 2 for split aces without hitting."""
+        rules = self.up.rules
+        return 2 if pair == ACE and not rules.hit_split_aces else stop_at(rules)
+
+    def layers(self, pair: int):
+        start = tuple(1 if r == pair else 0 for r in range(10))
+        return hand_layers(self.up.rules.shoe_counts, 1, self.limit(pair), start)
+
+    def pairs(self) -> list[int]:
+        """The ranks that can be split against this up card from this shoe."""
+        if self.up.rules.split_hands < 2:
+            return []
+        return [p for p in range(10) if self.up.shoe[p] >= 2]
+
+    def prepare(self) -> None:
+        """Register every split-hand shoe the recursion will visit with the up card's dealer
+        batch, so that the dealer is evaluated once for all of them."""
+        for pair in self.pairs():
+            visited: set[int] = set()
+
+            def record(removed: int) -> tuple[int, int, Fraction]:
+                visited.add(removed)
+                enough = self.up.shoe[pair] >= 3 + removed
+                return 0, 0, Fraction(1, 2) if enough else Fraction(0)
+
+            split_recursion(record, max_hands(self.up.rules, pair))
+            for removed in sorted(visited):
+                extra = tuple((1 + removed) if r == pair else 0 for r in range(10))
+                self.up.register(self.layers(pair), extra)
+
+    @functools.lru_cache(maxsize=None)
+    def _hand(self, pair: int, removed: int) -> tuple[Solved | None, object]:
+        """The split-hand graph evaluated on the shoe without the other pair card and
+        ``removed`` further pair cards; also the decisions used (for CDP1)."""
+        up = self.up
+        if up.shoe[pair] < 2 + removed:
+            return None, None
+        layers = self.layers(pair)
+        extra = tuple((1 + removed) if r == pair else 0 for r in range(10))
+        may_double = may_double_after_split(up, layers, pair)
+        if self.strategy is PostSplit.CDZ:
+            decisions = cdz_decisions(self.unsplit, layers, may_double)
+        elif self.strategy is PostSplit.CDP1 and removed > 0:
+            decisions = self._hand(pair, 0)[0].decision
+        else:
+            decisions = None
+        solved = solve(
+            up, layers, extra, loss=up.split_loss, limit=self.limit(pair),
+            may_double=may_double, decisions=decisions,
+        )
+        return solved, decisions
+
+    def _values(self, pair: int, removed: int) -> tuple[Fraction | float, Fraction | float, Fraction | float]:
+        """(free, not-pair, q): the value of one split hand drawing its second card freely,
+        the value weighted by its second card not being a pair card, and P(pair card)."""
+        solved, _ = self._hand(pair, removed)
+        counts = solved.layers.counts
+        n_left = sum(solved.shoe) - 1
+        pair_left = solved.shoe[pair] - 1
+        free = solved.hit[0][0]
+        child = solved.layers.children[0][0, pair]
+        pair_term = pair_left * solved.best[1][child] if child >= 0 and pair_left > 0 else 0
+        g = solved.scale[0]
+        if self.up.exact:
+            return Fraction(int(free), int(g)), Fraction(int(free - pair_term), int(g)), Fraction(pair_left, n_left)
+        return float(free) / float(g), float(free - pair_term) / float(g), pair_left / n_left
+
+    def value(self, pair: int) -> Fraction | float:
+        """The split EV of ``pair, pair`` weighted like the engine's numerators: for a peeking
+        dealer with an A or T up, E[result; no dealer blackjack]; else unconditional."""
+        total = split_recursion(
+            functools.partial(self._values, pair), max_hands(self.up.rules, pair)
+        )
+        up = self.up
+        if not up.peeked and up.bj_rank is not None and up.split_loss == 0:
+            # the original bet is lost to a dealer blackjack even when split bets are returned
+            shoe = up.shoe
+            left = sum(shoe) - 2
+            bj = shoe[up.bj_rank] - (2 if pair == up.bj_rank else 0)
+            total = total - (Fraction(bj, left) if up.exact else bj / left)
+        return total
+
+
+def split_recursion(values, most: int):
+    """The split EV from per-shoe values: ``values(removed)`` gives (free, not_pair, q) for the
+    shoe with ``removed`` pair cards beyond the first two taken out (see the module docstring);
+    ``most`` is the most hands allowed."""
+
+    @functools.lru_cache(maxsize=None)
+    def rest(removed: int, hands: int, current: int):
+        # expected result of hands current..hands when `current` is about to get its second
+        # card, on the shoe with `removed` pair cards beyond the first two taken out
+        if current > hands:
+            return 0
+        free, not_pair, q = values(removed)
+        if hands >= most:
+            return (hands - current + 1) * free
+        if q == 0:
+            return not_pair + rest(removed, hands, current + 1)
+        return (
+            q * rest(removed + 1, hands + 1, current)
+            + not_pair
+            + rest(removed, hands, current + 1)
+            - q * rest(removed + 1, hands, current + 1)
+        )
+
+    return rest(0, 2, 1)
