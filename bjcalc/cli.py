@@ -187,5 +187,54 @@ def hand(cards: str, up: str, fmt: str, exact: bool, **options: Any) -> None:
         click.echo(render.hand_text(result, rules, exact))
 
 
+@cli.command()
+@rule_options
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json"]), default="text",
+              help="Output format.")
+@EXACT
+def chart(fmt: str, exact: bool, **options: Any) -> None:
+    """The basic-strategy chart (total-dependent) for the game, its exact round EV and the
+    composition-dependent exceptions. With no options: the default game."""
+    from bjcalc import render
+    from bjcalc.analysis import Analysis
+    from bjcalc.strategy import basic_strategy, evaluate, exceptions
+
+    rules = build_rules(**options)
+    table = basic_strategy(rules)
+    result, plays = evaluate(Analysis(rules, exact=exact), table)
+    unusual = exceptions(Analysis(rules), plays if not exact else evaluate(Analysis(rules), table)[1])
+    if fmt == "json":
+        click.echo(render.chart_json(table, result, unusual, exact))
+    elif fmt == "csv":
+        click.echo(render.chart_csv(table), nl=False)
+    elif fmt == "markdown":
+        click.echo(render.chart_markdown(table, result, unusual, exact), nl=False)
+    else:
+        click.echo(render.chart_text(table, result, unusual, exact, colour=True))
+
+
+@cli.command()
+@rule_options
+@click.option("--strategy", type=click.Choice(["cdz", "cdz-", "cdp1", "cdp", "basic"]), default="cdz",
+              help="CD play with split hands CDZ- (default), CDP1 or CDP; or the basic-strategy chart.")
+@FORMAT
+@EXACT
+def edge(strategy: str, fmt: str, exact: bool, **options: Any) -> None:
+    """The house edge of the round (unconditional) and its breakdown by up card."""
+    from bjcalc import render
+    from bjcalc.analysis import Analysis
+
+    rules = build_rules(**options)
+    if strategy == "basic":
+        from bjcalc.strategy import basic_strategy, evaluate
+
+        result, _ = evaluate(Analysis(rules, exact=exact), basic_strategy(rules))
+    else:
+        from bjcalc.game import round_ev
+
+        result = round_ev(Analysis(rules, exact=exact, post_split=strategy))
+    click.echo(render.edge_json(result, rules, exact) if fmt == "json" else render.edge_text(result, rules, exact))
+
+
 def main() -> None:
     cli()

@@ -180,3 +180,121 @@ def games_json(games: list[Game]) -> str:
         ],
         indent=2,
     )
+
+
+CHART_KINDS = (("hard", "Hard totals"), ("soft", "Soft totals"), ("pairs", "Pairs"))
+CODE_COLOURS = {"H": "red", "S": "yellow", "D": "green", "P": "cyan", "R": "magenta"}
+LEGEND = (
+    "H hit, S stand, Dh double else hit, Ds double else stand, P split, "
+    "Rh/Rs/Rp surrender else hit/stand/split"
+)
+
+
+def _coloured(code: str, colour: bool) -> str:
+    import click
+
+    return click.style(code, fg=CODE_COLOURS[code[0]], bold=True) if colour else code
+
+
+def chart_text(chart, result, exceptions_, exact: bool, colour: bool = False) -> str:
+    """A printable chart: three tables, legend, the chart's exact round EV, CD exceptions."""
+    columns = list(next(iter(chart.table("hard").values())).keys())
+    lines = [f"Basic strategy (total-dependent)   {rules_line(chart.rules)}", LEGEND, ""]
+    for kind, title in CHART_KINDS:
+        rows = [[row] + [_coloured(c, colour) for c in cells.values()] for row, cells in chart.table(kind).items()]
+        lines.append(tabulate(rows, headers=[title] + columns, tablefmt="simple", disable_numparse=True))
+        lines.append("")
+    lines += edge_summary(result, exact)
+    lines += exceptions_lines(exceptions_)
+    return "\n".join(lines)
+
+
+def edge_summary(result, exact: bool) -> list[str]:
+    return [
+        f"player EV per round: {number(result.ev, exact)} (unconditional; house edge "
+        f"{100 * float(result.house_edge):.4f} %), strategy: {result.strategy}",
+    ]
+
+
+def exceptions_lines(exceptions_, markdown: bool = False) -> list[str]:
+    if not exceptions_:
+        return ["", "No two-card hand has a composition-dependent play that beats the chart."]
+    rows = [
+        [e.hand, "A23456789T"[e.up], e.chart.key, e.best.key, f"{e.gain:.6f}"] for e in exceptions_
+    ]
+    return [
+        "",
+        "Composition-dependent exceptions (two-card hands whose best play differs from the chart; "
+        "gain per occurrence, unconditional):",
+        tabulate(rows, headers=["hand", "up", "chart", "best", "gain"],
+                 tablefmt="github" if markdown else "simple", disable_numparse=True),
+    ]
+
+
+def chart_markdown(chart, result, exceptions_, exact: bool) -> str:
+    columns = list(next(iter(chart.table("hard").values())).keys())
+    lines = [f"# Basic strategy: {rules_line(chart.rules)}", "", LEGEND + ".", ""]
+    for kind, title in CHART_KINDS:
+        rows = [[row] + list(cells.values()) for row, cells in chart.table(kind).items()]
+        lines.append(f"## {title}")
+        lines.append("")
+        lines.append(tabulate(rows, headers=[title.split()[0]] + columns, tablefmt="github", disable_numparse=True))
+        lines.append("")
+    lines += edge_summary(result, exact)
+    lines += exceptions_lines(exceptions_, markdown=True)
+    return "\n".join(lines) + "\n"
+
+
+def chart_csv(chart) -> str:
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    columns = list(next(iter(chart.table("hard").values())).keys())
+    writer.writerow(["table", "row"] + columns)
+    for kind, _ in CHART_KINDS:
+        for row, cells in chart.table(kind).items():
+            writer.writerow([kind, row] + list(cells.values()))
+    return out.getvalue()
+
+
+def chart_json(chart, result, exceptions_, exact: bool) -> str:
+    data = chart.to_dict()
+    data["ev"] = json_number(result.ev, exact)
+    data["house_edge"] = json_number(result.house_edge, exact)
+    data["exceptions"] = [
+        {"hand": e.hand, "up": "A23456789T"[e.up], "chart": e.chart.key, "best": e.best.key, "gain": e.gain}
+        for e in exceptions_
+    ]
+    return json.dumps(data, indent=2)
+
+
+def edge_text(result, rules, exact: bool) -> str:
+    lines = [f"House edge   {rules_line(rules)}", f"strategy: {result.strategy}"]
+    lines.append(f"player EV per round (unconditional): {number(result.ev, exact)}")
+    lines.append(f"house edge: {100 * float(result.house_edge):.6f} %")
+    if result.insurance is not None:
+        lines.append(f"insurance off the top: {number(result.insurance, exact)} per unit of insurance bet (never taken above)")
+    rows = [
+        [up, number(result.upcard_probability[up], exact), number(ev, exact)]
+        for up, ev in sorted(result.by_upcard.items(), key=lambda kv: "23456789TA".index(kv[0]))
+    ]
+    lines.append("")
+    lines.append(tabulate(rows, headers=["up", "P(up)", "EV given up (unconditional)"], disable_numparse=True))
+    return "\n".join(lines)
+
+
+def edge_json(result, rules, exact: bool) -> str:
+    return json.dumps(
+        {
+            "ev": json_number(result.ev, exact),
+            "house_edge": json_number(result.house_edge, exact),
+            "by_upcard": {u: json_number(v, exact) for u, v in result.by_upcard.items()},
+            "upcard_probability": {u: json_number(v, exact) for u, v in result.upcard_probability.items()},
+            "insurance": None if result.insurance is None else json_number(result.insurance, exact),
+            "strategy": result.strategy,
+            "rules": rules_dict(rules),
+        },
+        indent=2,
+    )

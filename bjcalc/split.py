@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import enum
 import functools
+from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
 
 from bjcalc.cards import ACE
-from bjcalc.player import DOUBLE, HIT, STAND, Solved, UpCard, hand_layers, solve, stop_at
+from bjcalc.player import DOUBLE, HIT, STAND, HandLayers, Solved, UpCard, hand_layers, solve, stop_at
 
 
 class PostSplit(str, enum.Enum):
@@ -99,8 +100,17 @@ def cdz_decisions(unsplit: Solved, layers, may_double: np.ndarray | None) -> lis
 class SplitSolver:
     """Split EVs of every pair against one up card, for one post-split strategy."""
 
-    def __init__(self, up: UpCard, unsplit: Solved, strategy: PostSplit = PostSplit.CDZ) -> None:
+    def __init__(
+        self,
+        up: UpCard,
+        unsplit: Solved,
+        strategy: PostSplit = PostSplit.CDZ,
+        decide: Callable[[HandLayers, np.ndarray | None], list[np.ndarray]] | None = None,
+    ) -> None:
+        """``decide`` (layers, which two-card hands may double) -> a play per state overrides
+        ``strategy`` with a fixed chart (total-dependent basic strategy)."""
         self.up, self.unsplit, self.strategy = up, unsplit, PostSplit(strategy)
+        self.decide = decide
 
     def limit(self, pair: int) -> int:
         """Cards at which a split hand stops drawing: 2 for split aces without hitting."""
@@ -143,7 +153,9 @@ class SplitSolver:
         layers = self.layers(pair)
         extra = tuple((1 + removed) if r == pair else 0 for r in range(10))
         may_double = may_double_after_split(up, layers, pair)
-        if self.strategy is PostSplit.CDZ:
+        if self.decide is not None:
+            decisions = self.decide(layers, may_double)
+        elif self.strategy is PostSplit.CDZ:
             decisions = cdz_decisions(self.unsplit, layers, may_double)
         elif self.strategy is PostSplit.CDP1 and removed > 0:
             decisions = self._hand(pair, 0)[0].decision

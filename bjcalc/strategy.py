@@ -1,0 +1,398 @@
+"""Strategy charts: total-dependent basic strategy, its exact EV, and where CD play differs.
+
+**Total-dependent (TD) basic strategy**, per up card: one hit/stand decision per hard or soft
+total (for hands of any number of cards, split hands included); one first-two-card decision per
+total (double, surrender, or neither: play by hit/stand), also used by two-card split hands
+where doubling after a split is allowed; one decision per pair (split, surrender, or play as
+its total). Each decision maximises the round's EV given all the others: a hit/stand or
+double/surrender choice maximises the EV summed over every unsplit hand that reaches it
+(weighted by the probability of reaching it under the chart), a pair's choice is made on the
+exact EVs of splitting it (split hands following the chart) and of its alternatives; the
+choices are repeated until none changes (a fixed point). Decisions are chosen in floating
+point; the EV of the resulting chart is then computed exactly in exact mode.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from bjcalc.actions import Action
+from bjcalc.analysis import Analysis
+from bjcalc.cards import ACE, RANK_NOTATION, TEN
+from bjcalc.game import RoundResult, _out, two_card_hands, unconditional_best
+from bjcalc.player import DOUBLE, HIT, STAND, HandLayers, unsplit_layers, solve
+from bjcalc.rules import Rules, Surrender
+from bjcalc.split import SplitSolver
+
+UP_ORDER = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0]  # chart columns: 2..9, T, A
+HARD_ROWS = list(range(4, 22))
+SOFT_ROWS = list(range(12, 22))
+NONE, SURRENDER = -1, 3
+PLAY_AS_TOTAL, SPLIT, PAIR_SURRENDER = 0, 1, 2
+
+
+def cell_of(total: int, soft: bool) -> int:
+    return total + 22 * soft
+
+
+@dataclasses.dataclass
+class UpcardChart:
+    """The TD decisions against one up card, indexed by cell (``total + 22 * soft``)."""
+
+    hit: np.ndarray  # bool per cell: hit (else stand)
+    first: np.ndarray  # per cell: NONE, DOUBLE or SURRENDER on the first two cards
+    pair: np.ndarray  # per pair rank: PLAY_AS_TOTAL, SPLIT or PAIR_SURRENDER
+    split_beats_total: np.ndarray  # per pair rank, for the Rp code
+
+    def code(self, kind: str, row: int | str) -> str:
+        if kind == "pairs":
+            rank = RANK_NOTATION.index(str(row))
+            if self.pair[rank] == SPLIT:
+                return "P"
+            if self.pair[rank] == PAIR_SURRENDER and self.split_beats_total[rank]:
+                return "Rp"
+            total, soft = (12, True) if rank == ACE else (2 * (rank + 1), False)
+            code = self.code("soft" if soft else "hard", total)
+            if self.pair[rank] == PAIR_SURRENDER and not code.startswith("R"):
+                return "R" + code[-1].lower()
+            return code
+        cell = cell_of(int(row), kind == "soft")
+        fallback = "H" if self.hit[cell] else "S"
+        if self.first[cell] == DOUBLE:
+            return "D" + fallback.lower()
+        if self.first[cell] == SURRENDER:
+            return "R" + fallback.lower()
+        return fallback
+
+
+@dataclasses.dataclass
+class Chart:
+    """A basic-strategy chart for a rule set: per up card decisions, printable as codes."""
+
+    rules: Rules
+    ups: dict[int, UpcardChart]
+    strategy: str = "basic"
+
+    def rows(self, kind: str) -> list[str]:
+        return {"hard": [str(t) for t in HARD_ROWS], "soft": [str(t) for t in SOFT_ROWS],
+                "pairs": list(RANK_NOTATION)}[kind]
+
+    def table(self, kind: str) -> dict[str, dict[str, str]]:
+        return {
+            row: {RANK_NOTATION[u]: self.ups[u].code(kind, row) for u in UP_ORDER if u in self.ups}
+            for row in self.rows(kind)
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        from bjcalc.render import rules_dict
+
+        return {"rules": rules_dict(self.rules), "strategy": self.strategy,
+                **{kind: self.table(kind) for kind in ("hard", "soft", "pairs")}}
+
+
+class _Solver:
+    """The TD optimisation for one up card (float)."""
+
+    def __init__(self, analysis: Analysis, up: int) -> None:
+        self.analysis, self.up = analysis, up
+        self.context = analysis.upcard(up)
+        self.rules = analysis.rules
+        self.layers = unsplit_layers(self.rules)
+        self.cells = [cell_of_array(t, s) for t, s in zip(self.layers.totals, self.layers.soft)]
+        shoe = self.context.shoe
+        n = sum(shoe)
+        first = self.layers.counts[0]
+        self.deal = np.array([_deal_probability(row, shoe, n) for row in first.tolist()])
+        self.natural = (first[:, ACE] == 1) & (first[:, TEN] == 1)
+        self.pair_rank = np.array([next((r for r in range(10) if row[r] == 2), -1) for row in first.tolist()])
+
+    def decisions(self, chart: UpcardChart) -> list[np.ndarray]:
+        return [np.where(chart.hit[c], HIT, STAND) for c in self.cells]
+
+    def split_decider(self, chart: UpcardChart):
+        def decide(layers: HandLayers, may_double: np.ndarray | None) -> list[np.ndarray]:
+            out = []
+            for k, size in enumerate(layers.sizes):
+                cells = cell_of_array(layers.totals[k], layers.soft[k])
+                chosen = np.where(chart.hit[cells], HIT, STAND)
+                if size == 1:
+                    chosen = np.full(len(cells), HIT)
+                elif size == 2 and may_double is not None:
+                    chosen = np.where(may_double & (chart.first[cells] == DOUBLE), DOUBLE, chosen)
+                out.append(chosen)
+            return out
+
+        return decide
+
+    def values(self, chart: UpcardChart):
+        solved = solve(self.context, self.layers, decisions=self.decisions(chart))
+        as_float = [np.asarray(x, dtype=float) / float(g) for x, g in zip(solved.stand, solved.scale)]
+        hit = [np.asarray(x, dtype=float) / float(g) for x, g in zip(solved.hit, solved.scale)]
+        double = None if solved.double is None else np.asarray(solved.double, dtype=float) / float(solved.scale[0])
+        p_bj = np.asarray(solved.blackjack[0], dtype=float) / float(solved.scale[0])
+        return solved, as_float, hit, double, p_bj
+
+    def surrender_value(self, p_bj: np.ndarray) -> np.ndarray:
+        """Surrender in the engine's joint measure (see Analysis.joint_values)."""
+        if self.rules.surrender is Surrender.EARLY and self.context.peeked:
+            return -0.5 + p_bj  # decided before the peek: -1/2 unconditionally
+        if self.rules.surrender is Surrender.EARLY:
+            return np.full(len(p_bj), -0.5)
+        return -(1 - p_bj) / 2 - (0 if self.context.peeked else p_bj)
+
+    def optimise(self, initial: UpcardChart, rounds: int = 60) -> UpcardChart:
+        chart = initial
+        for _ in range(4):
+            for _ in range(rounds):
+                if not self._improve_totals(chart):
+                    break
+            if not self._improve_pairs(chart):
+                break
+        return chart
+
+    def _reach(self, chart: UpcardChart, playing: np.ndarray) -> list[np.ndarray]:
+        """P(reaching each unsplit state and then choosing by hit/stand)."""
+        layers, shoe = self.layers, np.array(self.context.shoe)
+        reach = [self.deal * playing]
+        for k in range(len(layers.counts) - 1):
+            n_left = sum(self.context.shoe) - layers.sizes[k]
+            hitting = reach[k] * chart.hit[self.cells[k]]
+            nxt = np.zeros(len(layers.counts[k + 1]))
+            left = np.maximum(shoe[None, :] - layers.counts[k], 0) / n_left
+            for rank in range(10):
+                child = layers.children[k][:, rank]
+                ok = child >= 0
+                np.add.at(nxt, child[ok], (hitting * left[:, rank])[ok])
+            reach.append(nxt)
+        return reach
+
+    def _first_options(self, chart, stand, hit, double, p_bj):
+        rules = self.rules
+        cells = self.cells[0]
+        play = np.where(chart.hit[cells], hit[0], stand[0])
+        options = {NONE: play}
+        totals, soft = self.layers.totals[0], self.layers.soft[0]
+        if double is not None:
+            may = np.array([rules.double.allows_total(int(t)) for t in totals]) & (rules.double_soft | ~soft)
+            options[DOUBLE] = np.where(may, double, -np.inf)
+        if rules.surrender is not Surrender.NONE:
+            options[SURRENDER] = self.surrender_value(p_bj)
+        return options
+
+    def _improve_totals(self, chart: UpcardChart) -> bool:
+        _, stand, hit, double, p_bj = self.values(chart)
+        splitting = (self.pair_rank >= 0) & (chart.pair[np.maximum(self.pair_rank, 0)] != PLAY_AS_TOTAL)
+        first_cells = self.cells[0]
+        playing_first = ~self.natural & ~splitting
+        playing = playing_first & (chart.first[first_cells] == NONE)
+        reach = self._reach(chart, playing)
+        gain = np.zeros(44)
+        for k in range(len(self.cells)):
+            can_hit = self.layers.sizes[k] < _stop(self.rules)
+            if can_hit:
+                np.add.at(gain, self.cells[k], reach[k] * (hit[k] - stand[k]))
+        # a cell no unsplit hand reaches under this chart (its hands all double, split or
+        # surrender) still serves split hands: decide it as if every hand reached it by hitting
+        potential = np.zeros(44)
+        everything = UpcardChart(np.ones(44, dtype=bool), chart.first, chart.pair, chart.split_beats_total)
+        for k, weights in enumerate(self._reach(everything, ~self.natural)):
+            if self.layers.sizes[k] < _stop(self.rules):
+                np.add.at(potential, self.cells[k], weights * (hit[k] - stand[k]))
+        new_hit = np.where(gain > 0, True, np.where(gain < 0, False, potential > 0))
+        options = self._first_options(chart, stand, hit, double, p_bj)
+        weights = self.deal * playing_first
+        totals = {key: np.zeros(44) for key in options}
+        for key, value in options.items():
+            np.add.at(totals[key], first_cells, weights * np.where(np.isfinite(value), value, -1e9))
+        keys = list(options)
+        stacked = np.vstack([totals[key] for key in keys])
+        new_first = np.array([keys[i] for i in stacked.argmax(axis=0)])
+        new_first[stacked.max(axis=0) == stacked[0]] = NONE  # ties (and empty cells): no extra play
+        changed = not (np.array_equal(new_hit, chart.hit) and np.array_equal(new_first, chart.first))
+        chart.hit, chart.first = new_hit, new_first
+        return changed
+
+    def _improve_pairs(self, chart: UpcardChart) -> bool:
+        if self.rules.split_hands < 2:
+            return False
+        _, stand, hit, double, p_bj = self.values(chart)
+        options = self._first_options(chart, stand, hit, double, p_bj)
+        cells = self.cells[0]
+        as_total = options[NONE].copy()
+        for key, value in options.items():
+            as_total = np.where(chart.first[cells] == key, value, as_total)
+        splitter = SplitSolver(self.context, None, decide=self.split_decider(chart))  # type: ignore[arg-type]
+        changed = False
+        for row in np.flatnonzero(self.pair_rank >= 0):
+            rank = self.pair_rank[row]
+            split = float(splitter.value(rank))
+            choices = {PLAY_AS_TOTAL: as_total[row], SPLIT: split}
+            if self.rules.surrender is not Surrender.NONE:
+                choices[PAIR_SURRENDER] = self.surrender_value(p_bj[row : row + 1])[0]
+            best = max(choices, key=lambda key: (choices[key], key == PLAY_AS_TOTAL))
+            chart.split_beats_total[rank] = split > as_total[row]
+            if best != chart.pair[rank]:
+                chart.pair[rank], changed = best, True
+        return changed
+
+
+def cell_of_array(totals: np.ndarray, soft: np.ndarray) -> np.ndarray:
+    return totals + 22 * soft
+
+
+def _stop(rules: Rules) -> int:
+    from bjcalc.player import stop_at
+
+    return stop_at(rules)
+
+
+def _deal_probability(counts: list[int], shoe: tuple[int, ...], n: int) -> float:
+    ranks = [r for r in range(10) for _ in range(counts[r])]
+    a, b = ranks
+    ways = shoe[a] * (shoe[a] - 1) if a == b else 2 * shoe[a] * shoe[b]
+    return ways / (n * (n - 1))
+
+
+def basic_strategy(rules: Rules) -> Chart:
+    """The total-dependent basic strategy chart for ``rules`` (see the module docstring)."""
+    analysis = Analysis(rules, exact=False)
+    ups = {}
+    for up in range(10):
+        if not rules.shoe_counts[up]:
+            continue
+        analysis.prepare(up)
+        solver = _Solver(analysis, up)
+        initial = UpcardChart(
+            hit=np.array([t < 17 if c < 22 else t < 18 for c, t in ((c, c % 22) for c in range(44))]),
+            first=np.full(44, NONE),
+            pair=np.zeros(10, dtype=int),
+            split_beats_total=np.zeros(10, dtype=bool),
+        )
+        ups[up] = solver.optimise(initial)
+    return Chart(rules=rules, ups=ups)
+
+
+@dataclasses.dataclass(frozen=True)
+class HandPlay:
+    """One two-card hand against one up card: the play a strategy makes and its EV
+    (unconditional, per initial bet)."""
+
+    up: int
+    counts: tuple[int, ...]
+    probability: Any  # P(up card and this hand)
+    action: Action
+    ev: Any
+
+
+def chart_action(rules: Rules, chart: UpcardChart, counts: tuple[int, ...], total: int, soft: bool) -> Action:
+    """The first play the chart makes with a (non-blackjack) two-card hand."""
+    pair = next((r for r in range(10) if counts[r] == 2), None)
+    if pair is not None and rules.split_hands >= 2:
+        if chart.pair[pair] == SPLIT:
+            return Action.SPLIT
+        if chart.pair[pair] == PAIR_SURRENDER and rules.surrender is not Surrender.NONE:
+            return Action.SURRENDER
+    cell = cell_of(total, soft)
+    if chart.first[cell] == DOUBLE and rules.double.allows_total(total) and (rules.double_soft or not soft):
+        return Action.DOUBLE
+    if chart.first[cell] == SURRENDER and rules.surrender is not Surrender.NONE:
+        return Action.SURRENDER
+    return Action.HIT if chart.hit[cell] else Action.STAND
+
+
+def evaluate(analysis: Analysis, chart: Chart) -> tuple[RoundResult, list[HandPlay]]:
+    """The exact (or float) EV of a round played by ``chart``: first plays, later hit/stand
+    and split hands all follow the chart."""
+    from bjcalc.cards import counts_total
+
+    rules = analysis.rules
+    full = rules.shoe_counts
+    n_cards = sum(full)
+    ev: Any = 0
+    by_upcard, p_up_out, plays = {}, {}, []
+    for up, decisions in chart.ups.items():
+        analysis.prepare(up)
+        context = analysis.upcard(up)
+        layers = unsplit_layers(rules)
+        solver = _Solver.__new__(_Solver)
+        solver.rules, solver.context = rules, context
+        cells = [cell_of_array(t, s) for t, s in zip(layers.totals, layers.soft)]
+        solved = solve(context, layers, decisions=[np.where(decisions.hit[c], HIT, STAND) for c in cells])
+        splitter = SplitSolver(context, None, decide=solver.split_decider(decisions))  # type: ignore[arg-type]
+        p_up = Fraction(full[up], n_cards)
+        given_up: Any = 0
+        for counts, p_hand in two_card_hands(context.shoe):
+            row = layers.index[counts][1]
+            g = solved.scale[0]
+            div = analysis._div
+            p_bj = div(solved.blackjack[0][row], g)
+            total, soft = counts_total(counts)
+            if counts[ACE] == 1 and counts[TEN] == 1:
+                action, value = Action.STAND, rules.blackjack_pays * (1 - p_bj)
+            else:
+                action = chart_action(rules, decisions, counts, total, soft)
+                if action is Action.SPLIT:
+                    value = splitter.value(next(r for r in range(10) if counts[r] == 2))
+                elif action is Action.DOUBLE:
+                    value = div(solved.double[row], g)
+                elif action is Action.SURRENDER:
+                    if rules.surrender is Surrender.EARLY:
+                        value = Fraction(-1, 2) + (p_bj if context.peeked else 0)
+                    else:
+                        value = -(1 - p_bj) / 2 - (0 if context.peeked else p_bj)
+                elif action is Action.HIT:
+                    value = div(solved.hit[0][row], g)
+                else:
+                    value = div(solved.stand[0][row], g)
+                if context.peeked:
+                    value = value - p_bj
+            if not analysis.exact:
+                value = float(value)
+            weight = p_hand if analysis.exact else float(p_hand)
+            given_up += weight * value
+            plays.append(HandPlay(up, counts, p_up * p_hand, action, value))
+        by_upcard[RANK_NOTATION[up]] = given_up
+        p_up_out[RANK_NOTATION[up]] = p_up
+        ev += (p_up if analysis.exact else float(p_up)) * given_up
+    result = RoundResult(
+        ev=_out(ev, analysis.exact),
+        by_upcard={u: _out(v, analysis.exact) for u, v in by_upcard.items()},
+        upcard_probability={u: _out(p, analysis.exact) for u, p in p_up_out.items()},
+        strategy="basic (total-dependent chart, split hands by the chart)",
+        insurance=analysis.insurance("A") if full[0] and rules.insurance else None,
+    )
+    return result, plays
+
+
+@dataclasses.dataclass(frozen=True)
+class Exception_:
+    """A two-card hand whose composition-dependent best first play differs from the chart."""
+
+    up: int
+    counts: tuple[int, ...]
+    chart: Action
+    best: Action
+    gain: float  # EV gained by the CD play, per occurrence (unconditional)
+
+    @property
+    def hand(self) -> str:
+        return ",".join(RANK_NOTATION[r] for r in range(10) for _ in range(self.counts[r]))
+
+
+def exceptions(analysis: Analysis, plays: list[HandPlay]) -> list[Exception_]:
+    """Two-card hands where CD play (split hands by the analysis' post-split strategy) beats
+    the chart's first play, largest gain first."""
+    out = []
+    for play in plays:
+        if play.counts[ACE] == 1 and play.counts[TEN] == 1:
+            continue
+        best, value = unconditional_best(analysis, play.up, play.counts)
+        gain = float(value) - float(play.ev)
+        if best is not play.action and gain > 1e-12:
+            out.append(Exception_(play.up, play.counts, play.action, best, gain))
+    return sorted(out, key=lambda e: (UP_ORDER.index(e.up), -e.gain))
