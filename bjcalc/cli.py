@@ -200,9 +200,12 @@ def chart(fmt: str, exact: bool, **options: Any) -> None:
     from bjcalc.strategy import basic_strategy, evaluate, exceptions
 
     rules = build_rules(**options)
-    table = basic_strategy(rules)
-    result, plays = evaluate(Analysis(rules, exact=exact), table)
-    unusual = exceptions(Analysis(rules), plays if not exact else evaluate(Analysis(rules), table)[1])
+    floats = Analysis(rules)
+    table = basic_strategy(rules, floats)
+    result, plays = evaluate(floats, table)
+    unusual = exceptions(floats, plays)
+    if exact:
+        result, _ = evaluate(Analysis(rules, exact=True), table)
     if fmt == "json":
         click.echo(render.chart_json(table, result, unusual, exact))
     elif fmt == "csv":

@@ -165,6 +165,7 @@ class UpCard:
         self._columns: dict[int, int] = {}
         self._pending_rows: list[np.ndarray] = []
         self._registered: dict[tuple[int, tuple[int, ...]], tuple[HandLayers, list[np.ndarray]]] = {}
+        self._stands: dict[tuple[int, tuple[int, ...], int], tuple[HandLayers, tuple]] = {}
         self._numerators: dict[int, np.ndarray] = {}
         self._evaluated = 0
 
@@ -189,6 +190,94 @@ class UpCard:
             self._registered[key] = (layers, [self.columns(c + extra_row) for c in layers.counts])
         return self._registered[key][1]
 
+    def stand_values(self, layers: HandLayers, extra: tuple[int, ...], loss: int):
+        """What does not depend on the player's decisions (cached): the shoe, the layer
+        scales, and the stand, doubled-stand and dealer-blackjack numerators of every hand."""
+        key = (id(layers), extra, loss)
+        if key not in self._stands:
+            self._stands[key] = (layers, self._stand_values(layers, extra, loss))
+        return self._stands[key][1]
+
+    def _stand_values(self, layers: HandLayers, extra: tuple[int, ...], loss: int):
+        up = self
+        rules, exact = up.rules, up.exact
+        shoe = tuple(s - e for s, e in zip(up.shoe, extra))
+        n0 = sum(shoe)
+        sizes = layers.sizes
+        deepest = sizes[-1] + 1  # cards held after the last possible draw
+        if n0 < deepest + up.depth:
+            raise InvalidShoeError(
+                f"shoe {','.join(map(str, rules.shoe_counts))} is too small: a round could run out of cards"
+            )
+        top = deepest + up.depth
+        scale = [falling(n0 - size, top - size) for size in sizes + [deepest]]
+        # P(dealer blackjack) * scale[k] = (cards of the blackjack rank left) * bj_unit[k]
+        bj_unit = [falling(n0 - size - 1, top - size - 1) for size in sizes + [deepest]]
+        columns = up.register(layers, extra)
+        everything = up.outcomes(np.concatenate(columns))
+        starts = np.cumsum([0] + [len(c) for c in columns])
+        stand, stand_doubled, blackjack = [], [], []
+        for k, (counts, totals) in enumerate(zip(layers.counts, layers.totals)):
+            size = sizes[k]
+            zeros = as_numbers(np.zeros(len(counts), dtype=np.int64), exact)
+            if size < 2:  # one-card split hands never stand
+                stand.append(zeros)
+                stand_doubled.append(zeros)
+                blackjack.append(zeros)
+                continue
+            dealer = {o: v[starts[k] : starts[k + 1]] for o, v in everything.items()}
+            # dealer numerators are over ff(n0 - size, depth); bring them to scale[k]
+            lift = falling(n0 - size - up.depth, top - size - up.depth)
+            charlie = rules.charlie is not None and size >= rules.charlie
+            not_blackjack = zeros
+            for outcome, values in dealer.items():
+                if outcome == BLACKJACK:
+                    continue
+                if charlie or outcome == BUST:
+                    pay = np.ones(len(counts), dtype=np.int64)
+                else:
+                    pay = np.sign(totals - outcome)
+                not_blackjack = not_blackjack + values * (as_numbers(pay, exact) * lift)
+            if up.bj_rank is None:
+                bj = zeros
+            else:
+                bj = as_numbers(shoe[up.bj_rank] - counts[:, up.bj_rank], exact) * bj_unit[k]
+            blackjack.append(bj)
+            if up.peeked:
+                stand.append(not_blackjack)
+                stand_doubled.append(not_blackjack * 2)
+            else:
+                stand.append(not_blackjack - bj * loss)
+                stand_doubled.append(not_blackjack * 2 - bj * (loss + up.double_loss))
+
+        # the draws of every layer: cards left per rank, where a draw busts, and its value
+        draws = []
+        shoe_row = np.array(shoe)
+        bj_is = np.arange(10) == up.bj_rank
+        for k, (counts, kids) in enumerate(zip(layers.counts, layers.children)):
+            left = as_numbers(np.maximum(shoe_row[None, :] - counts, 0), exact)
+            g = scale[k + 1]
+            if up.bj_rank is None:
+                child_bj = as_numbers(np.zeros(kids.shape, dtype=np.int64), exact)
+            else:
+                bj_left = shoe[up.bj_rank] - counts[:, up.bj_rank]
+                child_bj = as_numbers(bj_left[:, None] - bj_is[None, :], exact) * bj_unit[k + 1]
+            if up.peeked:
+                bust, bust_doubled = -(g - child_bj), -(g - child_bj) * 2
+            else:
+                bust = -(g - child_bj) - child_bj * loss
+                bust_doubled = -(g - child_bj) * 2 - child_bj * (loss + up.double_loss)
+            busts = kids < 0
+            safe = np.where(busts, 0, kids)
+            double = None
+            if sizes[k] == 2:
+                after = bust_doubled
+                if k + 1 < len(sizes):
+                    after = np.where(busts, bust_doubled, stand_doubled[k + 1][safe])
+                double = (left * after).sum(axis=1)
+            draws.append(_Draws(left, busts, safe, bust, double))
+        return shoe, scale, stand, blackjack, draws
+
     def outcomes(self, columns: np.ndarray) -> dict[int, np.ndarray]:
         """Dealer outcome numerators (over ``ff(cards left, depth)``) of registered columns."""
         if self._pending_rows:
@@ -199,6 +288,18 @@ class UpCard:
                 self._numerators[outcome] = values if old is None else np.concatenate([old, values])
             self._pending_rows = []
         return {o: v[columns] for o, v in self._numerators.items()}
+
+
+@dataclasses.dataclass(frozen=True)
+class _Draws:
+    """A layer's draws: cards left per (hand, rank), which draws bust and their value, the
+    child row of the others, and the two-card layer's double values."""
+
+    left: np.ndarray
+    busts: np.ndarray
+    safe: np.ndarray
+    bust: np.ndarray
+    double: np.ndarray | None
 
 
 @dataclasses.dataclass
@@ -242,102 +343,28 @@ def solve(
     made outside. ``decisions``: a fixed play per state (else the best one is chosen).
     ``limit``: the number of cards at which the hand stops drawing (default: the rules').
     """
-    rules, exact = up.rules, up.exact
-    shoe = tuple(s - e for s, e in zip(up.shoe, extra))
-    n0 = sum(shoe)
+    rules = up.rules
+    shoe, scale, stand, blackjack, draws = up.stand_values(layers, extra, loss)
     sizes = layers.sizes
     n_layers = len(sizes)
-    deepest = sizes[-1] + 1  # cards held after the last possible draw
-    if n0 < deepest + up.depth:
-        raise InvalidShoeError(
-            f"shoe {','.join(map(str, rules.shoe_counts))} is too small: a round could run out of cards"
-        )
-    top = deepest + up.depth
-    scale = [falling(n0 - size, top - size) for size in sizes + [deepest]]
-    # P(dealer blackjack) * scale[k] = (cards of the blackjack rank left) * bj_unit[k]
-    bj_unit = [falling(n0 - size - 1, top - size - 1) for size in sizes + [deepest]]
-    shoe_row = np.array(shoe)
-
-    columns = up.register(layers, extra)
-    everything = up.outcomes(np.concatenate(columns))
-    starts = np.cumsum([0] + [len(c) for c in columns])
-    stand, stand_doubled, blackjack = [], [], []
-    for k, (counts, totals) in enumerate(zip(layers.counts, layers.totals)):
-        size = sizes[k]
-        zeros = as_numbers(np.zeros(len(counts), dtype=np.int64), exact)
-        if size < 2:  # one-card split hands never stand
-            stand.append(zeros)
-            stand_doubled.append(zeros)
-            blackjack.append(zeros)
-            continue
-        dealer = {o: v[starts[k] : starts[k + 1]] for o, v in everything.items()}
-        # dealer numerators are over ff(n0 - size, depth); bring them to scale[k]
-        lift = falling(n0 - size - up.depth, top - size - up.depth)
-        charlie = rules.charlie is not None and size >= rules.charlie
-        not_blackjack = zeros
-        for outcome, values in dealer.items():
-            if outcome == BLACKJACK:
-                continue
-            if charlie or outcome == BUST:
-                pay = np.ones(len(counts), dtype=np.int64)
-            else:
-                pay = np.sign(totals - outcome)
-            not_blackjack = not_blackjack + values * (as_numbers(pay, exact) * lift)
-        if up.bj_rank is None:
-            bj = zeros
-        else:
-            bj = as_numbers(shoe[up.bj_rank] - counts[:, up.bj_rank], exact) * bj_unit[k]
-        blackjack.append(bj)
-        if up.peeked:
-            stand.append(not_blackjack)
-            stand_doubled.append(not_blackjack * 2)
-        else:
-            stand.append(not_blackjack - bj * loss)
-            stand_doubled.append(not_blackjack * 2 - bj * (loss + up.double_loss))
 
     limit = stop_at(rules) if limit is None else limit
     can_hit = [size < limit for size in sizes]
     double_layer = sizes.index(2) if 2 in sizes and can_hit[sizes.index(2)] else None
+    double = draws[double_layer].double if double_layer is not None else None
     hit: list[np.ndarray] = [None] * n_layers  # type: ignore[list-item]
     best: list[np.ndarray] = [None] * n_layers  # type: ignore[list-item]
     decision: list[np.ndarray] = [None] * n_layers  # type: ignore[list-item]
-    double = None
     for k in reversed(range(n_layers)):
-        counts, kids = layers.counts[k], layers.children[k]
-        left = as_numbers(np.maximum(shoe_row[None, :] - counts, 0), exact)
-        bj_left = None if up.bj_rank is None else shoe[up.bj_rank] - counts[:, up.bj_rank]
-        total_hit = as_numbers(np.zeros(len(counts), dtype=np.int64), exact)
-        total_double = total_hit
-        g = scale[k + 1]
-        for rank in range(10):
-            child = kids[:, rank]
-            busts = child < 0
-            # busting with this card; the dealer-blackjack chance is the child shoe's
-            if up.bj_rank is None:
-                child_bj = as_numbers(np.zeros(len(counts), dtype=np.int64), exact)
-            else:
-                child_bj = as_numbers(bj_left - (rank == up.bj_rank), exact) * bj_unit[k + 1]
-            if up.peeked:
-                bust, bust_doubled = -(g - child_bj), -(g - child_bj) * 2
-            else:
-                bust = -(g - child_bj) - child_bj * loss
-                bust_doubled = -(g - child_bj) * 2 - child_bj * (loss + up.double_loss)
-            if k + 1 < n_layers:
-                safe = np.where(busts, 0, child)
-                after = np.where(busts, bust, best[k + 1][safe])
-                after_doubled = np.where(busts, bust_doubled, stand_doubled[k + 1][safe])
-            else:
-                after, after_doubled = bust, bust_doubled
-            total_hit = total_hit + left[:, rank] * after
-            if k == double_layer:
-                total_double = total_double + left[:, rank] * after_doubled
+        d = draws[k]
+        after = d.bust if k + 1 == n_layers else np.where(d.busts, d.bust, best[k + 1][d.safe])
+        total_hit = (d.left * after).sum(axis=1)
         hit[k] = total_hit
-        if k == double_layer:
-            double = total_double
+        n = len(total_hit)
         if sizes[k] < 2:  # a one-card split hand always draws
-            chosen = np.full(len(counts), HIT)
+            chosen = np.full(n, HIT)
         elif not can_hit[k]:
-            chosen = np.full(len(counts), STAND)
+            chosen = np.full(n, STAND)
         elif decisions is not None:
             chosen = decisions[k]
         else:

@@ -10,7 +10,7 @@ import dataclasses
 import re
 from collections.abc import Iterable
 
-from bjcalc.cards import RANK_NOTATION, Rank, parse_cards  # noqa: F401  (doctest)
+from bjcalc.cards import RANK_NOTATION, Rank, parse_cards  # noqa: F401  (used by the doctest)
 from bjcalc.errors import CardNotInShoeError, InvalidShoeError
 
 

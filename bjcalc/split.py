@@ -171,7 +171,6 @@ class SplitSolver:
         """(free, not-pair, q): the value of one split hand drawing its second card freely,
         the value weighted by its second card not being a pair card, and P(pair card)."""
         solved, _ = self._hand(pair, removed)
-        counts = solved.layers.counts
         n_left = sum(solved.shoe) - 1
         pair_left = solved.shoe[pair] - 1
         free = solved.hit[0][0]

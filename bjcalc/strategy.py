@@ -15,7 +15,6 @@ point; the EV of the resulting chart is then computed exactly in exact mode.
 from __future__ import annotations
 
 import dataclasses
-import json
 from fractions import Fraction
 from typing import Any
 
@@ -258,9 +257,11 @@ def _deal_probability(counts: list[int], shoe: tuple[int, ...], n: int) -> float
     return ways / (n * (n - 1))
 
 
-def basic_strategy(rules: Rules) -> Chart:
-    """The total-dependent basic strategy chart for ``rules`` (see the module docstring)."""
-    analysis = Analysis(rules, exact=False)
+def basic_strategy(rules: Rules, analysis: Analysis | None = None) -> Chart:
+    """The total-dependent basic strategy chart for ``rules`` (see the module docstring).
+    ``analysis``: a float analysis of the same rules to share work with."""
+    if analysis is None or analysis.exact:
+        analysis = Analysis(rules, exact=False)
     ups = {}
     for up in range(10):
         if not rules.shoe_counts[up]:
