@@ -239,5 +239,23 @@ def edge(strategy: str, fmt: str, exact: bool, **options: Any) -> None:
     click.echo(render.edge_json(result, rules, exact) if fmt == "json" else render.edge_text(result, rules, exact))
 
 
+@cli.command()
+@click.argument("directory", default="tables", type=click.Path(file_okay=False))
+def tables(directory: str) -> None:
+    """Regenerate the charts and house edges in DIRECTORY (default: tables/)."""
+    import pathlib
+
+    from bjcalc.tables import generate, table_games
+
+    names = list(table_games())
+    with click.progressbar(length=len(names), label="tables", file=sys.stderr) as bar:
+        def step(name: str) -> None:
+            bar.label = name
+            bar.update(1)
+
+        written = generate(pathlib.Path(directory), progress=step)
+    click.echo(f"wrote {len(written)} files to {directory}")
+
+
 def main() -> None:
     cli()
