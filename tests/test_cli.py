@@ -114,3 +114,49 @@ def test_bad_input_is_one_line_exit_2(args, message):
 def test_too_small_shoe_is_refused():
     result = run("hand", "T6", "--up", "6", "--shoe", "0,0,0,0,0,2,0,0,0,3")
     assert result.exit_code == 2 and "too small" in result.output
+
+
+def test_chart_default_game_text():
+    result = run("chart")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert out.startswith("Basic strategy (total-dependent)   8 decks, S17")
+    assert "Hard totals" in out and "Soft totals" in out and "Pairs" in out
+    assert "\x1b[" not in out  # no colour codes when not writing to a terminal
+    assert "house edge" in out and "unconditional" in out
+
+
+def test_chart_csv_and_json_formats():
+    csv_out = run("chart", "--decks", "2", "--format", "csv").output.splitlines()
+    assert csv_out[0] == "table,row,2,3,4,5,6,7,8,9,T,A"
+    assert len(csv_out) == 1 + 18 + 10 + 10
+    data = json.loads(run("chart", "--decks", "2", "--format", "json").output)
+    assert set(data["hard"]) == {str(t) for t in range(4, 22)}
+    assert data["pairs"]["8"]["6"] == "P" and data["strategy"] == "basic"
+    md = run("chart", "--decks", "2", "--format", "markdown").output
+    assert md.startswith("# Basic strategy") and "|" in md
+
+
+def test_edge_json_keys_and_strategies():
+    out = json.loads(run("edge", "--decks", "1", "--h17", "--surrender", "late", "--format", "json",
+                         "--strategy", "cdp", "--max-cards", "0").output)
+    assert set(out) >= {"ev", "house_edge", "by_upcard", "strategy"}
+    assert out["house_edge"] == -out["ev"]
+    # Wizard of Odds, 1 deck H17 DOA DAS RS4 peek LS: -0.030 %
+    assert f"{100 * out['house_edge']:.3f}" == "-0.030"
+    assert set(out["by_upcard"]) == set("A23456789T")
+    exact = json.loads(run("edge", "--decks", "1", "--split-hands", "2", "--format", "json", "--exact").output)
+    assert "/" in exact["ev"]
+
+
+def test_hand_gains_split():
+    out = json.loads(run("hand", "A,A", "--up", "T", "--decks", "1", "--split-hands", "2",
+                         "--surrender", "none", "--max-cards", "0", "--format", "json").output)
+    # MGP's CA, 1 deck S17 DAS, split to 2 hands, one card to split aces: 0.19425144166419975
+    assert abs(out["split"] - 0.19425144166419975) < 1e-15
+    assert out["best"] == "split"
+
+
+def test_edge_rejects_unknown_strategy():
+    result = run("edge", "--strategy", "perfect")
+    assert result.exit_code == 2 and result.output.count("\n") == 1
