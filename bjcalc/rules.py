@@ -188,6 +188,12 @@ class Rules:
             raise InvalidRulesError(f"decks must be a positive whole number, not {self.decks!r}")
 
     def _check_combinations(self) -> None:
+        if not self.split_unlike_tens and self.split_hands > 1:
+            # shoes count ten-valued cards together, so "same face" pairs are not modelled
+            raise InvalidRulesError(
+                "split_unlike_tens=False is not supported: bjcalc counts ten-valued cards "
+                "together (split any two ten-valued cards, or forbid splitting with split_hands=1)"
+            )
         if self.resplit_aces and self.split_hands < 3:
             raise InvalidRulesError(
                 f"resplit_aces needs split_hands >= 3, not split_hands={self.split_hands}"

@@ -160,3 +160,8 @@ def test_hand_gains_split():
 def test_edge_rejects_unknown_strategy():
     result = run("edge", "--strategy", "perfect")
     assert result.exit_code == 2 and result.output.count("\n") == 1
+
+
+def test_unsupported_same_face_ten_splitting_is_refused():
+    result = run("edge", "--no-unlike-tens")
+    assert result.exit_code == 2 and "split_unlike_tens=False is not supported" in result.output
