@@ -184,8 +184,15 @@ def outcome_numerators(
     return numerators, np.concatenate([p[1] for p in parts])
 
 
+# primes just below 2**31: residues times card counts stay far below 2**63 in int64
+PRIMES = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549,
+          2147483543, 2147483497, 2147483489, 2147483477, 2147483423, 2147483399)
+
+
 def _outcome_numerators(dealer, shoe, removed, depth, exact):
-    dtype = object if exact else np.float64
+    if exact:
+        return _exact_numerators(dealer, shoe, removed, depth)
+    dtype = np.float64
     n = len(removed)
     left = np.asarray(shoe, dtype=np.int64)[None, :] - removed  # (n, 10)
     n_left = left.sum(axis=1)
@@ -211,6 +218,58 @@ def _outcome_numerators(dealer, shoe, removed, depth, exact):
     denominators = np.ones(n, dtype=dtype)
     for size in range(depth):
         denominators = denominators * _as(n_left - size, exact)
+    return numerators, denominators
+
+
+def _exact_numerators(dealer, shoe, removed, depth):
+    """The exact numerators without big integers in the loop: every numerator is a
+    non-negative integer below its denominator ``ff(cards left, depth)``, so it is computed
+    modulo enough primes below 2**31 (int64 arithmetic) and rebuilt by the Chinese remainder
+    theorem."""
+    n = len(removed)
+    left = np.asarray(shoe, dtype=np.int64)[None, :] - removed
+    n_left = left.sum(axis=1)
+    bound = 1
+    for size in range(depth):
+        bound *= max(int(n_left.max(initial=0)) - size, 1)
+    primes, product = [], 1
+    for p in PRIMES:
+        if product > bound:
+            break
+        primes.append(p)
+        product *= p
+    if product <= bound or int(n_left.max(initial=0)) * 16 >= 2**31:
+        raise OverflowError("shoe too large for exact dealer arithmetic")  # pragma: no cover
+    moduli = np.array(primes, dtype=np.int64)
+    m3, m2 = moduli[:, None, None], moduli[:, None]
+    most = max(int(left.max(initial=0)) + 1, depth + 1)
+    available = [
+        np.maximum(left[:, rank][None, :] - np.arange(most)[:, None], 0) for rank in range(10)
+    ]
+    values = np.ones((len(primes), 1, n), dtype=np.int64)
+    residues = {o: np.zeros((len(primes), n), dtype=np.int64) for o in dealer.outcomes}
+    for size, step in enumerate(dealer.steps[:depth]):
+        scale = (n_left - size)[None, :]
+        for outcome in residues:
+            residues[outcome] = residues[outcome] * scale % m2
+        following = np.zeros((len(primes), step.width, n), dtype=np.int64)
+        for rank in range(10):
+            following[:, step.children[rank]] += values * available[rank][step.held[rank]]
+        following %= m3
+        for outcome, where in step.stops.items():
+            residues[outcome] = (residues[outcome] + following[:, where].sum(axis=1)) % m2
+        values = following[:, : step.n_drawing]
+    # Chinese remainder theorem: x = sum_i r_i * (M / p_i) * ((M / p_i)^-1 mod p_i)  (mod M)
+    weights = [(product // p) * pow(product // p, -1, p) for p in primes]
+    numerators = {}
+    for outcome, r in residues.items():
+        total = np.zeros(n, dtype=object)
+        for i, weight in enumerate(weights):
+            total = total + np.array(r[i].tolist(), dtype=object) * weight
+        numerators[outcome] = total % product
+    denominators = np.ones(n, dtype=object)
+    for size in range(depth):
+        denominators = denominators * _as(n_left - size, True)
     return numerators, denominators
 
 

@@ -94,3 +94,11 @@ def test_wizard_hand_calculator(row, exact):
 def test_insurance_off_the_top(row):
     analysis = Analysis(Rules(decks=int(row["decks"])), exact=True)
     assert to_fraction(analysis.insurance("A")) == Fraction(row["ev"])
+
+
+def test_exact_dealer_primes_are_prime():
+    import sympy
+
+    from bjcalc.dealer import PRIMES
+
+    assert len(set(PRIMES)) == len(PRIMES) and all(sympy.isprime(p) and p < 2**31 for p in PRIMES)
