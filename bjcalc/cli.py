@@ -240,6 +240,35 @@ def edge(strategy: str, fmt: str, exact: bool, **options: Any) -> None:
 
 
 @cli.command()
+@rule_options
+@click.option("--removed", default="", metavar="CARDS",
+              help="Suited cards already out of the shoe, e.g. 'Ah Kd 7c' (depleted shoe).")
+@click.option("--pp-pays", default=None, metavar="P/C/M",
+              help="Perfect Pairs pay table: perfect/coloured/mixed, default 25/12/6.")
+@click.option("--21+3-pays", "tto_pays", default=None, metavar="ST/SF/3K/S/F",
+              help="21+3 pay table: suited trips/straight flush/three of a kind/straight/flush, "
+              "default 100/40/30/10/5.")
+@FORMAT
+@EXACT
+def sidebets(removed: str, pp_pays: str | None, tto_pays: str | None, fmt: str, exact: bool,
+             **options: Any) -> None:
+    """Exact house edges of Perfect Pairs and 21+3 for the game's shoe (full or depleted)."""
+    from bjcalc import render, sidebets as bets
+
+    rules = build_rules(**options)
+    if rules.decks is None:
+        raise InvalidRulesError("side bets need suits: give --decks (or a --game), not --shoe")
+    shoe = bets.SuitedShoe.dealt_from(rules.decks, removed) if removed else bets.SuitedShoe.of_decks(rules.decks)
+    results = [
+        bets.perfect_pairs(shoe, bets.parse_pays(pp_pays, bets.PERFECT_PAIRS_CATEGORIES) if pp_pays else None),
+        bets.twenty_one_plus_three(
+            shoe, bets.parse_pays(tto_pays, bets.TWENTY_ONE_PLUS_THREE_CATEGORIES) if tto_pays else None
+        ),
+    ]
+    click.echo(render.sidebets_json(results, exact) if fmt == "json" else render.sidebets_text(results, len(shoe), exact))
+
+
+@cli.command()
 @click.argument("directory", default="tables", type=click.Path(file_okay=False))
 def tables(directory: str) -> None:
     """Regenerate the charts and house edges in DIRECTORY (default: tables/)."""

@@ -298,3 +298,40 @@ def edge_json(result, rules, exact: bool) -> str:
         },
         indent=2,
     )
+
+
+def sidebets_text(results, cards: int, exact: bool) -> str:
+    lines = [f"Side bets, exact, from a shoe of {cards} cards (probabilities sum to exactly 1)"]
+    for result in results:
+        rows = [
+            [name, combos, f"{float(p):.8f}", f"{payout}" if payout >= 0 else "-1"]
+            for name, (combos, p, payout) in result.categories.items()
+        ]
+        ev = result.expected_return
+        shown = f"{float(ev):.6f}" + (f"  ({ev})" if exact else "")
+        lines += ["", f"{result.name}: expected return {shown} per unit bet "
+                  f"(house edge {-100 * float(ev):.4f} %)",
+                  tabulate(rows, headers=["category", "combinations", "probability", "pays"],
+                           disable_numparse=True)]
+    return "\n".join(lines)
+
+
+def sidebets_json(results, exact: bool) -> str:
+    def num(value):
+        return str(value) if exact else float(value)
+
+    return json.dumps(
+        {
+            r.name: {
+                "expected_return": num(r.expected_return),
+                "house_edge": num(-r.expected_return),
+                "total_combinations": r.total_combinations,
+                "categories": {
+                    name: {"combinations": c, "probability": num(p), "pays": num(pay)}
+                    for name, (c, p, pay) in r.categories.items()
+                },
+            }
+            for r in results
+        },
+        indent=2,
+    )

@@ -165,3 +165,16 @@ def test_edge_rejects_unknown_strategy():
 def test_unsupported_same_face_ten_splitting_is_refused():
     result = run("edge", "--no-unlike-tens")
     assert result.exit_code == 2 and "split_unlike_tens=False is not supported" in result.output
+
+
+def test_sidebets_command():
+    out = json.loads(run("sidebets", "--decks", "8", "--format", "json", "--exact").output)
+    # Wizard of Odds, Perfect Pairs 25/12/6, 8 decks: 1456/1664/3328/79872 of 86320, -0.040964
+    pp = out["perfect pairs"]
+    assert pp["total_combinations"] == 86320 and pp["expected_return"] == "-17/415"
+    assert [c["combinations"] for c in pp["categories"].values()] == [1456, 1664, 3328, 79872]
+    nine = json.loads(run("sidebets", "--decks", "6", "--21+3-pays", "9/9/9/9/9", "--format", "json").output)
+    # Wizard of Odds: 21+3 paying 9:1 on every win, 6 decks: -0.032386
+    assert f"{nine['21+3']['expected_return']:.6f}" == "-0.032386"
+    assert run("sidebets", "--shoe", "1,1,1,1,1,1,1,1,1,4").exit_code == 2
+    assert run("sidebets", "--removed", "Ah Zz").exit_code == 2

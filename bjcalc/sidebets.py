@@ -1,0 +1,485 @@
+"""Exact side bets on a suited shoe: Perfect Pairs (Player Pair) and 21+3.
+
+Side bets see suits and tell ``T J Q K`` apart, so they use their own shoe,
+:class:`SuitedShoe`: 13 ranks x 4 suits, counted per physical card. Every figure is an exact
+count of unordered combinations of physical cards (two for Perfect Pairs, three for 21+3),
+worked out by rank and suit with binomial coefficients rather than by listing hands, so an
+8-deck shoe costs no more than a single deck.
+
+>>> shoe = SuitedShoe.of_decks(8)
+>>> result = perfect_pairs(shoe)
+>>> result.categories["perfect"]
+(1456, Fraction(7, 415), Fraction(25, 1))
+>>> result.total_combinations, result.expected_return
+(86320, Fraction(-17, 415))
+>>> print(result.notation())
+perfect pairs: perfect 25, coloured 12, mixed 6; return -4.0964 %
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+from math import comb, prod
+from typing import NamedTuple, Union
+
+from bjcalc.errors import CardNotInShoeError, InvalidCardError, InvalidRulesError, InvalidShoeError
+
+RANKS = "A23456789TJQK"
+SUITS = "shdc"
+RED_SUITS = frozenset({1, 2})  # hearts, diamonds
+SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
+ACE, KING = 0, 12
+
+LOSE = "none"
+PERFECT_PAIRS_CATEGORIES = ("perfect", "coloured", "mixed")
+TWENTY_ONE_PLUS_THREE_CATEGORIES = (
+    "suited_trips",
+    "straight_flush",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+)
+PERFECT_PAIRS_PAYS: dict[str, Fraction] = {
+    "perfect": Fraction(25),
+    "coloured": Fraction(12),
+    "mixed": Fraction(6),
+}
+TWENTY_ONE_PLUS_THREE_PAYS: dict[str, Fraction] = {
+    "suited_trips": Fraction(100),
+    "straight_flush": Fraction(40),
+    "three_of_a_kind": Fraction(30),
+    "straight": Fraction(10),
+    "flush": Fraction(5),
+}
+
+# Rank runs that make a 21+3 straight: A-2-3 up to J-Q-K, plus Q-K-A. K-A-2 does not wrap.
+STRAIGHTS: tuple[tuple[int, int, int], ...] = tuple(
+    (low, low + 1, low + 2) for low in range(KING - 1)
+) + ((KING - 1, KING, ACE),)
+
+_SUIT_ALIASES = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
+_CARD = re.compile(r"(10|[2-9TJQKA])([SHDC♠♥♦♣])", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+Pays = Mapping[str, Union[Fraction, int, str]]
+
+
+class SuitedCard(NamedTuple):
+    """One physical card: rank index ``0..12`` (``A 2 .. 9 T J Q K``), suit index ``0..3``
+    (``s h d c``)."""
+
+    rank: int
+    suit: int
+
+    @property
+    def position(self) -> int:
+        """Position in :attr:`SuitedShoe.counts`."""
+        return 4 * self.rank + self.suit
+
+    @property
+    def red(self) -> bool:
+        return self.suit in RED_SUITS
+
+    def __str__(self) -> str:
+        return RANKS[self.rank] + SUITS[self.suit]
+
+
+def parse_suited_card(text: str) -> SuitedCard:
+    """Parse one card with its suit: ``Ah``, ``td``, ``10h``, ``KS``, ``Q♠``.
+
+    >>> parse_suited_card("10h")
+    SuitedCard(rank=9, suit=1)
+    >>> str(parse_suited_card("qS"))
+    'Qs'
+    """
+    match = _CARD.fullmatch(text.strip())
+    if match is None:
+        raise InvalidCardError(
+            f"unknown card {text!r} (use a rank A 2-9 T J Q K, or 10, and a suit s h d c)"
+        )
+    rank, suit = match.groups()
+    rank = "T" if rank == "10" else rank.upper()
+    suit = _SUIT_ALIASES.get(suit, suit.lower())
+    return SuitedCard(RANKS.index(rank), SUITS.index(suit))
+
+
+def parse_suited_cards(text: str) -> tuple[SuitedCard, ...]:
+    """Parse cards separated by spaces or commas, or run together: ``"Ah Kd 7c"``, ``"AhKd"``.
+
+    >>> [str(card) for card in parse_suited_cards("Ah, 10d 7c9s")]
+    ['Ah', 'Td', '7c', '9s']
+    """
+    cards: list[SuitedCard] = []
+    for word in _SEPARATORS.split(text.strip()):
+        if not word:
+            continue
+        position = 0
+        for match in _CARD.finditer(word):
+            if match.start() != position:
+                break
+            cards.append(parse_suited_card(match.group()))
+            position = match.end()
+        if position != len(word):
+            raise InvalidCardError(f"unknown card {word[position:]!r} in {text!r}")
+    if not cards:
+        raise InvalidCardError(f"no cards in {text!r}")
+    return tuple(cards)
+
+
+def _as_cards(cards: str | SuitedCard | Iterable[str | SuitedCard]) -> list[SuitedCard]:
+    if isinstance(cards, str):
+        return list(parse_suited_cards(cards))
+    if isinstance(cards, SuitedCard):
+        return [cards]
+    result: list[SuitedCard] = []
+    for card in cards:
+        if isinstance(card, SuitedCard):
+            result.append(card)
+        elif isinstance(card, str):
+            result.extend(parse_suited_cards(card))
+        else:
+            raise InvalidCardError(f"unknown card {card!r} (use a string such as 'Ah')")
+    return result
+
+
+@dataclasses.dataclass(frozen=True)
+class SuitedShoe:
+    """How many of each physical card the shoe holds: 52 counts, rank-major
+    (``As Ah Ad Ac 2s ... Kc``), as in :attr:`SuitedCard.position`.
+
+    >>> shoe = SuitedShoe.of_decks(2).remove("Ah Kd 10h")
+    >>> len(shoe), shoe.count("Ah"), shoe.count("Th"), shoe.count("As")
+    (101, 1, 1, 2)
+    >>> SuitedShoe.of_decks(1).remove("Ah Ah")
+    Traceback (most recent call last):
+    ...
+    bjcalc.errors.CardNotInShoeError: card 'Ah' is not in the shoe (removing 'Ah Ah')
+    """
+
+    counts: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        counts = self.counts
+        if (
+            not isinstance(counts, tuple)
+            or len(counts) != 52
+            or any(type(n) is not int or n < 0 for n in counts)
+        ):
+            raise InvalidShoeError(
+                "a suited shoe is 52 whole-number counts >= 0 (As Ah Ad Ac 2s .. Kc), "
+                f"not {counts!r}"
+            )
+
+    @classmethod
+    def of_decks(cls, decks: int) -> SuitedShoe:
+        """``decks`` full 52-card decks.
+
+        >>> len(SuitedShoe.of_decks(6))
+        312
+        """
+        if type(decks) is not int or decks < 1:
+            raise InvalidShoeError(f"decks must be a positive whole number, not {decks!r}")
+        return cls((decks,) * 52)
+
+    @classmethod
+    def from_counts(cls, counts: Mapping[str, int] | Sequence[Sequence[int]]) -> SuitedShoe:
+        """A shoe from explicit counts: either a mapping from card (``"Ah"``, ``"10h"``) to
+        count, cards left out counting 0, or 13 rows (``A 2 .. 9 T J Q K``) of 4 counts
+        (``s h d c``).
+
+        >>> shoe = SuitedShoe.from_counts({"Ah": 2, "Kd": 1})
+        >>> len(shoe), shoe.count("Ah")
+        (3, 2)
+        >>> SuitedShoe.from_counts([[1, 1, 1, 1]] * 13) == SuitedShoe.of_decks(1)
+        True
+        """
+        values = [0] * 52
+        if isinstance(counts, Mapping):
+            for card, n in counts.items():
+                if not isinstance(card, str):
+                    raise InvalidCardError(f"unknown card {card!r} (use a string such as 'Ah')")
+                if type(n) is not int or n < 0:
+                    raise InvalidShoeError(
+                        f"count of {card!r} must be a whole number >= 0, not {n!r}"
+                    )
+                values[parse_suited_card(card).position] += n
+            return cls(tuple(values))
+        if isinstance(counts, str) or len(counts) != 13 or any(
+            isinstance(row, str) or not isinstance(row, Sequence) or len(row) != 4
+            for row in counts
+        ):
+            raise InvalidShoeError(
+                f"suited counts must be 13 rows (A..K) of 4 counts (s h d c), not {counts!r}"
+            )
+        return cls(tuple(n for row in counts for n in row))
+
+    @classmethod
+    def dealt_from(cls, decks: int, removed: str | Iterable[str | SuitedCard]) -> SuitedShoe:
+        """``decks`` full decks less the cards already ``removed`` (``"Ah Kd 7c"``).
+
+        >>> len(SuitedShoe.dealt_from(1, "Ah Kd 7c"))
+        49
+        """
+        return cls.of_decks(decks).remove(removed)
+
+    def __len__(self) -> int:
+        return sum(self.counts)
+
+    def count(self, card: str | SuitedCard) -> int:
+        """How many copies of ``card`` the shoe holds."""
+        if isinstance(card, str):
+            card = parse_suited_card(card)
+        return self.counts[card.position]
+
+    def rank_suit_counts(self) -> tuple[tuple[int, int, int, int], ...]:
+        """13 rows (``A .. K``) of 4 counts (``s h d c``)."""
+        c = self.counts
+        return tuple((c[i], c[i + 1], c[i + 2], c[i + 3]) for i in range(0, 52, 4))
+
+    def remove(self, cards: str | SuitedCard | Iterable[str | SuitedCard]) -> SuitedShoe:
+        """The shoe without ``cards``; :class:`CardNotInShoeError` if one is not there."""
+        values = list(self.counts)
+        for card in _as_cards(cards):
+            if values[card.position] == 0:
+                raise CardNotInShoeError(
+                    f"card {str(card)!r} is not in the shoe (removing {_describe(cards)!r})"
+                )
+            values[card.position] -= 1
+        return SuitedShoe(tuple(values))
+
+    def cards(self) -> list[SuitedCard]:
+        """Every physical card, one entry per copy (for brute-force checks)."""
+        return [
+            SuitedCard(index // 4, index % 4)
+            for index, n in enumerate(self.counts)
+            for _ in range(n)
+        ]
+
+
+def _describe(cards: object) -> str:
+    if isinstance(cards, str):
+        return cards
+    if isinstance(cards, SuitedCard):
+        return str(cards)
+    if isinstance(cards, Iterable):
+        return " ".join(str(card) for card in cards)
+    return repr(cards)
+
+
+@dataclasses.dataclass(frozen=True)
+class SideBetResult:
+    """Exact outcome of one side bet on one shoe.
+
+    ``categories`` maps each category, best first and the losing ``"none"`` last, to
+    ``(combinations, probability, payout)``: the number of unordered combinations of physical
+    cards in it, its exact probability, and what it pays per unit bet (-1 for a loss).
+    """
+
+    name: str
+    categories: dict[str, tuple[int, Fraction, Fraction]]
+    expected_return: Fraction
+    total_combinations: int
+
+    @property
+    def house_edge(self) -> Fraction:
+        return -self.expected_return
+
+    def probability(self, category: str) -> Fraction:
+        return self.categories[category][1]
+
+    def notation(self) -> str:
+        """One line: the pay table and the return in percent (4 decimals)."""
+        pays = ", ".join(
+            f"{name.replace('_', ' ')} {_number(payout)}"
+            for name, (_, _, payout) in self.categories.items()
+            if name != LOSE
+        )
+        return f"{self.name}: {pays}; return {float(self.expected_return) * 100:.4f} %"
+
+
+def _number(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else str(value)
+
+
+def _normalise(name: str) -> str:
+    key = re.sub(r"[\s\-]+", "_", name.strip().lower())
+    return {"colored": "coloured", "trips": "three_of_a_kind"}.get(key, key)
+
+
+def _pay_table(pays: Pays | None, defaults: Mapping[str, Fraction]) -> dict[str, Fraction]:
+    table = dict(defaults)
+    for name, value in (pays or {}).items():
+        key = _normalise(name) if isinstance(name, str) else name
+        if key not in table:
+            raise InvalidRulesError(
+                f"unknown pay category {name!r} (use {', '.join(defaults)})"
+            )
+        try:
+            payout = Fraction(value)
+        except (TypeError, ValueError, ZeroDivisionError):
+            raise InvalidRulesError(f"pay for {name!r} must be a number, not {value!r}") from None
+        if payout < 0:
+            raise InvalidRulesError(f"pay for {name!r} must be >= 0, not {value!r}")
+        table[key] = payout
+    return table
+
+
+def parse_pays(text: str, names: Sequence[str]) -> dict[str, Fraction]:
+    """Parse a pay table, "to 1", for the categories ``names`` (best first).
+
+    Three forms: values in the order of ``names`` separated by ``/`` (``"25/12/6"``); named
+    values (``"perfect=25,coloured=12,mixed=6"``, any subset); or a single value that every
+    category pays (``"9"``). A value may be a fraction (``"3/2"`` only in the named form).
+
+    >>> parse_pays("25/12/6", PERFECT_PAIRS_CATEGORIES)
+    {'perfect': Fraction(25, 1), 'coloured': Fraction(12, 1), 'mixed': Fraction(6, 1)}
+    >>> parse_pays("colored=10", PERFECT_PAIRS_CATEGORIES)
+    {'coloured': Fraction(10, 1)}
+    >>> parse_pays("25/12", PERFECT_PAIRS_CATEGORIES)
+    Traceback (most recent call last):
+    ...
+    bjcalc.errors.InvalidRulesError: pay table '25/12' needs 1 or 3 values (perfect/coloured/mixed)
+    """
+    known = [_normalise(name) for name in names]
+    source = text.strip()
+
+    def number(value: str, name: str) -> Fraction:
+        try:
+            payout = Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            raise InvalidRulesError(
+                f"pay for {name!r} must be a number, not {value.strip()!r} in {text!r}"
+            ) from None
+        if payout < 0:
+            raise InvalidRulesError(f"pay for {name!r} must be >= 0, not {value.strip()!r}")
+        return payout
+
+    if "=" in source:
+        table: dict[str, Fraction] = {}
+        for field in filter(None, (f.strip() for f in re.split(r"[,;]", source))):
+            name, sep, value = field.partition("=")
+            key = _normalise(name)
+            if not sep or key not in known:
+                raise InvalidRulesError(
+                    f"unknown pay category {name.strip()!r} in {text!r} (use {', '.join(known)})"
+                )
+            table[key] = number(value, key)
+        return table
+    values = [v for v in source.split("/")] if source else []
+    if len(values) == 1:
+        return {name: number(values[0], name) for name in known}
+    if len(values) != len(known):
+        raise InvalidRulesError(
+            f"pay table {text!r} needs 1 or {len(known)} values ({'/'.join(known)})"
+        )
+    return {name: number(value, name) for name, value in zip(known, values)}
+
+
+def _result(
+    name: str, counts: dict[str, int], total: int, pays: Mapping[str, Fraction]
+) -> SideBetResult:
+    categories: dict[str, tuple[int, Fraction, Fraction]] = {}
+    for category, n in counts.items():
+        payout = pays[category] if category != LOSE else Fraction(-1)
+        categories[category] = (n, Fraction(n, total), payout)
+    expected = sum((p * pay for _, p, pay in categories.values()), Fraction(0))
+    return SideBetResult(name, categories, expected, total)
+
+
+def _check_shoe(shoe: SuitedShoe, cards: int, bet: str) -> None:
+    if not isinstance(shoe, SuitedShoe):
+        raise InvalidShoeError(f"{bet} needs a SuitedShoe, not {shoe!r}")
+    if len(shoe) < cards:
+        raise InvalidShoeError(
+            f"{bet} needs at least {cards} cards in the shoe, not {len(shoe)}"
+        )
+
+
+def perfect_pairs(shoe: SuitedShoe, pays: Pays | None = None) -> SideBetResult:
+    """Perfect Pairs (Player Pair) on the player's first two cards.
+
+    Categories: ``perfect`` (same rank and suit), ``coloured`` (same rank and colour, other
+    suit), ``mixed`` (same rank, other colour), ``none``. ``pays`` overrides any of the
+    default 25/12/6 ("to 1").
+
+    >>> result = perfect_pairs(SuitedShoe.of_decks(1), {"perfect": 30, "coloured": 10})
+    >>> [n for n, _, _ in result.categories.values()]
+    [0, 26, 52, 1248]
+    >>> result.expected_return
+    Fraction(-26, 51)
+    """
+    _check_shoe(shoe, 2, "perfect pairs")
+    table = _pay_table(pays, PERFECT_PAIRS_PAYS)
+    perfect = coloured = mixed = 0
+    for s, h, d, c in shoe.rank_suit_counts():
+        perfect += comb(s, 2) + comb(h, 2) + comb(d, 2) + comb(c, 2)
+        coloured += s * c + h * d
+        mixed += (s + c) * (h + d)
+    total = comb(len(shoe), 2)
+    counts = {
+        "perfect": perfect,
+        "coloured": coloured,
+        "mixed": mixed,
+        LOSE: total - perfect - coloured - mixed,
+    }
+    return _result("perfect pairs", counts, total, table)
+
+
+def twenty_one_plus_three(shoe: SuitedShoe, pays: Pays | None = None) -> SideBetResult:
+    """21+3 on the player's two cards and the dealer's up card, counted in its best category.
+
+    Categories, best first: ``suited_trips`` (same rank and suit), ``straight_flush``,
+    ``three_of_a_kind``, ``straight`` (A-2-3 and Q-K-A count, K-A-2 does not), ``flush``,
+    ``none``. ``pays`` overrides any of the default 100/40/30/10/5 ("to 1").
+
+    >>> result = twenty_one_plus_three(SuitedShoe.of_decks(1))
+    >>> {name: n for name, (n, _, _) in result.categories.items()}  # doctest: +NORMALIZE_WHITESPACE
+    {'suited_trips': 0, 'straight_flush': 48, 'three_of_a_kind': 52, 'straight': 720,
+     'flush': 1096, 'none': 20184}
+    >>> result.total_combinations
+    22100
+    """
+    _check_shoe(shoe, 3, "21+3")
+    table = _pay_table(pays, TWENTY_ONE_PLUS_THREE_PAYS)
+    rows = shoe.rank_suit_counts()
+    rank_totals = [sum(row) for row in rows]
+    suit_totals = [sum(row[suit] for row in rows) for suit in range(4)]
+
+    suited_trips = sum(comb(n, 3) for row in rows for n in row)
+    three_of_a_kind = sum(comb(n, 3) for n in rank_totals) - suited_trips
+    straight_flush = sum(
+        prod(rows[rank][suit] for rank in run) for run in STRAIGHTS for suit in range(4)
+    )
+    straight = sum(prod(rank_totals[rank] for rank in run) for run in STRAIGHTS) - straight_flush
+    # Any three cards of one suit, less those that rank higher as suited trips or straight flush.
+    flush = sum(comb(n, 3) for n in suit_totals) - suited_trips - straight_flush
+
+    total = comb(len(shoe), 3)
+    counts = {
+        "suited_trips": suited_trips,
+        "straight_flush": straight_flush,
+        "three_of_a_kind": three_of_a_kind,
+        "straight": straight,
+        "flush": flush,
+    }
+    counts[LOSE] = total - sum(counts.values())
+    return _result("21+3", counts, total, table)
+
+
+__all__ = [
+    "PERFECT_PAIRS_CATEGORIES",
+    "PERFECT_PAIRS_PAYS",
+    "SideBetResult",
+    "SuitedCard",
+    "SuitedShoe",
+    "TWENTY_ONE_PLUS_THREE_CATEGORIES",
+    "TWENTY_ONE_PLUS_THREE_PAYS",
+    "parse_pays",
+    "parse_suited_card",
+    "parse_suited_cards",
+    "perfect_pairs",
+    "twenty_one_plus_three",
+]
