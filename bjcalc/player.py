@@ -269,13 +269,15 @@ class UpCard:
                 bust_doubled = -(g - child_bj) * 2 - child_bj * (loss + up.double_loss)
             busts = kids < 0
             safe = np.where(busts, 0, kids)
-            double = None
+            double = one_card = None
             if sizes[k] == 2:
-                after = bust_doubled
+                after, after_single = bust_doubled, bust
                 if k + 1 < len(sizes):
                     after = np.where(busts, bust_doubled, stand_doubled[k + 1][safe])
+                    after_single = np.where(busts, bust, stand[k + 1][safe])
                 double = (left * after).sum(axis=1)
-            draws.append(_Draws(left, busts, safe, bust, double))
+                one_card = (left * after_single).sum(axis=1)
+            draws.append(_Draws(left, busts, safe, bust, double, one_card))
         return shoe, scale, stand, blackjack, draws
 
     def outcomes(self, columns: np.ndarray) -> dict[int, np.ndarray]:
@@ -300,6 +302,7 @@ class _Draws:
     safe: np.ndarray
     bust: np.ndarray
     double: np.ndarray | None
+    one_card: np.ndarray | None  # take exactly one card and stand, at the same bet
 
 
 @dataclasses.dataclass
@@ -323,6 +326,7 @@ class Solved:
     double: np.ndarray | None
     double_layer: int | None
     blackjack: list[np.ndarray]
+    one_card: np.ndarray | None = None  # two-card layer: take one card and stand, same bet
 
 
 def solve(
@@ -390,6 +394,7 @@ def solve(
         double=double,
         double_layer=double_layer,
         blackjack=blackjack,
+        one_card=draws[double_layer].one_card if double_layer is not None else None,
     )
 
 

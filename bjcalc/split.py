@@ -181,11 +181,12 @@ class SplitSolver:
             return Fraction(int(free), int(g)), Fraction(int(free - pair_term), int(g)), Fraction(pair_left, n_left)
         return float(free) / float(g), float(free - pair_term) / float(g), pair_left / n_left
 
-    def value(self, pair: int) -> Fraction | float:
+    def value(self, pair: int, first_hand_only: bool = False) -> Fraction | float:
         """The split EV of ``pair, pair`` weighted like the engine's numerators: for a peeking
-        dealer with an A or T up, E[result; no dealer blackjack]; else unconditional."""
+        dealer with an A or T up, E[result; no dealer blackjack]; else unconditional.
+        ``first_hand_only``: the result of the first (right-hand) split hand alone."""
         total = split_recursion(
-            functools.partial(self._values, pair), max_hands(self.up.rules, pair)
+            functools.partial(self._values, pair), max_hands(self.up.rules, pair), first_hand_only
         )
         up = self.up
         if not up.peeked and up.bj_rank is not None and up.split_loss == 0:
@@ -197,20 +198,20 @@ class SplitSolver:
         return total
 
 
-def split_recursion(values, most: int):
+def split_recursion(values, most: int, first_hand_only: bool = False):
     """The split EV from per-shoe values: ``values(removed)`` gives (free, not_pair, q) for the
     shoe with ``removed`` pair cards beyond the first two taken out (see the module docstring);
-    ``most`` is the most hands allowed."""
+    ``most`` is the most hands allowed; ``first_hand_only`` counts the first hand alone."""
 
     @functools.lru_cache(maxsize=None)
     def rest(removed: int, hands: int, current: int):
         # expected result of hands current..hands when `current` is about to get its second
         # card, on the shoe with `removed` pair cards beyond the first two taken out
-        if current > hands:
+        if current > hands or (first_hand_only and current > 1):
             return 0
         free, not_pair, q = values(removed)
         if hands >= most:
-            return (hands - current + 1) * free
+            return free if first_hand_only else (hands - current + 1) * free
         if q == 0:
             return not_pair + rest(removed, hands, current + 1)
         return (

@@ -306,9 +306,9 @@ def chart_action(rules: Rules, chart: UpcardChart, counts: tuple[int, ...], tota
     return Action.HIT if chart.hit[cell] else Action.STAND
 
 
-def evaluate(analysis: Analysis, chart: Chart) -> tuple[RoundResult, list[HandPlay]]:
+def evaluate(analysis: Analysis, chart: Chart, ups: list[int] | None = None) -> tuple[RoundResult, list[HandPlay]]:
     """The exact (or float) EV of a round played by ``chart``: first plays, later hit/stand
-    and split hands all follow the chart."""
+    and split hands all follow the chart. ``ups``: only these up cards (a partial sum)."""
     from bjcalc.cards import counts_total
 
     rules = analysis.rules
@@ -317,6 +317,8 @@ def evaluate(analysis: Analysis, chart: Chart) -> tuple[RoundResult, list[HandPl
     ev: Any = 0
     by_upcard, p_up_out, plays = {}, {}, []
     for up, decisions in chart.ups.items():
+        if ups is not None and up not in ups:
+            continue
         analysis.prepare(up)
         context = analysis.upcard(up)
         layers = unsplit_layers(rules)
@@ -364,7 +366,7 @@ def evaluate(analysis: Analysis, chart: Chart) -> tuple[RoundResult, list[HandPl
         ev=_out(ev, analysis.exact),
         by_upcard={u: _out(v, analysis.exact) for u, v in by_upcard.items()},
         upcard_probability={u: _out(p, analysis.exact) for u, p in p_up_out.items()},
-        strategy="basic (total-dependent chart, split hands by the chart)",
+        strategy=f"{chart.strategy} (chart; split hands by the chart)",
         insurance=analysis.insurance("A") if full[0] and rules.insurance else None,
     )
     return result, plays
@@ -397,3 +399,128 @@ def exceptions(analysis: Analysis, plays: list[HandPlay]) -> list[Exception_]:
         if best is not play.action and gain > 1e-12:
             out.append(Exception_(play.up, play.counts, play.action, best, gain))
     return sorted(out, key=lambda e: (UP_ORDER.index(e.up), -e.gain))
+
+
+def _cells_from_code(code: str) -> tuple[int, bool]:
+    """A hard/soft cell code as (first-two-card play, hit afterwards)."""
+    code = code.strip()
+    if code not in ("H", "S", "Dh", "Ds", "Rh", "Rs"):
+        raise ValueError(code)
+    first = {"D": DOUBLE, "R": SURRENDER}.get(code[0], NONE)
+    return first, code[-1].upper() == "H"
+
+
+def chart_from_tables(rules: Rules, tables: dict[str, dict[str, dict[str, str]]], strategy: str) -> Chart:
+    """A chart from row -> up card -> code tables (the format ``bjcalc chart`` writes)."""
+    from bjcalc.errors import InvalidRulesError
+
+    ups = {}
+    for up in range(10):
+        if not rules.shoe_counts[up]:
+            continue
+        key = RANK_NOTATION[up]
+        hit = np.array([c % 22 < 17 if c < 22 else c % 22 < 18 for c in range(44)])
+        first = np.full(44, NONE)
+        pair = np.zeros(10, dtype=int)
+        beats = np.zeros(10, dtype=bool)
+        try:
+            for kind, rows in (("hard", HARD_ROWS), ("soft", SOFT_ROWS)):
+                for total in rows:
+                    code = tables[kind][str(total)][key]
+                    cell = cell_of(total, kind == "soft")
+                    first[cell], hit[cell] = _cells_from_code(code)
+            for rank in range(10):
+                code = tables["pairs"][RANK_NOTATION[rank]][key].strip()
+                das = rules.double_after_split
+                if code == "P" or (code in ("Ph", "Ps", "Pd") and das):
+                    pair[rank] = SPLIT
+                elif code == "Rp":
+                    pair[rank], beats[rank] = PAIR_SURRENDER, True
+                elif code in ("Rh", "Rs"):
+                    pair[rank] = PAIR_SURRENDER
+                elif code not in ("H", "S", "Dh", "Ds", "Ph", "Ps", "Pd"):
+                    raise ValueError(code)
+        except KeyError as missing:
+            raise InvalidRulesError(f"chart has no cell {missing} for up card {key!r}") from None
+        except ValueError as bad:
+            raise InvalidRulesError(f"chart has unknown code {str(bad)!r} against up card {key!r}") from None
+        ups[up] = UpcardChart(hit=hit, first=first, pair=pair, split_beats_total=beats)
+    return Chart(rules=rules, ups=ups, strategy=strategy)
+
+
+def load_chart(rules: Rules, text: str, name: str = "chart") -> Chart:
+    """A chart from the JSON or CSV that ``bjcalc chart`` writes."""
+    import csv
+    import io
+    import json
+
+    from bjcalc.errors import InvalidRulesError
+
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise InvalidRulesError(f"chart {name!r} is not valid JSON: {error.msg}") from None
+        tables = {kind: data.get(kind, {}) for kind in ("hard", "soft", "pairs")}
+    else:
+        tables = {"hard": {}, "soft": {}, "pairs": {}}
+        reader = csv.DictReader(io.StringIO(text))
+        for row in reader:
+            kind = (row.get("table") or "").strip()
+            if kind not in tables:
+                raise InvalidRulesError(f"chart {name!r}: unknown table {kind!r} (hard, soft, pairs)")
+            tables[kind][row["row"].strip()] = {k: v for k, v in row.items() if k not in ("table", "row")}
+    return chart_from_tables(rules, tables, f"chart {name}")
+
+
+def simple_policy(rules: Rules, name: str) -> Chart:
+    """Named simple strategies as charts: ``never-bust`` (hit hard 11 or less and soft 17 or
+    less, never double, split or surrender) and ``mimic-dealer`` (hit below 17 and, when the
+    dealer hits soft 17, soft 17; never double, split or surrender)."""
+    from bjcalc.errors import InvalidRulesError
+
+    if name == "never-bust":
+        hit = np.array([c % 22 <= 11 if c < 22 else c % 22 <= 17 for c in range(44)])
+    elif name == "mimic-dealer":
+        hit = np.array([c % 22 < 17 if c < 22 else (c % 22 < 17 or (c % 22 == 17 and rules.hit_soft_17)) for c in range(44)])
+    else:
+        raise InvalidRulesError(f"unknown policy {name!r} (never-bust, mimic-dealer)")
+    ups = {
+        up: UpcardChart(hit=hit.copy(), first=np.full(44, NONE), pair=np.zeros(10, dtype=int),
+                        split_beats_total=np.zeros(10, dtype=bool))
+        for up in range(10) if rules.shoe_counts[up]
+    }
+    return Chart(rules=rules, ups=ups, strategy=name)
+
+
+@dataclasses.dataclass(frozen=True)
+class Deviation:
+    """A cell where a chart differs from the optimal chart, and what it costs per round."""
+
+    kind: str
+    row: str
+    up: str
+    code: str
+    optimal: str
+    cost: float
+
+
+def deviations(analysis: Analysis, chart: Chart, optimal: Chart) -> list[Deviation]:
+    """Every cell of ``chart`` that differs from ``optimal``, with its cost: the round EV of
+    ``optimal`` minus that of ``optimal`` with only that cell changed. Largest first."""
+    out = []
+    base = {up: evaluate(analysis, optimal, [up])[0].ev for up in optimal.ups}
+    for kind in ("hard", "soft", "pairs"):
+        mine, best = chart.table(kind), optimal.table(kind)
+        for row in mine:
+            for up_name, code in mine[row].items():
+                if code == best[row][up_name]:
+                    continue
+                up = RANK_NOTATION.index(up_name)
+                tables = {k: optimal.table(k) for k in ("hard", "soft", "pairs")}
+                tables[kind][row][up_name] = code
+                changed = chart_from_tables(analysis.rules, tables, "deviation")
+                ev = evaluate(analysis, changed, [up])[0].ev
+                out.append(Deviation(kind, row, up_name, code, best[row][up_name], float(base[up] - ev)))
+    return sorted(out, key=lambda d: -d.cost)

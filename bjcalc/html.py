@@ -1,0 +1,357 @@
+"""Strategy charts and reports as self-contained HTML pages. Nothing here computes a probability.
+
+A page is one string: ``<!DOCTYPE html>``, UTF-8, an inline ``<style>`` and nothing fetched from
+anywhere (no scripts, fonts, images or links), so it can be mailed, opened offline or printed.
+The chart is drawn like a casino strategy card: one colour per kind of play (hit, stand, double,
+split, surrender), the code printed in every cell, a legend of the codes that appear, and a print
+stylesheet that keeps the chart on one A4 or Letter page.
+
+Input is plain data (the chart dict of ``docs/charts.md``, rows of strings), so this module
+depends on nothing else in bjcalc but its errors; every piece of text is escaped here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from html import escape
+from typing import Any
+
+from bjcalc.errors import BjcalcError
+
+#: Column order of every chart table, as printed cards have it.
+UP_CARDS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
+
+#: The three tables of a chart: key in the chart dict, caption, label of the row header column.
+CHART_TABLES = (("hard", "Hard totals", "Hard"), ("soft", "Soft totals", "Soft"), ("pairs", "Pairs", "Pair"))
+
+#: Every chart code in legend order, with the play in words (docs/charts.md).
+CODES = {
+    "H": "hit",
+    "S": "stand",
+    "Dh": "double if allowed, otherwise hit",
+    "Ds": "double if allowed, otherwise stand",
+    "P": "split",
+    "Ph": "split if double after split is allowed, otherwise hit",
+    "Ps": "split if double after split is allowed, otherwise stand",
+    "Pd": "split if double after split is allowed, otherwise double (else hit)",
+    "Rh": "surrender if allowed, otherwise hit",
+    "Rs": "surrender if allowed, otherwise stand",
+    "Rp": "surrender if allowed, otherwise split",
+}
+
+#: Cell colours by the code's first letter, as (CSS class, background, meaning). The hues follow
+#: the text chart's terminal colours (render.CODE_COLOURS) in light tints, so the black code text
+#: keeps a contrast ratio of 7:1 or more (WCAG AAA) on screen and on paper.
+PALETTE = {
+    "H": ("hit", "#f7b2b2", "hit"),
+    "S": ("stand", "#fde68a", "stand"),
+    "D": ("double", "#9fdf9f", "double"),
+    "P": ("split", "#9fd3f5", "split"),
+    "R": ("surrender", "#dcc3f5", "surrender"),
+}
+TEXT_COLOUR = "#111111"
+
+#: The mark on a rule that the game's own text does not state.
+ASSUMED_FLAG = "not stated in the game's text"
+
+_UP_NAMES = {"T": "a ten", "A": "an ace", "8": "an 8"}
+_PAIR_NAMES = {"A": "A,A", "T": "T,T"}
+
+_STYLE = """
+:root { --ink: %(ink)s; --rule: #555; --muted: #444; }
+* { box-sizing: border-box; }
+html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+body { margin: 1.5rem auto; max-width: 60rem; padding: 0 1rem; color: var(--ink); background: #fff;
+  font: 15px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+h1 { font-size: 1.5rem; margin: 0 0 .25rem; }
+h2 { font-size: 1.15rem; margin: 1.4rem 0 .5rem; border-bottom: 2px solid var(--ink); }
+.subtitle { margin: 0 0 .75rem; color: var(--muted); }
+table { border-collapse: collapse; break-inside: avoid; page-break-inside: avoid; }
+caption { font-weight: 700; text-align: left; padding: 0 0 .2rem; }
+th, td { border: 1px solid var(--rule); padding: .15rem .45rem; }
+thead th { background: #222; color: #fff; }
+tbody th { background: #eee; text-align: left; white-space: nowrap; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%%);
+  white-space: nowrap; }
+p.lead { margin: 0 0 .3rem; font-size: 13px; max-width: 45rem; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.card { width: fit-content; margin: 0 auto; border: 3px double var(--ink); border-radius: 10px;
+  padding: .8rem 1rem; break-inside: avoid; page-break-inside: avoid; }
+.card .tables { display: flex; gap: 1.5rem; align-items: flex-start; }
+.card .col > table + table { margin-top: .6rem; }
+table.chart { font-weight: 700; font-size: 14px; }
+table.chart th, table.chart td { width: 2.35rem; height: 1.45rem; padding: 0; text-align: center; }
+table.chart thead th { border-color: #222; }
+table.chart tbody th { background: #222; color: #fff; text-align: center; border-color: #222; }
+table.chart td { color: var(--ink); }
+table.chart td.corner { border: none; background: none; }
+table.chart th.upcards { height: auto; font-size: 11px; font-weight: 600; letter-spacing: .04em;
+  text-transform: uppercase; }
+%(cells)s
+.legend { display: flex; flex-wrap: wrap; gap: .3rem 1rem; list-style: none; padding: 0;
+  margin: .7rem 0 0; width: 0; min-width: 100%%; font-size: 13px; }
+.legend li { display: flex; align-items: center; gap: .35rem; }
+.legend .swatch { display: inline-block; min-width: 2.1rem; text-align: center; font-weight: 700;
+  border: 1px solid var(--rule); padding: 0 .2rem; }
+.info { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 0 1.5rem;
+  align-items: start; }
+.info table, table.wide { font-size: 13px; margin-top: .8rem; }
+.info table { width: 100%%; }
+tr.assumed th, tr.assumed td { background: repeating-linear-gradient(135deg, #fff7d6 0 6px, #fff 6px 12px);
+  border-style: dashed; }
+.flag { display: inline-block; white-space: nowrap; font-size: 11px; font-weight: 700; text-transform: uppercase;
+  letter-spacing: .03em; border: 1px solid var(--ink); border-radius: 3px; padding: 0 .3rem;
+  margin-right: .4rem; background: #fff; }
+.notes { font-size: 13px; color: var(--muted); padding-left: 1.2rem; }
+.empty { font-style: italic; }
+section { break-inside: avoid; page-break-inside: avoid; }
+@page { size: auto; margin: 10mm; }
+@media print {
+  body { margin: 0; max-width: none; padding: 0; font-size: 10pt; }
+  h1 { font-size: 15pt; }
+  h2 { font-size: 12pt; margin-top: .8rem; }
+  .card { border-width: 3px; padding: 3mm 4mm; }
+  table.chart { font-size: 10pt; }
+  table.chart th, table.chart td { width: 7.8mm; height: 4.6mm; }
+  table.chart th.upcards { height: auto; font-size: 7pt; }
+  .info table, table.wide, .legend, .notes { font-size: 8pt; line-height: 1.25; }
+  .info table { margin-top: .4rem; }
+  th, td { padding: .05rem .3rem; }
+  h2, caption { break-after: avoid; page-break-after: avoid; }
+  section.chart-section { break-before: auto; }
+}
+"""
+
+
+def _style() -> str:
+    cells = "\n".join(
+        f"td.{css}, .swatch.{css} {{ background: {colour}; }}" for css, colour, _ in PALETTE.values()
+    )
+    return _STYLE % {"ink": TEXT_COLOUR, "cells": cells}
+
+
+def _check_chart(chart: Mapping[str, Any]) -> None:
+    for kind, _, _ in CHART_TABLES:
+        table = chart.get(kind)
+        if not isinstance(table, Mapping) or not table:
+            raise BjcalcError(f"chart has no {kind!r} table")
+        for row, cells in table.items():
+            for up in UP_CARDS:
+                code = cells.get(up) if isinstance(cells, Mapping) else None
+                if code is None:
+                    raise BjcalcError(f"chart {kind} row {row!r} has no cell for up card {up!r}")
+                if code not in CODES:
+                    raise BjcalcError(f"unknown chart code {code!r} in {kind} row {row!r}, up card {up!r}")
+
+
+def codes_used(chart: Mapping[str, Any]) -> list[str]:
+    """The chart codes that occur in ``chart``, in legend order.
+
+    >>> codes_used({"hard": {"16": {"T": "Rh", "9": "H"}}, "soft": {}, "pairs": {"8": {"2": "P"}}})
+    ['H', 'P', 'Rh']
+    """
+    seen = {code for kind, _, _ in CHART_TABLES for cells in chart.get(kind, {}).values() for code in cells.values()}
+    return [code for code in CODES if code in seen]
+
+
+def _hand_name(kind: str, row: str) -> str:
+    if kind == "pairs":
+        return "pair " + _PAIR_NAMES.get(row, f"{row},{row}")
+    return f"{kind} {row}"
+
+
+def _cell(kind: str, row: str, up: str, code: str) -> str:
+    css = PALETTE[code[0]][0]
+    tip = f"{_hand_name(kind, row)} v {_UP_NAMES.get(up, 'a ' + up)}: {CODES[code]}"
+    return f'<td class="{css}" data-code="{escape(code)}" title="{escape(tip)}">{escape(code)}</td>'
+
+
+def _chart_table(chart: Mapping[str, Any], kind: str, caption: str, label: str) -> str:
+    head = "".join(f'<th scope="col" abbr="up {escape(u)}">{escape(u)}</th>' for u in UP_CARDS)
+    lines = [
+        f'<table class="chart" data-table="{kind}">',
+        f"<caption>{escape(caption)}</caption>",
+        '<thead><tr><td class="corner"></td>'
+        f'<th scope="colgroup" colspan="{len(UP_CARDS)}" class="upcards">Dealer\'s up card</th></tr>',
+        f'<tr><th scope="col" abbr="{escape(label)}">{escape(label)}</th>{head}</tr></thead>',
+        "<tbody>",
+    ]
+    for row, cells in chart[kind].items():
+        row_text = escape(_PAIR_NAMES.get(str(row), f"{row},{row}") if kind == "pairs" else str(row))
+        tds = "".join(_cell(kind, str(row), up, cells[up]) for up in UP_CARDS)
+        lines.append(f'<tr><th scope="row">{row_text}</th>{tds}</tr>')
+    lines += ["</tbody>", "</table>"]
+    return "\n".join(lines)
+
+
+def _legend(chart: Mapping[str, Any]) -> str:
+    items = "".join(
+        f'<li data-code="{escape(code)}"><span class="swatch {PALETTE[code[0]][0]}">{escape(code)}</span>'
+        f"{escape(CODES[code])}</li>"
+        for code in codes_used(chart)
+    )
+    return f'<ul class="legend" aria-label="Legend">{items}</ul>'
+
+
+def _chart_card(chart: Mapping[str, Any]) -> str:
+    _check_chart(chart)
+    hard, soft, pairs = (_chart_table(chart, *spec) for spec in CHART_TABLES)
+    return "\n".join(
+        [
+            '<div class="card" role="group" aria-label="Strategy chart">',
+            '<div class="tables">',
+            f'<div class="col">{hard}</div>',
+            f'<div class="col">{soft}\n{pairs}</div>',
+            "</div>",
+            _legend(chart),
+            "</div>",
+        ]
+    )
+
+
+def _key_value_table(caption: str, rows: Iterable[tuple[str, str]], css: str, heads: tuple[str, str],
+                     assumed: Sequence[str] = ()) -> str:
+    lines = [
+        f'<table class="{css}">',
+        f"<caption>{escape(caption)}</caption>",
+        f'<thead><tr><th scope="col">{escape(heads[0])}</th><th scope="col">{escape(heads[1])}</th></tr></thead>',
+        "<tbody>",
+    ]
+    for name, value in rows:
+        lines.append(f'<tr><th scope="row">{escape(str(name))}</th><td>{escape(str(value))}</td></tr>')
+    for note in assumed:
+        lines.append(
+            '<tr class="assumed"><th scope="row">assumed</th>'
+            f'<td><span class="flag">{escape(ASSUMED_FLAG)}</span>{escape(str(note))}</td></tr>'
+        )
+    lines += ["</tbody>", "</table>"]
+    return "\n".join(lines)
+
+
+def _grid_table(caption: str, rows: Sequence[Sequence[Any]], css: str = "wide", hide_caption: bool = False) -> str:
+    """A table whose first row is the header; cells that look like numbers are right-aligned."""
+    header, body = rows[0], rows[1:]
+    lines = [
+        f'<table class="{css}">',
+        f'<caption class="sr-only">{escape(caption)}</caption>' if hide_caption else f"<caption>{escape(caption)}</caption>",
+        "<thead><tr>" + "".join(f'<th scope="col">{escape(str(h))}</th>' for h in header) + "</tr></thead>",
+        "<tbody>",
+    ]
+    for row in body:
+        cells = [f'<th scope="row">{escape(str(row[0]))}</th>'] if row else []
+        for value in row[1:]:
+            text = str(value)
+            numeric = text.replace(".", "", 1).replace("-", "", 1).replace("%", "").strip().isdigit()
+            cells.append(f'<td class="num">{escape(text)}</td>' if numeric else f"<td>{escape(text)}</td>")
+        lines.append("<tr>" + "".join(cells) + "</tr>")
+    lines += ["</tbody>", "</table>"]
+    return "\n".join(lines)
+
+
+def _exceptions_table(exceptions: Sequence[Mapping[str, Any]]) -> str:
+    if not exceptions:
+        return '<p class="empty">No two-card hand has a composition-dependent play that beats the chart.</p>'
+    rows: list[list[Any]] = [["hand", "up", "chart", "best", "gain"]]
+    for e in exceptions:
+        gain = e["gain"]
+        rows.append([e["hand"], e["up"], e["chart"], e["best"], gain if isinstance(gain, str) else f"{float(gain):.6f}"])
+    lead = (
+        '<p class="lead">Two-card hands whose best composition-dependent play differs from the '
+        "chart; gain per occurrence, unconditional.</p>"
+    )
+    return lead + "\n" + _grid_table("Composition-dependent exceptions", rows)
+
+
+def _page(title: str, body: list[str], subtitle: str = "") -> str:
+    head = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{escape(title)}</title>",
+        f"<style>{_style()}</style>",
+        "</head>",
+        "<body>",
+        "<header>",
+        f"<h1>{escape(title)}</h1>",
+    ]
+    if subtitle:
+        head.append(f'<p class="subtitle">{escape(subtitle)}</p>')
+    head.append("</header>")
+    return "\n".join(head + ["<main>"] + body + ["</main>", "</body>", "</html>"]) + "\n"
+
+
+def chart_page(chart: Mapping[str, Any], *, title: str, rules: Sequence[tuple[str, str]],
+               figures: Sequence[tuple[str, str]] = (), exceptions: Sequence[Mapping[str, Any]] = (),
+               notes: Sequence[str] = ()) -> str:
+    """A printable strategy card: the chart, its legend, the rules and figures, on one page.
+
+    :param chart: a chart dict as in ``docs/charts.md`` (``"hard"``, ``"soft"``, ``"pairs"``:
+        row -> up card -> code); other keys are ignored.
+    :param rules: (name, value) rows, e.g. ``Rules.describe()``.
+    :param figures: (label, value) rows such as ``("house edge, basic strategy", "0.3557 %")``.
+    :param exceptions: dicts with keys ``hand, up, chart, best, gain``; a table when given.
+    :param notes: lines printed under the card.
+    :raises BjcalcError: a table, a cell or a code of the chart is missing or unknown.
+
+    >>> row = dict.fromkeys("23456789TA", "S")
+    >>> chart = {"hard": {"17": row}, "soft": {"19": row}, "pairs": {"T": row}}
+    >>> page = chart_page(chart, title="Stand <always>", rules=[("shoe", "8 decks")])
+    >>> page.startswith("<!DOCTYPE html>"), page.count("data-code=\\"S\\" title="), "Stand &lt;always&gt;" in page
+    (True, 30, True)
+    """
+    body = ['<section class="chart-section" aria-label="Chart">', _chart_card(chart), "</section>"]
+    info = [_key_value_table("Rules", rules, "rules", ("rule", "value"))]
+    if figures:
+        info.append(_key_value_table("Figures", figures, "figures", ("figure", "value")))
+    body.append('<section class="info">' + "\n".join(info) + "</section>")
+    if exceptions:
+        body += ["<section>", _exceptions_table(exceptions), "</section>"]
+    if notes:
+        body.append('<ul class="notes">' + "".join(f"<li>{escape(str(n))}</li>" for n in notes) + "</ul>")
+    return _page(title, body)
+
+
+def report_page(*, title: str, rules: Sequence[tuple[str, str]], assumed: Sequence[str],
+                figures: Sequence[tuple[str, str]], chart: Mapping[str, Any],
+                exceptions: Sequence[Mapping[str, Any]],
+                sections: Sequence[tuple[str, Sequence[Sequence[Any]], Sequence[str]]] = ()) -> str:
+    """A full report: rules (assumptions flagged), figures, the chart, exceptions, extra tables.
+
+    :param assumed: notes on rules the game's text does not state; shown in the rules table,
+        each flagged "not stated in the game's text".
+    :param sections: extra tables as ``(heading, rows, notes)``, ``rows[0]`` being the header.
+
+    Other parameters are as in :func:`chart_page`.
+
+    >>> row = dict.fromkeys("23456789TA", "H")
+    >>> chart = {"hard": {"12": row}, "soft": {"17": row}, "pairs": {"4": row}}
+    >>> page = report_page(title="t", rules=[("shoe", "6 decks")], assumed=["6 decks: 'a shoe'"],
+    ...                    figures=[("house edge", "0.5 %")], chart=chart, exceptions=[],
+    ...                    sections=[("By up card", [["up", "EV"], ["A", "-0.34"]], ["unconditional"])])
+    >>> "not stated in the game&#x27;s text" in page, "6 decks: &#x27;a shoe&#x27;" in page, page.count("<table")
+    (True, True, 6)
+    """
+    body = [
+        '<section class="info">',
+        _key_value_table("Rules", rules, "rules", ("rule", "value"), assumed),
+        _key_value_table("Figures", figures, "figures", ("figure", "value")),
+        "</section>",
+        '<section class="chart-section">',
+        "<h2>Strategy chart</h2>",
+        _chart_card(chart),
+        "</section>",
+        "<section>",
+        "<h2>Exceptions</h2>",
+        _exceptions_table(exceptions),
+        "</section>",
+    ]
+    for heading, rows, section_notes in sections:
+        body += ["<section>", f"<h2>{escape(heading)}</h2>"]
+        if rows:
+            body.append(_grid_table(heading, rows, hide_caption=True))
+        if section_notes:
+            body.append('<ul class="notes">' + "".join(f"<li>{escape(str(n))}</li>" for n in section_notes) + "</ul>")
+        body.append("</section>")
+    return _page(title, body)
