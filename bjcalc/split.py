@@ -24,7 +24,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from bjcalc.cards import ACE
+from bjcalc.cards import ACE, TEN
 from bjcalc.player import DOUBLE, HIT, STAND, HandLayers, Solved, UpCard, hand_layers, solve, stop_at
 
 
@@ -93,6 +93,9 @@ def cdz_decisions(unsplit: Solved, layers, may_double: np.ndarray | None) -> lis
             double = unsplit.double[index]
             better = may_double & (double > np.where(chosen == HIT, hit, stand))
             chosen = np.where(better, DOUBLE, chosen)
+        if size == 2:
+            # the unsplit hand of an ace and a ten is a blackjack, which stands
+            chosen = np.where((counts[:, ACE] == 1) & (counts[:, TEN] == 1), STAND, chosen)
         out.append(chosen)
     return out
 
