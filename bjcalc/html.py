@@ -22,7 +22,11 @@ from bjcalc.errors import BjcalcError
 UP_CARDS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
 
 #: The three tables of a chart: key in the chart dict, caption, label of the row header column.
-CHART_TABLES = (("hard", "Hard totals", "Hard"), ("soft", "Soft totals", "Soft"), ("pairs", "Pairs", "Pair"))
+CHART_TABLES = (
+    ("hard", "Hard totals", "Hard"),
+    ("soft", "Soft totals", "Soft"),
+    ("pairs", "Pairs", "Pair"),
+)
 
 #: Every chart code in legend order, with the play in words (docs/charts.md).
 CODES = {
@@ -62,7 +66,8 @@ _STYLE = """
 * { box-sizing: border-box; }
 html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 body { margin: 1.5rem auto; max-width: 60rem; padding: 0 1rem; color: var(--ink); background: #fff;
-  font: 15px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+  font: 15px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial,
+  sans-serif; }
 h1 { font-size: 1.5rem; margin: 0 0 .25rem; }
 h2 { font-size: 1.15rem; margin: 1.4rem 0 .5rem; border-bottom: 2px solid var(--ink); }
 .subtitle { margin: 0 0 .75rem; color: var(--muted); }
@@ -97,9 +102,11 @@ table.chart th.upcards { height: auto; font-size: 11px; font-weight: 600; letter
   align-items: start; }
 .info table, table.wide { font-size: 13px; margin-top: .8rem; }
 .info table { width: 100%%; }
-tr.assumed th, tr.assumed td { background: repeating-linear-gradient(135deg, #fff7d6 0 6px, #fff 6px 12px);
+tr.assumed th, tr.assumed td {
+  background: repeating-linear-gradient(135deg, #fff7d6 0 6px, #fff 6px 12px);
   border-style: dashed; }
-.flag { display: inline-block; white-space: nowrap; font-size: 11px; font-weight: 700; text-transform: uppercase;
+.flag { display: inline-block; white-space: nowrap; font-size: 11px; font-weight: 700;
+  text-transform: uppercase;
   letter-spacing: .03em; border: 1px solid var(--ink); border-radius: 3px; padding: 0 .3rem;
   margin-right: .4rem; background: #fff; }
 .notes { font-size: 13px; color: var(--muted); padding-left: 1.2rem; }
@@ -125,7 +132,8 @@ section { break-inside: avoid; page-break-inside: avoid; }
 
 def _style() -> str:
     cells = "\n".join(
-        f"td.{css}, .swatch.{css} {{ background: {colour}; }}" for css, colour, _ in PALETTE.values()
+        f"td.{css}, .swatch.{css} {{ background: {colour}; }}"
+        for css, colour, _ in PALETTE.values()
     )
     return _STYLE % {"ink": TEXT_COLOUR, "cells": cells}
 
@@ -141,7 +149,9 @@ def _check_chart(chart: Mapping[str, Any]) -> None:
                 if code is None:
                     raise BjcalcError(f"chart {kind} row {row!r} has no cell for up card {up!r}")
                 if code not in CODES:
-                    raise BjcalcError(f"unknown chart code {code!r} in {kind} row {row!r}, up card {up!r}")
+                    raise BjcalcError(
+                        f"unknown chart code {code!r} in {kind} row {row!r}, up card {up!r}"
+                    )
 
 
 def codes_used(chart: Mapping[str, Any]) -> list[str]:
@@ -150,7 +160,12 @@ def codes_used(chart: Mapping[str, Any]) -> list[str]:
     >>> codes_used({"hard": {"16": {"T": "Rh", "9": "H"}}, "soft": {}, "pairs": {"8": {"2": "P"}}})
     ['H', 'P', 'Rh']
     """
-    seen = {code for kind, _, _ in CHART_TABLES for cells in chart.get(kind, {}).values() for code in cells.values()}
+    seen = {
+        code
+        for kind, _, _ in CHART_TABLES
+        for cells in chart.get(kind, {}).values()
+        for code in cells.values()
+    }
     return [code for code in CODES if code in seen]
 
 
@@ -171,13 +186,16 @@ def _chart_table(chart: Mapping[str, Any], kind: str, caption: str, label: str) 
     lines = [
         f'<table class="chart" data-table="{kind}">',
         f"<caption>{escape(caption)}</caption>",
-        '<thead><tr><td class="corner"></td>'
-        f'<th scope="colgroup" colspan="{len(UP_CARDS)}" class="upcards">Dealer\'s up card</th></tr>',
+        '<thead><tr><td class="corner"></td>',
+        f'<th scope="colgroup" colspan="{len(UP_CARDS)}" class="upcards">',
+        "Dealer&#x27;s up card</th></tr>",
         f'<tr><th scope="col" abbr="{escape(label)}">{escape(label)}</th>{head}</tr></thead>',
         "<tbody>",
     ]
     for row, cells in chart[kind].items():
-        row_text = escape(_PAIR_NAMES.get(str(row), f"{row},{row}") if kind == "pairs" else str(row))
+        row_text = escape(
+            _PAIR_NAMES.get(str(row), f"{row},{row}") if kind == "pairs" else str(row)
+        )
         tds = "".join(_cell(kind, str(row), up, cells[up]) for up in UP_CARDS)
         lines.append(f'<tr><th scope="row">{row_text}</th>{tds}</tr>')
     lines += ["</tbody>", "</table>"]
@@ -186,7 +204,8 @@ def _chart_table(chart: Mapping[str, Any], kind: str, caption: str, label: str) 
 
 def _legend(chart: Mapping[str, Any]) -> str:
     items = "".join(
-        f'<li data-code="{escape(code)}"><span class="swatch {PALETTE[code[0]][0]}">{escape(code)}</span>'
+        f'<li data-code="{escape(code)}">'
+        f'<span class="swatch {PALETTE[code[0]][0]}">{escape(code)}</span>'
         f"{escape(CODES[code])}</li>"
         for code in codes_used(chart)
     )
@@ -209,16 +228,25 @@ def _chart_card(chart: Mapping[str, Any]) -> str:
     )
 
 
-def _key_value_table(caption: str, rows: Iterable[tuple[str, str]], css: str, heads: tuple[str, str],
-                     assumed: Sequence[str] = ()) -> str:
+def _key_value_table(
+    caption: str,
+    rows: Iterable[tuple[str, str]],
+    css: str,
+    heads: tuple[str, str],
+    assumed: Sequence[str] = (),
+) -> str:
     lines = [
         f'<table class="{css}">',
         f"<caption>{escape(caption)}</caption>",
-        f'<thead><tr><th scope="col">{escape(heads[0])}</th><th scope="col">{escape(heads[1])}</th></tr></thead>',
+        "<thead><tr>"
+        + "".join(f'<th scope="col">{escape(h)}</th>' for h in heads)
+        + "</tr></thead>",
         "<tbody>",
     ]
     for name, value in rows:
-        lines.append(f'<tr><th scope="row">{escape(str(name))}</th><td>{escape(str(value))}</td></tr>')
+        lines.append(
+            f'<tr><th scope="row">{escape(str(name))}</th><td>{escape(str(value))}</td></tr>'
+        )
     for note in assumed:
         lines.append(
             '<tr class="assumed"><th scope="row">assumed</th>'
@@ -228,21 +256,31 @@ def _key_value_table(caption: str, rows: Iterable[tuple[str, str]], css: str, he
     return "\n".join(lines)
 
 
-def _grid_table(caption: str, rows: Sequence[Sequence[Any]], css: str = "wide", hide_caption: bool = False) -> str:
+def _grid_table(
+    caption: str, rows: Sequence[Sequence[Any]], css: str = "wide", hide_caption: bool = False
+) -> str:
     """A table whose first row is the header; cells that look like numbers are right-aligned."""
     header, body = rows[0], rows[1:]
     lines = [
         f'<table class="{css}">',
-        f'<caption class="sr-only">{escape(caption)}</caption>' if hide_caption else f"<caption>{escape(caption)}</caption>",
-        "<thead><tr>" + "".join(f'<th scope="col">{escape(str(h))}</th>' for h in header) + "</tr></thead>",
+        f'<caption class="sr-only">{escape(caption)}</caption>'
+        if hide_caption
+        else f"<caption>{escape(caption)}</caption>",
+        "<thead><tr>"
+        + "".join(f'<th scope="col">{escape(str(h))}</th>' for h in header)
+        + "</tr></thead>",
         "<tbody>",
     ]
     for row in body:
         cells = [f'<th scope="row">{escape(str(row[0]))}</th>'] if row else []
         for value in row[1:]:
             text = str(value)
-            numeric = text.replace(".", "", 1).replace("-", "", 1).replace("%", "").strip().isdigit()
-            cells.append(f'<td class="num">{escape(text)}</td>' if numeric else f"<td>{escape(text)}</td>")
+            numeric = (
+                text.replace(".", "", 1).replace("-", "", 1).replace("%", "").strip().isdigit()
+            )
+            cells.append(
+                f'<td class="num">{escape(text)}</td>' if numeric else f"<td>{escape(text)}</td>"
+            )
         lines.append("<tr>" + "".join(cells) + "</tr>")
     lines += ["</tbody>", "</table>"]
     return "\n".join(lines)
@@ -250,11 +288,22 @@ def _grid_table(caption: str, rows: Sequence[Sequence[Any]], css: str = "wide", 
 
 def _exceptions_table(exceptions: Sequence[Mapping[str, Any]]) -> str:
     if not exceptions:
-        return '<p class="empty">No two-card hand has a composition-dependent play that beats the chart.</p>'
+        return (
+            '<p class="empty">No two-card hand has a composition-dependent play '
+            "that beats the chart.</p>"
+        )
     rows: list[list[Any]] = [["hand", "up", "chart", "best", "gain"]]
     for e in exceptions:
         gain = e["gain"]
-        rows.append([e["hand"], e["up"], e["chart"], e["best"], gain if isinstance(gain, str) else f"{float(gain):.6f}"])
+        rows.append(
+            [
+                e["hand"],
+                e["up"],
+                e["chart"],
+                e["best"],
+                gain if isinstance(gain, str) else f"{float(gain):.6f}",
+            ]
+        )
     lead = (
         '<p class="lead">Two-card hands whose best composition-dependent play differs from the '
         "chart; gain per occurrence, unconditional.</p>"
@@ -282,9 +331,15 @@ def _page(title: str, body: list[str], subtitle: str = "") -> str:
     return "\n".join(head + ["<main>"] + body + ["</main>", "</body>", "</html>"]) + "\n"
 
 
-def chart_page(chart: Mapping[str, Any], *, title: str, rules: Sequence[tuple[str, str]],
-               figures: Sequence[tuple[str, str]] = (), exceptions: Sequence[Mapping[str, Any]] = (),
-               notes: Sequence[str] = ()) -> str:
+def chart_page(
+    chart: Mapping[str, Any],
+    *,
+    title: str,
+    rules: Sequence[tuple[str, str]],
+    figures: Sequence[tuple[str, str]] = (),
+    exceptions: Sequence[Mapping[str, Any]] = (),
+    notes: Sequence[str] = (),
+) -> str:
     """A printable strategy card: the chart, its legend, the rules and figures, on one page.
 
     :param chart: a chart dict as in ``docs/charts.md`` (``"hard"``, ``"soft"``, ``"pairs"``:
@@ -298,7 +353,7 @@ def chart_page(chart: Mapping[str, Any], *, title: str, rules: Sequence[tuple[st
     >>> row = dict.fromkeys("23456789TA", "S")
     >>> chart = {"hard": {"17": row}, "soft": {"19": row}, "pairs": {"T": row}}
     >>> page = chart_page(chart, title="Stand <always>", rules=[("shoe", "8 decks")])
-    >>> page.startswith("<!DOCTYPE html>"), page.count("data-code=\\"S\\" title="), "Stand &lt;always&gt;" in page
+    >>> page.startswith("<!DOCTYPE html>"), page.count('"S" title='), "&lt;always&gt;" in page
     (True, 30, True)
     """
     body = ['<section class="chart-section" aria-label="Chart">', _chart_card(chart), "</section>"]
@@ -309,14 +364,22 @@ def chart_page(chart: Mapping[str, Any], *, title: str, rules: Sequence[tuple[st
     if exceptions:
         body += ["<section>", _exceptions_table(exceptions), "</section>"]
     if notes:
-        body.append('<ul class="notes">' + "".join(f"<li>{escape(str(n))}</li>" for n in notes) + "</ul>")
+        body.append(
+            '<ul class="notes">' + "".join(f"<li>{escape(str(n))}</li>" for n in notes) + "</ul>"
+        )
     return _page(title, body)
 
 
-def report_page(*, title: str, rules: Sequence[tuple[str, str]], assumed: Sequence[str],
-                figures: Sequence[tuple[str, str]], chart: Mapping[str, Any],
-                exceptions: Sequence[Mapping[str, Any]],
-                sections: Sequence[tuple[str, Sequence[Sequence[Any]], Sequence[str]]] = ()) -> str:
+def report_page(
+    *,
+    title: str,
+    rules: Sequence[tuple[str, str]],
+    assumed: Sequence[str],
+    figures: Sequence[tuple[str, str]],
+    chart: Mapping[str, Any],
+    exceptions: Sequence[Mapping[str, Any]],
+    sections: Sequence[tuple[str, Sequence[Sequence[Any]], Sequence[str]]] = (),
+) -> str:
     """A full report: rules (assumptions flagged), figures, the chart, exceptions, extra tables.
 
     :param assumed: notes on rules the game's text does not state; shown in the rules table,
@@ -329,9 +392,11 @@ def report_page(*, title: str, rules: Sequence[tuple[str, str]], assumed: Sequen
     >>> chart = {"hard": {"12": row}, "soft": {"17": row}, "pairs": {"4": row}}
     >>> page = report_page(title="t", rules=[("shoe", "6 decks")], assumed=["6 decks: 'a shoe'"],
     ...                    figures=[("house edge", "0.5 %")], chart=chart, exceptions=[],
-    ...                    sections=[("By up card", [["up", "EV"], ["A", "-0.34"]], ["unconditional"])])
-    >>> "not stated in the game&#x27;s text" in page, "6 decks: &#x27;a shoe&#x27;" in page, page.count("<table")
-    (True, True, 6)
+    ...                    sections=[("By up", [["up", "EV"], ["A", "-0.34"]], ["unconditional"])])
+    >>> "not stated in the game&#x27;s text" in page, "&#x27;a shoe&#x27;" in page
+    (True, True)
+    >>> page.count("<table")
+    6
     """
     body = [
         '<section class="info">',
@@ -352,6 +417,10 @@ def report_page(*, title: str, rules: Sequence[tuple[str, str]], assumed: Sequen
         if rows:
             body.append(_grid_table(heading, rows, hide_caption=True))
         if section_notes:
-            body.append('<ul class="notes">' + "".join(f"<li>{escape(str(n))}</li>" for n in section_notes) + "</ul>")
+            body.append(
+                '<ul class="notes">'
+                + "".join(f"<li>{escape(str(n))}</li>" for n in section_notes)
+                + "</ul>"
+            )
         body.append("</section>")
     return _page(title, body)
