@@ -16,7 +16,7 @@ import click
 
 from bjcalc.errors import BjcalcError, InvalidRulesError
 from bjcalc.presets import DEFAULT_GAME, GAMES, game
-from bjcalc.rules import BLACKJACK_TAKES, Doubling, HoleCard, Rules, Surrender
+from bjcalc.rules import BLACKJACK_TAKES, Doubling, HoleCard, Rules, Surrender  # noqa: F401
 from bjcalc.shoe import Shoe
 
 
@@ -189,8 +189,8 @@ def hand(cards: str, up: str, fmt: str, exact: bool, **options: Any) -> None:
 
 @cli.command()
 @rule_options
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json"]), default="text",
-              help="Output format.")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json", "html"]),
+              default="text", help="Output format (html: one self-contained page).")
 @EXACT
 def chart(fmt: str, exact: bool, **options: Any) -> None:
     """The basic-strategy chart (total-dependent) for the game, its exact round EV and the
@@ -212,22 +212,50 @@ def chart(fmt: str, exact: bool, **options: Any) -> None:
         click.echo(render.chart_csv(table), nl=False)
     elif fmt == "markdown":
         click.echo(render.chart_markdown(table, result, unusual, exact), nl=False)
+    elif fmt == "html":
+        click.echo(render.chart_html(table, result, unusual))
     else:
         click.echo(render.chart_text(table, result, unusual, exact, colour=True))
+
+
+def _read_chart(rules: Rules, path: str):
+    from bjcalc.strategy import load_chart
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as error:
+        raise InvalidRulesError(f"cannot read chart {path!r}: {error.strerror}") from None
+    return load_chart(rules, text, path)
 
 
 @cli.command()
 @rule_options
 @click.option("--strategy", type=click.Choice(["cdz", "cdz-", "cdp1", "cdp", "basic"]), default="cdz",
               help="CD play with split hands CDZ- (default), CDP1 or CDP; or the basic-strategy chart.")
+@click.option("--chart", "chart_file", default=None, metavar="FILE",
+              help="Evaluate this chart (JSON or CSV as 'bjcalc chart' writes) and list the cost "
+              "of each of its deviations from the optimal chart.")
 @FORMAT
 @EXACT
-def edge(strategy: str, fmt: str, exact: bool, **options: Any) -> None:
+def edge(strategy: str, chart_file: str | None, fmt: str, exact: bool, **options: Any) -> None:
     """The house edge of the round (unconditional) and its breakdown by up card."""
     from bjcalc import render
     from bjcalc.analysis import Analysis
 
     rules = build_rules(**options)
+    if chart_file is not None:
+        from bjcalc.strategy import basic_strategy, deviations, evaluate
+
+        chart = _read_chart(rules, chart_file)
+        floats = Analysis(rules)
+        costs = deviations(floats, chart, basic_strategy(rules, floats))
+        result, _ = evaluate(Analysis(rules, exact=True) if exact else floats, chart)
+        if fmt == "json":
+            click.echo(render.edge_json(result, rules, exact, costs))
+        else:
+            click.echo(render.edge_text(result, rules, exact) + "\n\n" + render.deviations_text(costs))
+        return
     if strategy == "basic":
         from bjcalc.strategy import basic_strategy, evaluate
 
@@ -266,6 +294,95 @@ def sidebets(removed: str, pp_pays: str | None, tto_pays: str | None, fmt: str, 
         ),
     ]
     click.echo(render.sidebets_json(results, exact) if fmt == "json" else render.sidebets_text(results, len(shoe), exact))
+
+
+@cli.command()
+@rule_options
+@click.option("--seated", type=click.Choice(["optimal", "basic", "never-bust", "mimic-dealer"]),
+              default="optimal", help="How the seated player plays (or give --chart).")
+@click.option("--chart", "chart_file", default=None, metavar="FILE",
+              help="The seated player follows this chart (JSON or CSV as 'bjcalc chart' writes).")
+@FORMAT
+@EXACT
+def betbehind(seated: str, chart_file: str | None, fmt: str, exact: bool, **options: Any) -> None:
+    """EV of a Bet Behind, following everything and when doubles and splits cannot be followed."""
+    import json
+
+    from bjcalc.analysis import Analysis
+    from bjcalc.betbehind import bet_behind
+    from bjcalc.render import json_number, number, rules_line
+    from bjcalc.strategy import basic_strategy, simple_policy
+
+    rules = build_rules(**options)
+    analysis = Analysis(rules, exact=exact)
+    if chart_file is not None:
+        chart = _read_chart(rules, chart_file)
+    elif seated == "basic":
+        chart = basic_strategy(rules, analysis)
+    elif seated == "optimal":
+        chart = None
+    else:
+        chart = simple_policy(rules, seated)
+    result = bet_behind(analysis, chart)
+    if fmt == "json":
+        click.echo(json.dumps({
+            "seated": result.seated,
+            "follows_everything": json_number(result.follows_everything, exact),
+            "cannot_afford": json_number(result.cannot_afford, exact),
+            "rules": __import__("bjcalc.render", fromlist=["rules_dict"]).rules_dict(rules),
+        }, indent=2))
+    else:
+        click.echo("\n".join([
+            f"Bet Behind   {rules_line(rules)}",
+            f"seated player: {result.seated}; no insurance; EV per unit bet behind, unconditional",
+            f"follows every double and split: {number(result.follows_everything, exact)}",
+            f"cannot afford doubles and splits (one card instead of a double, the right-hand hand "
+            f"of a split): {number(result.cannot_afford, exact)}",
+        ]))
+
+
+def _title(options: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
+    name = options.get("game_name") or DEFAULT_GAME
+    preset = game(name)
+    changed = any(v is not None for k, v in options.items() if k != "game_name")
+    return (f"{preset.title}" + (" (with rule changes)" if changed else ""), preset.assumed)
+
+
+@cli.command()
+@rule_options
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "html"]), default="text",
+              help="Output format (html: one self-contained page).")
+def report(fmt: str, **options: Any) -> None:
+    """Everything about a game: rules as understood, house edges, insurance, the chart, its
+    exceptions, side bets and Bet Behind."""
+    from bjcalc import render
+    from bjcalc.report import build_report
+
+    rules = build_rules(**options)
+    title, assumed = _title(options)
+    result = build_report(title, rules, assumed)
+    click.echo({"text": render.report_text, "markdown": render.report_markdown,
+                "json": render.report_json, "html": render.report_html}[fmt](result))
+
+
+@cli.command()
+@rule_options
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown"]), default="text", help="Output format.")
+def effects(fmt: str, **options: Any) -> None:
+    """How much each rule of the game is worth: change one rule at a time (house edge each)."""
+    from bjcalc import render
+    from bjcalc.report import one_rule_changes, rule_effects
+
+    rules = build_rules(**options)
+    title, _ = _title(options)
+    with click.progressbar(length=len(one_rule_changes(rules)), label="rules", file=sys.stderr) as bar:
+        def step(words: str) -> None:
+            bar.label = words
+            bar.update(1)
+
+        base, rows = rule_effects(rules, progress=step)
+    render_fn = render.effects_markdown if fmt == "markdown" else render.effects_text
+    click.echo(render_fn(title, rules, base, rows))
 
 
 @cli.command()

@@ -285,9 +285,20 @@ def edge_text(result, rules, exact: bool) -> str:
     return "\n".join(lines)
 
 
-def edge_json(result, rules, exact: bool) -> str:
+def deviations_text(costs) -> str:
+    if not costs:
+        return "The chart is the optimal basic-strategy chart: no deviations."
+    rows = [[d.kind, d.row, d.up, d.code, d.optimal, f"{d.cost:.8f}"] for d in costs]
+    return "Deviations from the optimal chart, largest cost first (EV per round lost):\n" + tabulate(
+        rows, headers=["table", "row", "up", "chart", "optimal", "cost"], disable_numparse=True
+    )
+
+
+def edge_json(result, rules, exact: bool, costs=None) -> str:
+    extra = {} if costs is None else {"deviations": [dataclasses.asdict(d) for d in costs]}
     return json.dumps(
         {
+            **extra,
             "ev": json_number(result.ev, exact),
             "house_edge": json_number(result.house_edge, exact),
             "by_upcard": {u: json_number(v, exact) for u, v in result.by_upcard.items()},
@@ -335,3 +346,114 @@ def sidebets_json(results, exact: bool) -> str:
         },
         indent=2,
     )
+
+
+def exceptions_dicts(exceptions_) -> list[dict]:
+    return [
+        {"hand": e.hand, "up": "A23456789T"[e.up], "chart": e.chart.key, "best": e.best.key, "gain": e.gain}
+        for e in exceptions_
+    ]
+
+
+def report_text(report) -> str:
+    lines = [report.title, "=" * len(report.title), "", "Rules as understood:"]
+    lines.append(tabulate(report.rules.describe(), tablefmt="plain", disable_numparse=True))
+    for note in report.assumed:
+        lines.append(f"assumed (the game's text is silent): {note}")
+    lines += ["", "Figures (unconditional, per round or per unit bet, reshuffle every round):",
+              tabulate(report.figures, tablefmt="plain", disable_numparse=True), ""]
+    basic = _RoundLike(report.data["house_edge_basic"], report.chart.strategy)
+    lines.append(chart_text(report.chart, basic, report.exceptions, exact=False))
+    return "\n".join(lines)
+
+
+@dataclasses.dataclass(frozen=True)
+class _RoundLike:
+    house_edge: float
+    name: str
+
+    @property
+    def ev(self) -> float:
+        return -self.house_edge
+
+    @property
+    def strategy(self) -> str:
+        return f"{self.name} (chart; split hands by the chart)"
+
+
+def report_markdown(report) -> str:
+    lines = [f"# {report.title}", "", "## Rules as understood", "",
+             tabulate(report.rules.describe(), headers=["rule", "value"], tablefmt="github", disable_numparse=True), ""]
+    for note in report.assumed:
+        lines.append(f"- *Assumed (the game's text is silent):* {note}")
+    lines += ["", "## Figures", "", "Unconditional, per round or per unit bet, reshuffle every round.", "",
+              tabulate(report.figures, headers=["figure", "value"], tablefmt="github", disable_numparse=True), ""]
+    basic = _RoundLike(report.data["house_edge_basic"], report.chart.strategy)
+    body = chart_markdown(report.chart, basic, report.exceptions, exact=False)
+    lines.append(body.replace("# Basic strategy", "## Basic strategy", 1))
+    return "\n".join(lines)
+
+
+def report_json(report) -> str:
+    data = {
+        "title": report.title,
+        "rules": rules_dict(report.rules),
+        "assumed": list(report.assumed),
+        "figures": dict(report.figures),
+        **report.data,
+        "chart": report.chart.to_dict(),
+        "exceptions": exceptions_dicts(report.exceptions),
+    }
+    return json.dumps(data, indent=2)
+
+
+def report_html(report) -> str:
+    from bjcalc import html
+
+    return html.report_page(
+        title=report.title,
+        rules=report.rules.describe(),
+        assumed=list(report.assumed),
+        figures=report.figures,
+        chart=report.chart.to_dict(),
+        exceptions=exceptions_dicts(report.exceptions),
+    )
+
+
+def chart_html(chart, result, exceptions_) -> str:
+    from bjcalc import html
+
+    return html.chart_page(
+        chart.to_dict(),
+        title=f"Basic strategy: {rules_line(chart.rules)}",
+        rules=chart.rules.describe(),
+        figures=[("player EV per round (unconditional)", f"{float(result.ev):.6f}"),
+                 ("house edge", f"{100 * float(result.house_edge):.4f} %")],
+        exceptions=exceptions_dicts(exceptions_),
+    )
+
+
+def effects_text(title: str, rules, base: float, effects) -> str:
+    rows = [[words, f"{edge:.4f} %", f"{delta:+.6f}"] for words, edge, delta in effects]
+    return "\n".join([
+        f"Rule-by-rule effects: {title}",
+        f"baseline: the game as it is ({rules_line(rules)}), house edge {base:.4f} % "
+        "(CD play, split hands CDZ-, unconditional, reshuffle every round)",
+        "each row changes one rule; effect in percentage points of house edge (+ = worse for the player)",
+        "",
+        tabulate(rows, headers=["change", "house edge", "effect"], disable_numparse=True),
+    ])
+
+
+def effects_markdown(title: str, rules, base: float, effects) -> str:
+    rows = [[words, f"{edge:.4f} %", f"{delta:+.6f}"] for words, edge, delta in effects]
+    return "\n".join([
+        f"# Rule-by-rule effects: {title}",
+        "",
+        f"Baseline: the game as it is ({rules_line(rules)}), house edge **{base:.4f} %** "
+        "(CD play, split hands CDZ-, unconditional, reshuffle every round). Each row changes one "
+        "rule; the effect is in percentage points of house edge (+ = worse for the player).",
+        "",
+        tabulate(rows, headers=["change", "house edge", "effect"], tablefmt="github", disable_numparse=True),
+        "",
+    ])

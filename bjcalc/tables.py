@@ -60,10 +60,33 @@ def game_files(rules: Rules) -> tuple[dict[str, str], dict[str, float]]:
     return {"txt": text, "md": markdown, "json": json.dumps(_rounded(data), indent=2) + "\n"}, edges
 
 
+EFFECTS_GAMES = ("atlantic-city-gold", "live-dealer")
+
+
+def game_reports(name: str) -> dict[str, str]:
+    """The full report of a preset game, in Markdown and HTML."""
+    from bjcalc import render
+    from bjcalc.report import build_report
+
+    preset = GAMES[name]
+    report = build_report(preset.title, preset.rules, preset.assumed)
+    return {"report.md": render.report_markdown(report) + "\n", "report.html": render.report_html(report) + "\n"}
+
+
+def game_effects(name: str) -> str:
+    """The rule-by-rule effects of a preset game, in Markdown."""
+    from bjcalc import render
+    from bjcalc.report import rule_effects
+
+    preset = GAMES[name]
+    base, rows = rule_effects(preset.rules)
+    return render.effects_markdown(preset.title, preset.rules, base, rows)
+
+
 def generate(directory: pathlib.Path, progress: Callable[[str], None] = lambda name: None) -> list[pathlib.Path]:
     """Write every table into ``directory``; returns the files written."""
     directory.mkdir(parents=True, exist_ok=True)
-    written, index_rows = [], []
+    written, index_rows, extra_rows = [], [], []
     for name, (title, rules) in table_games().items():
         progress(name)
         files, edges = game_files(rules)
@@ -74,6 +97,18 @@ def generate(directory: pathlib.Path, progress: Callable[[str], None] = lambda n
         index_rows.append(
             f"| [{name}]({name}.md) | {title} | {edges['basic']:.4f} % | {edges['cd']:.4f} % |"
         )
+        if name in GAMES:
+            for suffix, content in game_reports(name).items():
+                path = directory / f"{name}-{suffix}"
+                path.write_text(content)
+                written.append(path)
+            links = f"[report]({name}-report.md), [HTML]({name}-report.html)"
+            if name in EFFECTS_GAMES:
+                path = directory / f"{name}-effects.md"
+                path.write_text(game_effects(name))
+                written.append(path)
+                links += f", [rule effects]({name}-effects.md)"
+            extra_rows.append(f"- {name}: {links}")
     index = [
         "# bjcalc tables",
         "",
@@ -85,6 +120,11 @@ def generate(directory: pathlib.Path, progress: Callable[[str], None] = lambda n
         "| game | rules | house edge, basic | house edge, CD |",
         "|---|---|---|---|",
         *index_rows,
+        "",
+        "Full reports of the preset games (rules as understood, house edges, insurance, chart,",
+        "exceptions, side bets, Bet Behind) and rule-by-rule effects:",
+        "",
+        *extra_rows,
         "",
     ]
     path = directory / "README.md"

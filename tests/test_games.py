@@ -1,0 +1,147 @@
+"""The three games in full: Bet Behind, chart evaluation, reports and rule effects."""
+
+import json
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+
+import naive_reference as naive
+from bjcalc import Analysis, Rules
+from bjcalc.betbehind import bet_behind
+from bjcalc.cli import cli
+from bjcalc.game import round_ev
+from bjcalc.numbers import to_fraction
+from bjcalc.presets import game
+from bjcalc.strategy import basic_strategy, chart_from_tables, deviations, evaluate, simple_policy
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_bet_behind_an_optimal_player_is_the_cd_round_ev_without_insurance():
+    # follows everything = the seated player's own round EV (CD play, split hands CDZ-,
+    # insurance never taken), exactly
+    rules = game("live-dealer").rules.replace(decks=1)
+    analysis = Analysis(rules, exact=True)
+    result = bet_behind(analysis)
+    assert to_fraction(result.follows_everything) == to_fraction(round_ev(analysis).ev)
+    # not following doubles and splits costs the bet behind something
+    assert result.cannot_afford < result.follows_everything
+
+
+def test_bet_behind_a_basic_strategy_player_is_the_chart_ev():
+    rules = Rules(decks=2, surrender="late")
+    analysis = Analysis(rules)
+    chart = basic_strategy(rules, analysis)
+    assert abs(bet_behind(analysis, chart).follows_everything - evaluate(analysis, chart)[0].ev) < 1e-15
+
+
+def _both_bust_probability(shoe, rules):
+    """P(player and dealer both bust) when the player mimics the dealer, computed here by a
+    plain recursion over the player's cards and the naive reference's dealer table."""
+    hit_soft_17 = rules["hit_soft_17"]
+
+    def total(cards):
+        hard = sum(cards)
+        soft = 1 in cards and hard + 10 <= 21
+        return (hard + 10 if soft else hard), soft
+
+    def player(cards, counts, n):
+        t, soft = total(cards)
+        if t > 21:
+            # the player busted: the dealer draws its up card and plays from what is left
+            left = tuple(counts)
+            bust = Fraction(0)
+            for up in range(1, 11):
+                if left[up - 1]:
+                    table = naive.naive_dealer(shoe, up, rules, removed=tuple(cards))
+                    bust += Fraction(left[up - 1], n) * table["bust"]
+            return bust
+        if len(cards) >= 2 and (t > 17 or (t == 17 and not (soft and hit_soft_17))):
+            return Fraction(0)
+        out = Fraction(0)
+        for rank in range(1, 11):
+            if counts[rank - 1]:
+                counts[rank - 1] -= 1
+                out += Fraction(counts[rank - 1] + 1, n) * player(cards + (rank,), counts, n - 1)
+                counts[rank - 1] += 1
+        return out
+
+    return player((), list(shoe), sum(shoe))
+
+
+def test_bet_behind_a_mimic_the_dealer_player_is_the_classical_mimic_value():
+    # With blackjack paying 1:1 and no hole card (a dealer blackjack takes everything), a player
+    # who mimics the dealer wins exactly when the dealer busts alone and loses when they bust
+    # alone; by symmetry those cancel and the EV is -P(both bust) (the classical mimic result).
+    shoe = (1, 1, 1, 1, 1, 1, 1, 1, 1, 8)
+    rules = Rules(shoe=shoe, blackjack_pays=1, hole_card="none", blackjack_takes="all",
+                  surrender="none", split_hands=1)
+    reference = naive.rules_with(blackjack_pays=Fraction(1), hole_card="none")
+    expected = -_both_bust_probability(shoe, reference)
+    result = bet_behind(Analysis(rules, exact=True), simple_policy(rules, "mimic-dealer"))
+    assert to_fraction(result.follows_everything) == expected
+    assert result.cannot_afford == result.follows_everything  # never doubles or splits
+
+
+@pytest.fixture(scope="module")
+def two_decks():
+    rules = Rules(decks=2, surrender="late")
+    analysis = Analysis(rules)
+    return rules, analysis, basic_strategy(rules, analysis)
+
+
+def test_evaluating_the_optimal_chart_file_gives_the_basic_edge(two_decks, tmp_path):
+    rules, analysis, chart = two_decks
+    path = tmp_path / "chart.json"
+    path.write_text(run("chart", "--decks", "2", "--surrender", "late", "--max-cards", "0", "--format", "json").output)
+    from_file = json.loads(run("edge", "--decks", "2", "--surrender", "late", "--max-cards", "0",
+                               "--chart", str(path), "--format", "json").output)
+    basic = json.loads(run("edge", "--decks", "2", "--surrender", "late", "--max-cards", "0",
+                           "--strategy", "basic", "--format", "json").output)
+    assert from_file["ev"] == basic["ev"] and from_file["deviations"] == []
+    csv_path = tmp_path / "chart.csv"
+    csv_path.write_text(run("chart", "--decks", "2", "--surrender", "late", "--max-cards", "0", "--format", "csv").output)
+    from_csv = json.loads(run("edge", "--decks", "2", "--surrender", "late", "--max-cards", "0",
+                              "--chart", str(csv_path), "--format", "json").output)
+    assert from_csv["ev"] == basic["ev"]
+
+
+def test_a_single_mistake_costs_exactly_its_cost(two_decks):
+    rules, analysis, chart = two_decks
+    tables = {k: chart.table(k) for k in ("hard", "soft", "pairs")}
+    assert tables["hard"]["16"]["T"] in ("Rh", "Rs") and tables["pairs"]["8"]["6"] == "P"
+    tables["pairs"]["8"]["6"] = "S"  # stand on 8,8 against a 6 instead of splitting
+    mistaken = chart_from_tables(rules, tables, "mistake")
+    best_ev = evaluate(analysis, chart)[0].ev
+    mistake_ev = evaluate(analysis, mistaken)[0].ev
+    costs = deviations(analysis, mistaken, chart)
+    assert [(d.kind, d.row, d.up) for d in costs] == [("pairs", "8", "6")]
+    assert mistake_ev < best_ev
+    assert abs((best_ev - mistake_ev) - costs[0].cost) < 1e-15
+
+
+def test_report_formats():
+    text = run("report", "--game", "live-dealer", "--decks", "1").output
+    assert "assumed (the game's text is silent): no surrender" in text
+    for label in ("house edge, basic chart", "insurance EV", "Bet Behind", "perfect pairs", "21+3"):
+        assert label in text
+    data = json.loads(run("report", "--game", "us-shoe", "--decks", "1", "--format", "json").output)
+    assert data["assumed"] and data["chart"]["pairs"]["8"]["6"] == "P"
+    page = run("report", "--game", "us-shoe", "--decks", "1", "--format", "html").output
+    assert page.startswith("<!DOCTYPE html>") and page.count("data-code=") >= 380
+
+
+def test_chart_html_page():
+    page = run("chart", "--decks", "1", "--format", "html").output
+    assert page.startswith("<!DOCTYPE html>") and page.count("data-code=") >= 380
+    assert "http" not in page and "<script" not in page
+
+
+def test_effects_lists_one_rule_changes_against_the_game():
+    result = run("effects", "--game", "live-dealer", "--decks", "1", "--split-hands", "1")
+    assert result.exit_code == 0, result.output
+    assert "baseline: the game as it is" in result.output
+    assert "no 10-card charlie" in result.output and "blackjack pays 6:5" in result.output
