@@ -6,9 +6,10 @@ Every bad input ends in one line, ``Error: ...``, on stderr and exit status 2.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -341,6 +342,17 @@ def betbehind(seated: str, chart_file: str | None, fmt: str, exact: bool, **opti
         ]))
 
 
+@contextlib.contextmanager
+def _progress(length: int, label: str) -> Iterator[Callable[[str], None]]:
+    """A progress bar on stderr; yields a callback that advances it, naming the step."""
+    with click.progressbar(length=length, label=label, file=sys.stderr) as bar:
+        def step(name: str) -> None:
+            bar.label = name
+            bar.update(1)
+
+        yield step
+
+
 def _title(options: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
     name = options.get("game_name") or DEFAULT_GAME
     preset = game(name)
@@ -375,11 +387,7 @@ def effects(fmt: str, **options: Any) -> None:
 
     rules = build_rules(**options)
     title, _ = _title(options)
-    with click.progressbar(length=len(one_rule_changes(rules)), label="rules", file=sys.stderr) as bar:
-        def step(words: str) -> None:
-            bar.label = words
-            bar.update(1)
-
+    with _progress(len(one_rule_changes(rules)), "rules") as step:
         base, rows = rule_effects(rules, progress=step)
     render_fn = render.effects_markdown if fmt == "markdown" else render.effects_text
     click.echo(render_fn(title, rules, base, rows))
@@ -394,11 +402,7 @@ def tables(directory: str) -> None:
     from bjcalc.tables import generate, table_games
 
     names = list(table_games())
-    with click.progressbar(length=len(names), label="tables", file=sys.stderr) as bar:
-        def step(name: str) -> None:
-            bar.label = name
-            bar.update(1)
-
+    with _progress(len(names), "tables") as step:
         written = generate(pathlib.Path(directory), progress=step)
     click.echo(f"wrote {len(written)} files to {directory}")
 
