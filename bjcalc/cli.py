@@ -262,9 +262,16 @@ def edge(strategy: str, chart_file: str | None, fmt: str, exact: bool, **options
 
         result, _ = evaluate(Analysis(rules, exact=exact), basic_strategy(rules))
     else:
-        from bjcalc.game import round_ev
+        from bjcalc.game import round_ev, round_variance
 
-        result = round_ev(Analysis(rules, exact=exact, post_split=strategy))
+        analysis = Analysis(rules, exact=exact, post_split=strategy)
+        result = round_ev(analysis)
+        variance = round_variance(analysis)
+        if fmt == "json":
+            click.echo(render.edge_json(result, rules, exact, variance=variance))
+        else:
+            click.echo(render.edge_text(result, rules, exact, variance=variance))
+        return
     click.echo(render.edge_json(result, rules, exact) if fmt == "json" else render.edge_text(result, rules, exact))
 
 

@@ -100,3 +100,100 @@ def _out(value: Any, exact: bool) -> Any:
         value = Fraction(value)
         return sympy.Rational(value.numerator, value.denominator)
     return float(value)
+
+
+def round_variance(analysis: Analysis) -> Any | None:
+    """The exact variance of the round's result (CD play, insurance not taken), or ``None``
+    when the rules allow splitting: the results of two split hands share the dealer's cards and
+    their covariance is not computed exactly. The standard deviation is its square root.
+
+    The second moment runs through the same backward pass as the values: a standing hand's
+    squared result is 1 unless it pushes; a doubled hand's is 4 (or the no-hole-card blackjack
+    loss squared); a surrender's 1/4; a blackjack's the payout squared.
+    """
+    import numpy as np
+
+    from bjcalc.cards import ACE, TEN
+    from bjcalc.player import HIT, as_numbers, falling
+
+    rules = analysis.rules
+    if rules.split_hands > 1:
+        return None
+    full = rules.shoe_counts
+    total_cards = sum(full)
+    second: Any = 0
+    ev: Any = 0
+    for up in range(10):
+        if not full[up]:
+            continue
+        context, table = analysis.upcard(up), analysis.table(up)
+        layers = table.layers
+        n0 = sum(context.shoe)
+        columns = context.register(layers, (0,) * 10)
+        stand_sq, stand_sq_doubled = [], []
+        double_loss = 1 + context.double_loss
+        for k, (counts, totals) in enumerate(zip(layers.counts, layers.totals)):
+            size = layers.sizes[k]
+            g = table.scale[k]
+            outcomes = context.outcomes(columns[k])
+            lift = g // falling(n0 - size, context.depth) if analysis.exact else (
+                float(g) / float(falling(n0 - size, context.depth)))
+            push = np.zeros(len(counts), dtype=object if analysis.exact else float)
+            charlie = rules.charlie is not None and size >= rules.charlie
+            if not charlie:
+                for outcome, values in outcomes.items():
+                    if outcome <= 21:
+                        push = push + np.where(totals == outcome, values, 0) * lift
+            bj = table.blackjack[k]
+            not_bj = g - bj - push
+            stand_sq.append(not_bj + (0 if context.peeked else bj))
+            stand_sq_doubled.append(not_bj * 4 + (0 if context.peeked else bj * double_loss**2))
+        draws = context.stand_values(layers, (0,) * 10, 1)[4]
+        best_sq: list[Any] = [None] * len(layers.counts)
+        hit_sq: list[Any] = [None] * len(layers.counts)
+        double_sq = None
+        bj_is = np.arange(10) == context.bj_rank
+        for k in reversed(range(len(layers.counts))):
+            d = draws[k]
+            g = table.scale[k + 1]
+            if context.bj_rank is None:
+                child_bj = as_numbers(np.zeros(d.busts.shape, dtype=np.int64), analysis.exact)
+            else:
+                left_bj = context.shoe[context.bj_rank] - layers.counts[k][:, context.bj_rank]
+                unit = table.scale[k + 1] // (n0 - layers.sizes[k] - 1) if analysis.exact else (
+                    float(table.scale[k + 1]) / (n0 - layers.sizes[k] - 1))
+                child_bj = as_numbers(left_bj[:, None] - bj_is[None, :], analysis.exact) * unit
+            bust_sq = (g - child_bj) + (0 if context.peeked else child_bj)
+            after = bust_sq if k + 1 == len(layers.counts) else np.where(d.busts, bust_sq, best_sq[k + 1][d.safe])
+            hit_sq[k] = (d.left * after).sum(axis=1)
+            best_sq[k] = np.where(table.decision[k] == HIT, hit_sq[k], stand_sq[k])
+            if k == table.double_layer:
+                bust_sq_doubled = (g - child_bj) * 4 + (0 if context.peeked else child_bj * double_loss**2)
+                after = bust_sq_doubled if k + 1 == len(layers.counts) else np.where(
+                    d.busts, bust_sq_doubled, stand_sq_doubled[k + 1][d.safe])
+                double_sq = (d.left * after).sum(axis=1)
+        p_up = Fraction(full[up], total_cards)
+        for counts, p_hand in two_card_hands(context.shoe):
+            row = layers.index[counts][1]
+            g = table.scale[0]
+            p_bj = analysis._div(table.blackjack[0][row], g)
+            natural = counts[ACE] == 1 and counts[TEN] == 1
+            action, value = unconditional_best(analysis, up, counts)
+            if natural:
+                square = rules.blackjack_pays**2 * (1 - p_bj)
+            elif action is Action.SURRENDER:
+                if rules.surrender is Surrender.EARLY or context.peeked:
+                    square = Fraction(1, 4) * (1 if rules.surrender is Surrender.EARLY else 1 - p_bj)
+                    square += 0 if rules.surrender is Surrender.EARLY else p_bj  # blackjack took 1
+                else:
+                    square = Fraction(1, 4) * (1 - p_bj) + p_bj
+            else:
+                x = {Action.STAND: stand_sq[0][row], Action.HIT: hit_sq[0][row],
+                     Action.DOUBLE: None if double_sq is None else double_sq[row]}[action]
+                square = analysis._div(x, g) + (p_bj if context.peeked else 0)
+            weight = p_up * p_hand
+            if not analysis.exact:
+                weight, square, value = float(weight), float(square), float(value)
+            second += weight * square
+            ev += weight * value
+    return _out(second - ev * ev, analysis.exact)

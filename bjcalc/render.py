@@ -270,10 +270,20 @@ def chart_json(chart, result, exceptions_, exact: bool) -> str:
     return json.dumps(data, indent=2)
 
 
-def edge_text(result, rules, exact: bool) -> str:
+_NO_VARIANCE = "standard deviation: not computed exactly when splitting is allowed (split hands share the dealer's cards)"
+
+
+def edge_text(result, rules, exact: bool, variance=None) -> str:
+    import math
+
     lines = [f"House edge   {rules_line(rules)}", f"strategy: {result.strategy}"]
     lines.append(f"player EV per round (unconditional): {number(result.ev, exact)}")
     lines.append(f"house edge: {100 * float(result.house_edge):.6f} %")
+    if variance is not None:
+        lines.append(f"standard deviation per round: {math.sqrt(float(variance)):.6f} "
+                     f"(variance {number(variance, exact)}, exact)")
+    elif not result.strategy.startswith("basic") and rules.split_hands > 1:
+        lines.append(_NO_VARIANCE)
     if result.insurance is not None:
         lines.append(f"insurance off the top: {number(result.insurance, exact)} per unit of insurance bet (never taken above)")
     rows = [
@@ -294,8 +304,12 @@ def deviations_text(costs) -> str:
     )
 
 
-def edge_json(result, rules, exact: bool, costs=None) -> str:
+def edge_json(result, rules, exact: bool, costs=None, variance=None) -> str:
+    import math
+
     extra = {} if costs is None else {"deviations": [dataclasses.asdict(d) for d in costs]}
+    extra["variance"] = None if variance is None else json_number(variance, exact)
+    extra["sd"] = None if variance is None else math.sqrt(float(variance))
     return json.dumps(
         {
             **extra,
