@@ -14,8 +14,9 @@ from typing import Any
 
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
-from bjcalc.game import _out, two_card_hands, unconditional_best
-from bjcalc.strategy import Chart, _Solver, evaluate
+from bjcalc.game import two_card_hands, unconditional_best
+from bjcalc.numbers import to_api
+from bjcalc.strategy import Chart, chart_decider, evaluate
 from bjcalc.split import SplitSolver
 
 
@@ -47,9 +48,7 @@ def bet_behind(analysis: Analysis, seated: Chart | None = None) -> BetBehind:
         context = analysis.upcard(up)
         table = analysis.table(up)
         if seated is not None:
-            decider = _Solver.__new__(_Solver)
-            decider.rules, decider.context = rules, context
-            splitter = SplitSolver(context, None, decide=decider.split_decider(seated.ups[up]))  # type: ignore[arg-type]
+            splitter = SplitSolver(context, None, decide=chart_decider(seated.ups[up]))  # type: ignore[arg-type]
         else:
             splitter = analysis.splits(up)
         p_up = Fraction(full[up], n)
@@ -77,5 +76,5 @@ def bet_behind(analysis: Analysis, seated: Chart | None = None) -> BetBehind:
             follow += weight * value
             alone += weight * single
     name = seated.strategy if seated is not None else f"optimal (CD; split hands {analysis.post_split.label})"
-    return BetBehind(seated=name, follows_everything=_out(follow, analysis.exact),
-                     cannot_afford=_out(alone, analysis.exact))
+    return BetBehind(seated=name, follows_everything=to_api(follow, analysis.exact),
+                     cannot_afford=to_api(alone, analysis.exact))

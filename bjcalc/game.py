@@ -15,6 +15,7 @@ from typing import Any
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
 from bjcalc.cards import RANK_NOTATION
+from bjcalc.numbers import to_api
 from bjcalc.rules import Surrender
 
 
@@ -85,21 +86,12 @@ def round_ev(analysis: Analysis) -> RoundResult:
         ev += (p_up if analysis.exact else float(p_up)) * given_up
     insurance = analysis.insurance("A") if full[0] and rules.insurance else None
     return RoundResult(
-        ev=_out(ev, analysis.exact),
-        by_upcard={u: _out(v, analysis.exact) for u, v in by_upcard.items()},
-        upcard_probability={u: _out(p, analysis.exact) for u, p in upcard_probability.items()},
+        ev=to_api(ev, analysis.exact),
+        by_upcard={u: to_api(v, analysis.exact) for u, v in by_upcard.items()},
+        upcard_probability={u: to_api(p, analysis.exact) for u, p in upcard_probability.items()},
         strategy=f"CD; split hands {analysis.post_split.label}" if rules.split_hands > 1 else "CD",
         insurance=insurance,
     )
-
-
-def _out(value: Any, exact: bool) -> Any:
-    if exact:
-        import sympy
-
-        value = Fraction(value)
-        return sympy.Rational(value.numerator, value.denominator)
-    return float(value)
 
 
 def round_variance(analysis: Analysis) -> Any | None:
@@ -196,4 +188,4 @@ def round_variance(analysis: Analysis) -> Any | None:
                 weight, square, value = float(weight), float(square), float(value)
             second += weight * square
             ev += weight * value
-    return _out(second - ev * ev, analysis.exact)
+    return to_api(second - ev * ev, analysis.exact)

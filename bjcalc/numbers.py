@@ -36,3 +36,13 @@ def to_fraction(value: Number) -> Fraction:
     if isinstance(value, float):
         raise TypeError("a float is not exact")
     return Fraction(int(value.p), int(value.q)) if hasattr(value, "p") else Fraction(value)
+
+
+def to_api(value: Fraction | float, exact: bool) -> Number:
+    """An engine number (Fraction or float) as the API's type: sympy.Rational or float."""
+    if exact:
+        import sympy
+
+        value = Fraction(value)
+        return sympy.Rational(value.numerator, value.denominator)
+    return float(value)

@@ -23,7 +23,8 @@ import numpy as np
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
 from bjcalc.cards import ACE, RANK_NOTATION, TEN
-from bjcalc.game import RoundResult, _out, two_card_hands, unconditional_best
+from bjcalc.game import RoundResult, two_card_hands, unconditional_best
+from bjcalc.numbers import to_api
 from bjcalc.player import DOUBLE, HIT, STAND, HandLayers, unsplit_layers, solve
 from bjcalc.rules import Rules, Surrender
 from bjcalc.split import SplitSolver
@@ -112,21 +113,6 @@ class _Solver:
 
     def decisions(self, chart: UpcardChart) -> list[np.ndarray]:
         return [np.where(chart.hit[c], HIT, STAND) for c in self.cells]
-
-    def split_decider(self, chart: UpcardChart):
-        def decide(layers: HandLayers, may_double: np.ndarray | None) -> list[np.ndarray]:
-            out = []
-            for k, size in enumerate(layers.sizes):
-                cells = cell_of_array(layers.totals[k], layers.soft[k])
-                chosen = np.where(chart.hit[cells], HIT, STAND)
-                if size == 1:
-                    chosen = np.full(len(cells), HIT)
-                elif size == 2 and may_double is not None:
-                    chosen = np.where(may_double & (chart.first[cells] == DOUBLE), DOUBLE, chosen)
-                out.append(chosen)
-            return out
-
-        return decide
 
     def values(self, chart: UpcardChart):
         solved = solve(self.context, self.layers, decisions=self.decisions(chart))
@@ -225,7 +211,7 @@ class _Solver:
         as_total = options[NONE].copy()
         for key, value in options.items():
             as_total = np.where(chart.first[cells] == key, value, as_total)
-        splitter = SplitSolver(self.context, None, decide=self.split_decider(chart))  # type: ignore[arg-type]
+        splitter = SplitSolver(self.context, None, decide=chart_decider(chart))  # type: ignore[arg-type]
         changed = False
         for row in np.flatnonzero(self.pair_rank >= 0):
             rank = self.pair_rank[row]
@@ -242,6 +228,25 @@ class _Solver:
 
 def cell_of_array(totals: np.ndarray, soft: np.ndarray) -> np.ndarray:
     return totals + 22 * soft
+
+
+def chart_decider(chart: UpcardChart):
+    """How split hands play a chart: hit/stand by total, double two-card hands where the chart
+    doubles and the rules allow it after a split; a one-card split hand draws."""
+
+    def decide(layers: HandLayers, may_double: np.ndarray | None) -> list[np.ndarray]:
+        out = []
+        for k, size in enumerate(layers.sizes):
+            cells = cell_of_array(layers.totals[k], layers.soft[k])
+            chosen = np.where(chart.hit[cells], HIT, STAND)
+            if size == 1:
+                chosen = np.full(len(cells), HIT)
+            elif size == 2 and may_double is not None:
+                chosen = np.where(may_double & (chart.first[cells] == DOUBLE), DOUBLE, chosen)
+            out.append(chosen)
+        return out
+
+    return decide
 
 
 def _stop(rules: Rules) -> int:
@@ -322,11 +327,9 @@ def evaluate(analysis: Analysis, chart: Chart, ups: list[int] | None = None) -> 
         analysis.prepare(up)
         context = analysis.upcard(up)
         layers = unsplit_layers(rules)
-        solver = _Solver.__new__(_Solver)
-        solver.rules, solver.context = rules, context
         cells = [cell_of_array(t, s) for t, s in zip(layers.totals, layers.soft)]
         solved = solve(context, layers, decisions=[np.where(decisions.hit[c], HIT, STAND) for c in cells])
-        splitter = SplitSolver(context, None, decide=solver.split_decider(decisions))  # type: ignore[arg-type]
+        splitter = SplitSolver(context, None, decide=chart_decider(decisions))  # type: ignore[arg-type]
         p_up = Fraction(full[up], n_cards)
         given_up: Any = 0
         for counts, p_hand in two_card_hands(context.shoe):
@@ -363,9 +366,9 @@ def evaluate(analysis: Analysis, chart: Chart, ups: list[int] | None = None) -> 
         p_up_out[RANK_NOTATION[up]] = p_up
         ev += (p_up if analysis.exact else float(p_up)) * given_up
     result = RoundResult(
-        ev=_out(ev, analysis.exact),
-        by_upcard={u: _out(v, analysis.exact) for u, v in by_upcard.items()},
-        upcard_probability={u: _out(p, analysis.exact) for u, p in p_up_out.items()},
+        ev=to_api(ev, analysis.exact),
+        by_upcard={u: to_api(v, analysis.exact) for u, v in by_upcard.items()},
+        upcard_probability={u: to_api(p, analysis.exact) for u, p in p_up_out.items()},
         strategy=f"{chart.strategy} (chart; split hands by the chart)",
         insurance=analysis.insurance("A") if full[0] and rules.insurance else None,
     )
