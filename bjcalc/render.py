@@ -186,6 +186,7 @@ CHART_KINDS = (("hard", "Hard totals"), ("soft", "Soft totals"), ("pairs", "Pair
 CODE_COLOURS = {"H": "red", "S": "yellow", "D": "green", "P": "cyan", "R": "magenta"}
 LEGEND = (
     "H hit, S stand, Dh double else hit, Ds double else stand, P split, "
+    "Ph/Ps/Pd split if double after split is allowed else hit/stand/double, "
     "Rh/Rs/Rp surrender else hit/stand/split"
 )
 

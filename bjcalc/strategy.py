@@ -48,11 +48,16 @@ class UpcardChart:
     first: np.ndarray  # per cell: NONE, DOUBLE or SURRENDER on the first two cards
     pair: np.ndarray  # per pair rank: PLAY_AS_TOTAL, SPLIT or PAIR_SURRENDER
     split_beats_total: np.ndarray  # per pair rank, for the Rp code
+    das_only: np.ndarray | None = None  # per pair rank: split only pays with double after split
 
     def code(self, kind: str, row: int | str) -> str:
         if kind == "pairs":
             rank = RANK_NOTATION.index(str(row))
             if self.pair[rank] == SPLIT:
+                if self.das_only is not None and self.das_only[rank]:
+                    total, soft = (12, True) if rank == ACE else (2 * (rank + 1), False)
+                    plain = self.code("soft" if soft else "hard", total)
+                    return "P" + ("d" if plain.startswith("D") else plain[-1].lower())
                 return "P"
             if self.pair[rank] == PAIR_SURRENDER and self.split_beats_total[rank]:
                 return "Rp"
@@ -138,7 +143,25 @@ class _Solver:
                     break
             if not self._improve_pairs(chart):
                 break
+        self._mark_das_only(chart)
         return chart
+
+    def _mark_das_only(self, chart: UpcardChart) -> None:
+        """Which splits pay only because doubling after a split is allowed (codes Ph/Ps/Pd)."""
+        chart.das_only = np.zeros(10, dtype=bool)
+        if not self.rules.double_after_split or self.rules.split_hands < 2:
+            return
+        _, stand, hit, double, p_bj = self.values(chart)
+        options = self._first_options(chart, stand, hit, double, p_bj)
+        cells = self.cells[0]
+        as_total = options[NONE].copy()
+        for key, value in options.items():
+            as_total = np.where(chart.first[cells] == key, value, as_total)
+        plain = SplitSolver(self.context, None, decide=chart_decider(chart, double_after_split=False))  # type: ignore[arg-type]
+        for row in np.flatnonzero(self.pair_rank >= 0):
+            rank = self.pair_rank[row]
+            if chart.pair[rank] == SPLIT:
+                chart.das_only[rank] = float(plain.value(rank)) < as_total[row]
 
     def _reach(self, chart: UpcardChart, playing: np.ndarray) -> list[np.ndarray]:
         """P(reaching each unsplit state and then choosing by hit/stand)."""
@@ -230,11 +253,13 @@ def cell_of_array(totals: np.ndarray, soft: np.ndarray) -> np.ndarray:
     return totals + 22 * soft
 
 
-def chart_decider(chart: UpcardChart):
+def chart_decider(chart: UpcardChart, double_after_split: bool = True):
     """How split hands play a chart: hit/stand by total, double two-card hands where the chart
     doubles and the rules allow it after a split; a one-card split hand draws."""
 
     def decide(layers: HandLayers, may_double: np.ndarray | None) -> list[np.ndarray]:
+        if not double_after_split:
+            may_double = None
         out = []
         for k, size in enumerate(layers.sizes):
             cells = cell_of_array(layers.totals[k], layers.soft[k])
@@ -426,6 +451,7 @@ def chart_from_tables(rules: Rules, tables: dict[str, dict[str, dict[str, str]]]
         first = np.full(44, NONE)
         pair = np.zeros(10, dtype=int)
         beats = np.zeros(10, dtype=bool)
+        das_only = np.zeros(10, dtype=bool)
         try:
             for kind, rows in (("hard", HARD_ROWS), ("soft", SOFT_ROWS)):
                 for total in rows:
@@ -437,6 +463,7 @@ def chart_from_tables(rules: Rules, tables: dict[str, dict[str, dict[str, str]]]
                 das = rules.double_after_split
                 if code == "P" or (code in ("Ph", "Ps", "Pd") and das):
                     pair[rank] = SPLIT
+                    das_only[rank] = code != "P"
                 elif code == "Rp":
                     pair[rank], beats[rank] = PAIR_SURRENDER, True
                 elif code in ("Rh", "Rs"):
@@ -447,7 +474,7 @@ def chart_from_tables(rules: Rules, tables: dict[str, dict[str, dict[str, str]]]
             raise InvalidRulesError(f"chart has no cell {missing} for up card {key!r}") from None
         except ValueError as bad:
             raise InvalidRulesError(f"chart has unknown code {str(bad)!r} against up card {key!r}") from None
-        ups[up] = UpcardChart(hit=hit, first=first, pair=pair, split_beats_total=beats)
+        ups[up] = UpcardChart(hit=hit, first=first, pair=pair, split_beats_total=beats, das_only=das_only)
     return Chart(rules=rules, ups=ups, strategy=strategy)
 
 
