@@ -146,17 +146,22 @@ class _Solver:
         self._mark_das_only(chart)
         return chart
 
+    def _as_total(self, chart: UpcardChart) -> tuple[np.ndarray, np.ndarray]:
+        """Each two-card hand's value when played by its total's cells (no split), and
+        P(dealer blackjack)."""
+        _, stand, hit, double, p_bj = self.values(chart)
+        options = self._first_options(chart, stand, hit, double, p_bj)
+        as_total = options[NONE].copy()
+        for key, value in options.items():
+            as_total = np.where(chart.first[self.cells[0]] == key, value, as_total)
+        return as_total, p_bj
+
     def _mark_das_only(self, chart: UpcardChart) -> None:
         """Which splits pay only because doubling after a split is allowed (codes Ph/Ps/Pd)."""
         chart.das_only = np.zeros(10, dtype=bool)
         if not self.rules.double_after_split or self.rules.split_hands < 2:
             return
-        _, stand, hit, double, p_bj = self.values(chart)
-        options = self._first_options(chart, stand, hit, double, p_bj)
-        cells = self.cells[0]
-        as_total = options[NONE].copy()
-        for key, value in options.items():
-            as_total = np.where(chart.first[cells] == key, value, as_total)
+        as_total, p_bj = self._as_total(chart)
         plain = SplitSolver(self.context, None, decide=chart_decider(chart, double_after_split=False))  # type: ignore[arg-type]
         for row in np.flatnonzero(self.pair_rank >= 0):
             rank = self.pair_rank[row]
@@ -228,12 +233,7 @@ class _Solver:
     def _improve_pairs(self, chart: UpcardChart) -> bool:
         if self.rules.split_hands < 2:
             return False
-        _, stand, hit, double, p_bj = self.values(chart)
-        options = self._first_options(chart, stand, hit, double, p_bj)
-        cells = self.cells[0]
-        as_total = options[NONE].copy()
-        for key, value in options.items():
-            as_total = np.where(chart.first[cells] == key, value, as_total)
+        as_total, p_bj = self._as_total(chart)
         splitter = SplitSolver(self.context, None, decide=chart_decider(chart))  # type: ignore[arg-type]
         changed = False
         for row in np.flatnonzero(self.pair_rank >= 0):
