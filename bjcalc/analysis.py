@@ -128,15 +128,14 @@ class Analysis:
         """
         up_rank = _up(up)
         gone = _cards(removed) if removed else ()
-        shoe = self.shoe.remove((up_rank,) + gone)
-        extra = self.shoe.remove([up_rank]).counts
-        row = np.array([[a - b for a, b in zip(extra, shoe.counts)]], dtype=np.int64)
-        after_up = self.shoe.remove([up_rank]).counts
+        without_up = self.shoe.remove([up_rank])
+        shoe = without_up.remove(gone)
+        row = np.array([without_up.counts], dtype=np.int64) - np.array([shoe.counts], dtype=np.int64)
         dealer = compiled_dealer(up_rank.index, self.rules.hit_soft_17, self.rules.dealer_max_cards)
         depth = max_draws(dealer, shoe.counts)
         if depth > len(shoe):
             raise InvalidShoeError(f"shoe {self.shoe.notation()} is too small for the dealer to finish")
-        numerators, denominators = outcome_numerators(dealer, after_up, row, depth, self.exact)
+        numerators, denominators = outcome_numerators(dealer, without_up.counts, row, depth, self.exact)
         # a card limit adds stopping states below 17; keep only those this shoe can reach
         values = {o: v[0] for o, v in numerators.items() if o >= 17 or v[0] != 0}
         total = denominators[0]
