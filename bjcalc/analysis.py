@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -28,6 +29,20 @@ from bjcalc.shoe import Shoe
 from bjcalc.split import PostSplit, SplitSolver
 
 OUTCOME_NAMES = {BUST: "bust", BLACKJACK: "blackjack"}
+
+
+def surrender_value(surrender: Surrender, peeked: bool, p_bj: Any) -> Any:
+    """Surrendering, in the engine's joint measure: E[result; no dealer blackjack] when the
+    dealer peeks with an A or T up, else unconditional. ``p_bj`` (P(dealer blackjack)) may be a
+    Fraction, a float or a numpy array of floats.
+
+    Late: -1/2 after the peek; with no hole card a dealer blackjack still takes the whole bet.
+    Early: -1/2 whatever the dealer holds (so E[result; no blackjack] = -1/2 + P(blackjack)).
+    """
+    half = Fraction(1, 2) if isinstance(p_bj, Fraction) else 0.5
+    if surrender is Surrender.EARLY:
+        return p_bj - half if peeked else p_bj * 0 - half
+    return -(1 - p_bj) * half - (0 if peeked else p_bj)
 
 
 def outcome_name(outcome: int) -> str:
@@ -168,7 +183,7 @@ class Analysis:
     def joint_values(self, up: int, counts: tuple[int, ...]) -> tuple[dict[Action, Fraction | float], Fraction | float]:
         """Values of every action for a hand (given as rank counts) against up card ``up``, in
         the engine's measure: E[result; no dealer blackjack] when the dealer peeks with an A or T
-        up, else unconditional; and P(dealer blackjack). Surrender is late surrender here.
+        up, else unconditional; and P(dealer blackjack).
         Two-card hands get the first-decision actions; a natural gets only its payout."""
         rules = self.rules
         table = self.table(up)
@@ -193,7 +208,7 @@ class Analysis:
             if pair is not None and rules.split_hands >= 2:
                 values[Action.SPLIT] = self.splits(up).value(pair)
             if rules.surrender is not Surrender.NONE:
-                values[Action.SURRENDER] = -(1 - p_bj) / 2 - (0 if table.peeked else p_bj)
+                values[Action.SURRENDER] = surrender_value(rules.surrender, table.peeked, p_bj)
         return values, p_bj
 
     def hand(self, cards: str | Sequence[Rank | str], up: Rank | str) -> HandResult:

@@ -58,8 +58,6 @@ def unconditional_best(analysis: Analysis, up: int, counts: tuple[int, ...]) -> 
     action, value = max(joint.items(), key=lambda item: item[1])
     if peeked and not natural:
         value = value - p_bj  # a peeking dealer's blackjack takes the original bet
-    if analysis.rules.surrender is Surrender.EARLY and not natural and value < Fraction(-1, 2):
-        action, value = Action.SURRENDER, Fraction(-1, 2) if analysis.exact else -0.5
     return action, value
 
 
@@ -106,7 +104,7 @@ def round_variance(analysis: Analysis) -> Any | None:
     import numpy as np
 
     from bjcalc.cards import ACE, TEN
-    from bjcalc.player import HIT, as_numbers, falling
+    from bjcalc.player import HIT, falling
 
     rules = analysis.rules
     if rules.split_hands > 1:
@@ -144,17 +142,10 @@ def round_variance(analysis: Analysis) -> Any | None:
         best_sq: list[Any] = [None] * len(layers.counts)
         hit_sq: list[Any] = [None] * len(layers.counts)
         double_sq = None
-        bj_is = np.arange(10) == context.bj_rank
         for k in reversed(range(len(layers.counts))):
             d = draws[k]
             g = table.scale[k + 1]
-            if context.bj_rank is None:
-                child_bj = as_numbers(np.zeros(d.busts.shape, dtype=np.int64), analysis.exact)
-            else:
-                left_bj = context.shoe[context.bj_rank] - layers.counts[k][:, context.bj_rank]
-                unit = table.scale[k + 1] // (n0 - layers.sizes[k] - 1) if analysis.exact else (
-                    float(table.scale[k + 1]) / (n0 - layers.sizes[k] - 1))
-                child_bj = as_numbers(left_bj[:, None] - bj_is[None, :], analysis.exact) * unit
+            child_bj = d.child_bj
             bust_sq = (g - child_bj) + (0 if context.peeked else child_bj)
             after = bust_sq if k + 1 == len(layers.counts) else np.where(d.busts, bust_sq, best_sq[k + 1][d.safe])
             hit_sq[k] = (d.left * after).sum(axis=1)

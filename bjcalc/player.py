@@ -277,7 +277,7 @@ class UpCard:
                     after_single = np.where(busts, bust, stand[k + 1][safe])
                 double = (left * after).sum(axis=1)
                 one_card = (left * after_single).sum(axis=1)
-            draws.append(_Draws(left, busts, safe, bust, double, one_card))
+            draws.append(_Draws(left, busts, safe, bust, double, one_card, child_bj))
         return shoe, scale, stand, blackjack, draws
 
     def outcomes(self, columns: np.ndarray) -> dict[int, np.ndarray]:
@@ -295,7 +295,8 @@ class UpCard:
 @dataclasses.dataclass(frozen=True)
 class _Draws:
     """A layer's draws: cards left per (hand, rank), which draws bust and their value, the
-    child row of the others, and the two-card layer's double values."""
+    child row of the others, the dealer-blackjack chance after each draw, and the two-card
+    layer's double and one-card values."""
 
     left: np.ndarray
     busts: np.ndarray
@@ -303,6 +304,7 @@ class _Draws:
     bust: np.ndarray
     double: np.ndarray | None
     one_card: np.ndarray | None  # take exactly one card and stand, at the same bet
+    child_bj: np.ndarray  # per (hand, rank): P(dealer blackjack) after that draw, times the scale
 
 
 @dataclasses.dataclass

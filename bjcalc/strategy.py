@@ -21,11 +21,11 @@ from typing import Any
 import numpy as np
 
 from bjcalc.actions import Action
-from bjcalc.analysis import Analysis
+from bjcalc.analysis import Analysis, surrender_value
 from bjcalc.cards import ACE, RANK_NOTATION, TEN
 from bjcalc.game import RoundResult, two_card_hands, unconditional_best
 from bjcalc.numbers import to_api
-from bjcalc.player import DOUBLE, HIT, STAND, HandLayers, unsplit_layers, solve
+from bjcalc.player import DOUBLE, HIT, STAND, HandLayers, solve, stop_at, unsplit_layers
 from bjcalc.rules import Rules, Surrender
 from bjcalc.split import SplitSolver
 
@@ -127,13 +127,6 @@ class _Solver:
         p_bj = np.asarray(solved.blackjack[0], dtype=float) / float(solved.scale[0])
         return solved, as_float, hit, double, p_bj
 
-    def surrender_value(self, p_bj: np.ndarray) -> np.ndarray:
-        """Surrender in the engine's joint measure (see Analysis.joint_values)."""
-        if self.rules.surrender is Surrender.EARLY and self.context.peeked:
-            return -0.5 + p_bj  # decided before the peek: -1/2 unconditionally
-        if self.rules.surrender is Surrender.EARLY:
-            return np.full(len(p_bj), -0.5)
-        return -(1 - p_bj) / 2 - (0 if self.context.peeked else p_bj)
 
     def optimise(self, initial: UpcardChart, rounds: int = 60) -> UpcardChart:
         chart = initial
@@ -194,7 +187,7 @@ class _Solver:
             may = np.array([rules.double.allows_total(int(t)) for t in totals]) & (rules.double_soft | ~soft)
             options[DOUBLE] = np.where(may, double, -np.inf)
         if rules.surrender is not Surrender.NONE:
-            options[SURRENDER] = self.surrender_value(p_bj)
+            options[SURRENDER] = surrender_value(self.rules.surrender, self.context.peeked, p_bj)
         return options
 
     def _improve_totals(self, chart: UpcardChart) -> bool:
@@ -206,7 +199,7 @@ class _Solver:
         reach = self._reach(chart, playing)
         gain = np.zeros(44)
         for k in range(len(self.cells)):
-            can_hit = self.layers.sizes[k] < _stop(self.rules)
+            can_hit = self.layers.sizes[k] < stop_at(self.rules)
             if can_hit:
                 np.add.at(gain, self.cells[k], reach[k] * (hit[k] - stand[k]))
         # a cell no unsplit hand reaches under this chart (its hands all double, split or
@@ -214,7 +207,7 @@ class _Solver:
         potential = np.zeros(44)
         everything = UpcardChart(np.ones(44, dtype=bool), chart.first, chart.pair, chart.split_beats_total)
         for k, weights in enumerate(self._reach(everything, ~self.natural)):
-            if self.layers.sizes[k] < _stop(self.rules):
+            if self.layers.sizes[k] < stop_at(self.rules):
                 np.add.at(potential, self.cells[k], weights * (hit[k] - stand[k]))
         new_hit = np.where(gain > 0, True, np.where(gain < 0, False, potential > 0))
         options = self._first_options(chart, stand, hit, double, p_bj)
@@ -241,7 +234,7 @@ class _Solver:
             split = float(splitter.value(rank))
             choices = {PLAY_AS_TOTAL: as_total[row], SPLIT: split}
             if self.rules.surrender is not Surrender.NONE:
-                choices[PAIR_SURRENDER] = self.surrender_value(p_bj[row : row + 1])[0]
+                choices[PAIR_SURRENDER] = surrender_value(self.rules.surrender, self.context.peeked, p_bj[row])
             best = max(choices, key=lambda key: (choices[key], key == PLAY_AS_TOTAL))
             chart.split_beats_total[rank] = split > as_total[row]
             if best != chart.pair[rank]:
@@ -272,12 +265,6 @@ def chart_decider(chart: UpcardChart, double_after_split: bool = True):
         return out
 
     return decide
-
-
-def _stop(rules: Rules) -> int:
-    from bjcalc.player import stop_at
-
-    return stop_at(rules)
 
 
 def _deal_probability(counts: list[int], shoe: tuple[int, ...], n: int) -> float:
@@ -372,10 +359,7 @@ def evaluate(analysis: Analysis, chart: Chart, ups: list[int] | None = None) -> 
                 elif action is Action.DOUBLE:
                     value = div(solved.double[row], g)
                 elif action is Action.SURRENDER:
-                    if rules.surrender is Surrender.EARLY:
-                        value = Fraction(-1, 2) + (p_bj if context.peeked else 0)
-                    else:
-                        value = -(1 - p_bj) / 2 - (0 if context.peeked else p_bj)
+                    value = surrender_value(rules.surrender, context.peeked, p_bj)
                 elif action is Action.HIT:
                     value = div(solved.hit[0][row], g)
                 else:
