@@ -282,6 +282,22 @@ def _browser() -> str | None:
     return None
 
 
+def _headless(tmp_path):
+    """The browser in headless mode, as this machine's closed network needs it, with a fresh
+    profile."""
+    return [
+        _browser(),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ]
+
+
 @pytest.mark.skipif(
     _browser() is None, reason="no headless browser installed: apt-get install chromium"
 )
@@ -298,17 +314,7 @@ def test_headless_browser_renders_the_chart(chart, tmp_path):
         ),
         encoding="utf-8",
     )
-    common = [
-        _browser(),
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        f"--user-data-dir={tmp_path / 'profile'}",
-    ]
+    common = _headless(tmp_path)
     png = tmp_path / "page.png"
     subprocess.run(
         common + [f"--screenshot={png}", "--window-size=1200,1600", page_file.as_uri()],
@@ -349,16 +355,8 @@ def test_printed_chart_fits_one_page(chart, tmp_path, paper):
     )
     pdf = tmp_path / "page.pdf"
     subprocess.run(
-        [
-            _browser(),
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            f"--user-data-dir={tmp_path / 'profile'}",
+        _headless(tmp_path)
+        + [
             "--no-pdf-header-footer",
             f"--print-to-pdf={pdf}",
             page_file.as_uri(),
