@@ -21,6 +21,7 @@ import time
 def run(decks: int, exact: bool) -> dict:
     started = time.perf_counter()
     from bjcalc import Analysis, Rules
+    from bjcalc.dealer import kernel_available
     from bjcalc.cards import RANK_NOTATION
     from bjcalc.game import round_ev
     from bjcalc.strategy import basic_strategy, evaluate
@@ -52,6 +53,7 @@ def run(decks: int, exact: bool) -> dict:
         "house_edge_cd": f"{100 * float(cd.house_edge):.6f} %",
         "house_edge_basic": f"{100 * float(basic.house_edge):.6f} %",
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "dealer_loop": "compiled" if kernel_available() else "numpy",
     }
 
 
@@ -73,7 +75,7 @@ def main() -> None:
             print(
                 f"{r['mode']:>5} {r['decks']} deck(s): total {r['total_s']:.2f} s (import {r['import_s']:.2f}, "
                 f"hands {r['hand_evs_s']:.2f}, round {r['round_ev_s']:.2f}, chart {r['chart_s']:.2f}); "
-                f"peak RSS {r['peak_rss_mb']} MB; house edge CD {r['house_edge_cd']}, basic {r['house_edge_basic']}",
+                f"peak RSS {r['peak_rss_mb']} MB, dealer loop {r['dealer_loop']}; house edge CD {r['house_edge_cd']}, basic {r['house_edge_basic']}",
                 flush=True,
             )
 

@@ -20,6 +20,7 @@ import time
 def run(decks: int, exact: bool) -> dict:
     started = time.perf_counter()
     from bjcalc import Analysis, Rules
+    from bjcalc.dealer import kernel_available
     from bjcalc.cards import RANK_NOTATION
 
     imported = time.perf_counter()
@@ -46,6 +47,7 @@ def run(decks: int, exact: bool) -> dict:
         "compute_s": round(done - imported, 3),
         "total_s": round(done - started, 3),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "dealer_loop": "compiled" if kernel_available() else "numpy",
     }
 
 
@@ -67,7 +69,7 @@ def main() -> None:
         print(
             f"{r['mode']:>5}: compute {r['compute_s']:.3f} s (dealer tables {r['dealer_tables_s']:.3f} s, "
             f"{r['hands']} hand EVs {r['hand_evs_s']:.3f} s), import {r['import_s']:.3f} s, "
-            f"total {r['total_s']:.3f} s, peak RSS {r['peak_rss_mb']} MB"
+            f"total {r['total_s']:.3f} s, peak RSS {r['peak_rss_mb']} MB, dealer loop {r['dealer_loop']}"
         )
 
 

@@ -23,7 +23,7 @@ from bjcalc.cards import ACE, TEN, Rank, counts_total, parse_card, parse_cards
 from bjcalc.dealer import BLACKJACK, BUST, compiled_dealer, max_draws, outcome_numerators
 from bjcalc.errors import InvalidHandError, InvalidShoeError
 from bjcalc.numbers import Number, constant, ratio
-from bjcalc.player import Solved, UpCard, unsplit_layers, unsplit_table
+from bjcalc.player import ShoeIndex, Solved, UpCard, unsplit_layers, unsplit_table
 from bjcalc.rules import Rules, Surrender
 from bjcalc.shoe import Shoe
 from bjcalc.split import PostSplit, SplitSolver
@@ -106,13 +106,14 @@ class Analysis:
         self._splits: dict[int, SplitSolver] = {}
         self.shoe = Shoe(rules.shoe_counts)
         self._ups: dict[int, UpCard] = {}
+        self._index = ShoeIndex()  # the shoes the hands leave, shared by the up cards
         self._tables: dict[int, Solved] = {}
 
     def upcard(self, up: int) -> UpCard:
         """The up card's context: shoe, dealer graph and batched dealer outcomes (cached)."""
         if up not in self._ups:
             self.shoe.remove([up])
-            self._ups[up] = UpCard(self.rules, up, self.exact)
+            self._ups[up] = UpCard(self.rules, up, self.exact, self._index)
         return self._ups[up]
 
     def table(self, up: int) -> Solved:

@@ -19,9 +19,15 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 
 import networkx as nx
 import numpy as np
+
+try:  # the compiled float loop (optional build, see setup.py); BJCALC_NUMPY_DEALER=1 skips it
+    from bjcalc import _dealer_kernel
+except ImportError:  # pragma: no cover - depends on the build
+    _dealer_kernel = None
 
 from bjcalc.cards import ACE, TEN, counts_total
 
@@ -176,6 +182,8 @@ def outcome_numerators(
     :func:`max_draws` for the shoe. In exact mode the arrays hold Python ints. The shoes are
     processed ``chunk`` at a time so that the working arrays stay in cache.
     """
+    if not exact and kernel_available():
+        return _kernel_numerators(dealer, shoe, np.asarray(removed, dtype=np.int64), depth)
     parts = [
         _outcome_numerators(dealer, shoe, removed[i : i + chunk], depth, exact)
         for i in range(0, max(len(removed), 1), chunk)
@@ -187,6 +195,79 @@ def outcome_numerators(
 # primes just below 2**31: residues times card counts stay far below 2**63 in int64
 PRIMES = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549,
           2147483543, 2147483497, 2147483489, 2147483477, 2147483423, 2147483399)
+
+
+def kernel_available() -> bool:
+    """Whether the compiled float dealer loop is built and not switched off."""
+    return _dealer_kernel is not None and os.environ.get("BJCALC_NUMPY_DEALER", "") in ("", "0")
+
+
+@dataclasses.dataclass(frozen=True)
+class _FlatDealer:
+    """:class:`CompiledDealer` as the int32 arrays the compiled loop reads."""
+
+    edge_start: np.ndarray
+    parent: np.ndarray
+    child: np.ndarray
+    rank: np.ndarray
+    held: np.ndarray
+    width: np.ndarray
+    node_start: np.ndarray
+    stop: np.ndarray  # per state of each next level: outcome slot, -1 = draws again
+    max_width: int
+    max_held: int
+    outcomes: tuple[int, ...]  # outcome of each slot
+
+
+_FLAT: dict[int, tuple[CompiledDealer, _FlatDealer]] = {}
+
+
+def _flat(dealer: CompiledDealer) -> _FlatDealer:
+    """The flat arrays of ``dealer`` (cached; the dealer is kept so its id stays its own)."""
+    if id(dealer) not in _FLAT:
+        _FLAT[id(dealer)] = (dealer, _flatten(dealer))
+    return _FLAT[id(dealer)][1]
+
+
+def _flatten(dealer: CompiledDealer) -> _FlatDealer:
+    outcomes = tuple(dealer.outcomes)
+    slot = {o: i for i, o in enumerate(outcomes)}
+    parent, child, rank, held, stop, edge_start, node_start = [], [], [], [], [], [0], [0]
+    for step in dealer.steps:
+        for r in range(10):
+            parent.extend(step.parents[r].tolist())
+            child.extend(step.children[r].tolist())
+            held.extend(step.held[r].tolist())
+            rank.extend([r] * len(step.parents[r]))
+        edge_start.append(len(parent))
+        stops = [-1] * step.width
+        for outcome, where in step.stops.items():
+            for i in where.tolist():
+                stops[i] = slot[outcome]
+        stop.extend(stops)
+        node_start.append(len(stop))
+    i32 = functools.partial(np.array, dtype=np.int32)
+    return _FlatDealer(
+        edge_start=i32(edge_start), parent=i32(parent), child=i32(child), rank=i32(rank),
+        held=i32(held), width=i32([s.width for s in dealer.steps]), node_start=i32(node_start),
+        stop=i32(stop), max_width=max([s.width for s in dealer.steps], default=1),
+        max_held=max(held, default=0), outcomes=outcomes,
+    )
+
+
+def _kernel_numerators(dealer, shoe, removed, depth):
+    flat = _flat(dealer)
+    left = np.ascontiguousarray(np.asarray(shoe, dtype=np.int64)[None, :] - removed)
+    out = np.zeros((len(flat.outcomes), len(left)), dtype=np.float64)
+    _dealer_kernel.numerators(
+        flat.edge_start, flat.parent, flat.child, flat.rank, flat.held, flat.width,
+        flat.node_start, flat.stop, flat.max_width, flat.max_held, depth, left, out,
+    )
+    n_left = left.sum(axis=1).astype(np.float64)
+    denominators = np.ones(len(left), dtype=np.float64)
+    for size in range(depth):
+        denominators = denominators * (n_left - size)
+    return dict(zip(flat.outcomes, out)), denominators
 
 
 def _outcome_numerators(dealer, shoe, removed, depth, exact):

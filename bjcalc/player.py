@@ -95,6 +95,31 @@ class HandLayers:
     def sizes(self) -> list[int]:
         return [self.first + k for k in range(len(self.counts))]
 
+    @functools.cached_property
+    def flat(self) -> _FlatLayers:
+        """Every layer's rows stacked, for work that is the same in every layer."""
+        lengths = [len(c) for c in self.counts]
+        return _FlatLayers(
+            counts=np.concatenate(self.counts),
+            totals=np.concatenate(self.totals),
+            children=np.concatenate(self.children),
+            layer=np.repeat(np.arange(len(lengths)), lengths),
+            starts=np.cumsum([0] + lengths),
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class _FlatLayers:
+    counts: np.ndarray  # (rows, 10)
+    totals: np.ndarray
+    children: np.ndarray  # (rows, 10): child row in the next layer, -1 = bust
+    layer: np.ndarray  # the layer of each row
+    starts: np.ndarray  # first row of each layer, and the number of rows
+
+    def split(self, array: np.ndarray) -> list[np.ndarray]:
+        """``array`` (one entry per row) cut into its layers."""
+        return [array[a:b] for a, b in zip(self.starts[:-1], self.starts[1:])]
+
 
 @functools.lru_cache(maxsize=64)
 def hand_layers(
@@ -145,11 +170,55 @@ def stop_at(rules: Rules) -> int:
     return min(n for n in (rules.charlie, rules.player_max_cards, 99) if n is not None)
 
 
+class ShoeIndex:
+    """Column numbers for the shoes the hands leave, as removal vectors (cards taken out of the
+    shoe after the up card). The vectors a hand graph leaves do not depend on the up card, so
+    one index serves every up card of an analysis and each up card evaluates its dealer on
+    the rows it has not seen yet."""
+
+    def __init__(self) -> None:
+        self._table: dict[int, int] = {}  # packed row -> column
+        self._chunks: list[np.ndarray] = []  # the rows, in column order, as added
+        self._registered: dict[tuple[int, tuple[int, ...]], tuple[HandLayers, list[np.ndarray]]] = {}
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    def rows(self, start: int) -> np.ndarray:
+        """The rows of columns ``start`` onwards."""
+        if len(self._chunks) > 1:
+            self._chunks = [np.concatenate(self._chunks)]
+        return self._chunks[0][start:] if self._chunks else np.zeros((0, 10), dtype=np.int64)
+
+    def columns(self, removed: np.ndarray) -> np.ndarray:
+        """The column of each row of ``removed``, adding the rows not seen before."""
+        removed = np.asarray(removed, dtype=np.int64).reshape(-1, 10)
+        table, out, new = self._table, [], []
+        for i, key in enumerate((removed @ _PACK).tolist()):
+            column = table.get(key)
+            if column is None:
+                column = table[key] = len(table)
+                new.append(i)
+            out.append(column)
+        if new:
+            self._chunks.append(removed[new])
+        return np.array(out, dtype=np.intp)
+
+    def register(self, layers: HandLayers, extra: tuple[int, ...]) -> list[np.ndarray]:
+        """The columns of the shoes every hand of ``layers`` leaves with ``extra`` also removed."""
+        key = (id(layers), extra)
+        if key not in self._registered:
+            extra_row = np.array(extra, dtype=np.int64)
+            self._registered[key] = (layers, [self.columns(c + extra_row) for c in layers.counts])
+        return self._registered[key][1]
+
+
 class UpCard:
     """Everything that depends on the up card: the shoe after it, the dealer graph, and the
     dealer outcomes of every shoe the player's hands leave, evaluated in batches."""
 
-    def __init__(self, rules: Rules, up: int, exact: bool) -> None:
+    def __init__(self, rules: Rules, up: int, exact: bool, index: ShoeIndex | None = None) -> None:
+        """``index``: the shoe index to share with the other up cards of one analysis."""
         full = rules.shoe_counts
         if full[up] == 0:
             raise InvalidShoeError(f"up card {'A23456789T'[up]!r} is not in the shoe")
@@ -162,33 +231,16 @@ class UpCard:
         takes = rules.blackjack_takes
         self.double_loss = 1 if takes.doubles(up) is Loss.ALL else 0
         self.split_loss = 1 if takes.splits(up) is Loss.ALL else 0
-        self._columns: dict[int, int] = {}
-        self._pending_rows: list[np.ndarray] = []
-        self._registered: dict[tuple[int, tuple[int, ...]], tuple[HandLayers, list[np.ndarray]]] = {}
+        self.index = ShoeIndex() if index is None else index
         self._stands: dict[tuple[int, tuple[int, ...], int], tuple[HandLayers, tuple]] = {}
-        self._numerators: dict[int, np.ndarray] = {}
+        self._codes = np.array(self.dealer.outcomes)
+        self._matrix: np.ndarray | None = None  # dealer numerators, (column, outcome)
         self._evaluated = 0
 
-    def columns(self, removed: np.ndarray) -> np.ndarray:
-        """Register shoes ``shoe - removed[i]``; returns their column numbers."""
-        keys = (removed.astype(np.int64) * _PACK).sum(axis=1).tolist()
-        table, pending = self._columns, self._pending_rows
-        out = np.empty(len(keys), dtype=np.intp)
-        for i, key in enumerate(keys):
-            column = table.get(key)
-            if column is None:
-                column = table[key] = len(table)
-                pending.append(removed[i])
-            out[i] = column
-        return out
-
     def register(self, layers: HandLayers, extra: tuple[int, ...]) -> list[np.ndarray]:
-        """Register the shoes every hand of ``layers`` leaves (with ``extra`` also removed)."""
-        key = (id(layers), extra)
-        if key not in self._registered:
-            extra_row = np.array(extra, dtype=np.int64)
-            self._registered[key] = (layers, [self.columns(c + extra_row) for c in layers.counts])
-        return self._registered[key][1]
+        """Register the shoes every hand of ``layers`` leaves (with ``extra`` also removed);
+        returns their column numbers, layer by layer."""
+        return self.index.register(layers, extra)
 
     def stand_values(self, layers: HandLayers, extra: tuple[int, ...], loss: int):
         """What does not depend on the player's decisions (cached): the shoe, the layer
@@ -213,62 +265,57 @@ class UpCard:
         scale = [falling(n0 - size, top - size) for size in sizes + [deepest]]
         # P(dealer blackjack) * scale[k] = (cards of the blackjack rank left) * bj_unit[k]
         bj_unit = [falling(n0 - size - 1, top - size - 1) for size in sizes + [deepest]]
-        columns = up.register(layers, extra)
-        everything = up.outcomes(np.concatenate(columns))
-        starts = np.cumsum([0] + [len(c) for c in columns])
-        stand, stand_doubled, blackjack = [], [], []
-        for k, (counts, totals) in enumerate(zip(layers.counts, layers.totals)):
-            size = sizes[k]
-            zeros = as_numbers(np.zeros(len(counts), dtype=np.int64), exact)
-            if size < 2:  # one-card split hands never stand
-                stand.append(zeros)
-                stand_doubled.append(zeros)
-                blackjack.append(zeros)
-                continue
-            dealer = {o: v[starts[k] : starts[k + 1]] for o, v in everything.items()}
-            # dealer numerators are over ff(n0 - size, depth); bring them to scale[k]
-            lift = falling(n0 - size - up.depth, top - size - up.depth)
-            charlie = rules.charlie is not None and size >= rules.charlie
-            not_blackjack = zeros
-            for outcome, values in dealer.items():
-                if outcome == BLACKJACK:
-                    continue
-                if charlie or outcome == BUST:
-                    pay = np.ones(len(counts), dtype=np.int64)
-                else:
-                    pay = np.sign(totals - outcome)
-                not_blackjack = not_blackjack + values * (as_numbers(pay, exact) * lift)
-            if up.bj_rank is None:
-                bj = zeros
-            else:
-                bj = as_numbers(shoe[up.bj_rank] - counts[:, up.bj_rank], exact) * bj_unit[k]
-            blackjack.append(bj)
-            if up.peeked:
-                stand.append(not_blackjack)
-                stand_doubled.append(not_blackjack * 2)
-            else:
-                stand.append(not_blackjack - bj * loss)
-                stand_doubled.append(not_blackjack * 2 - bj * (loss + up.double_loss))
+        flat = layers.flat
+        layer = flat.layer
+        size = np.asarray(sizes)[layer]
+        codes, dealer = up.outcome_matrix(np.concatenate(up.register(layers, extra)))
+
+        # standing: the dealer numerators are over ff(n0 - size, depth); lift brings them to
+        # the layer's scale. One-card split hands never stand (pay 0).
+        pay = np.sign(flat.totals[:, None] - codes[None, :])
+        pay[:, codes == BUST] = 1
+        if rules.charlie is not None:
+            pay[size >= rules.charlie] = 1
+        pay[:, codes == BLACKJACK] = 0
+        pay[size < 2] = 0
+        lift = as_numbers([falling(n0 - k - up.depth, top - k - up.depth) for k in sizes], exact)
+        not_blackjack = (dealer * as_numbers(pay, exact)).sum(axis=1) * lift[layer]
+        scales = as_numbers(scale, exact)
+        units = as_numbers(bj_unit, exact)
+        if up.bj_rank is None:
+            bj = as_numbers(np.zeros(len(size), dtype=np.int64), exact)
+        else:
+            bj = as_numbers((shoe[up.bj_rank] - flat.counts[:, up.bj_rank]) * (size >= 2), exact)
+            bj = bj * units[layer]
+        if up.peeked:
+            stand_all, doubled_all = not_blackjack, not_blackjack * 2
+        else:
+            stand_all = not_blackjack - bj * loss
+            doubled_all = not_blackjack * 2 - bj * (loss + up.double_loss)
+        stand, stand_doubled, blackjack = flat.split(stand_all), flat.split(doubled_all), flat.split(bj)
 
         # the draws of every layer: cards left per rank, where a draw busts, and its value
-        draws = []
         shoe_row = np.array(shoe)
-        bj_is = np.arange(10) == up.bj_rank
-        for k, (counts, kids) in enumerate(zip(layers.counts, layers.children)):
-            left = as_numbers(np.maximum(shoe_row[None, :] - counts, 0), exact)
-            g = scale[k + 1]
-            if up.bj_rank is None:
-                child_bj = as_numbers(np.zeros(kids.shape, dtype=np.int64), exact)
-            else:
-                bj_left = shoe[up.bj_rank] - counts[:, up.bj_rank]
-                child_bj = as_numbers(bj_left[:, None] - bj_is[None, :], exact) * bj_unit[k + 1]
-            if up.peeked:
-                bust, bust_doubled = -(g - child_bj), -(g - child_bj) * 2
-            else:
-                bust = -(g - child_bj) - child_bj * loss
-                bust_doubled = -(g - child_bj) * 2 - child_bj * (loss + up.double_loss)
-            busts = kids < 0
-            safe = np.where(busts, 0, kids)
+        left_all = as_numbers(np.maximum(shoe_row[None, :] - flat.counts, 0), exact)
+        g = scales[layer + 1][:, None]
+        if up.bj_rank is None:
+            child_bj_all = as_numbers(np.zeros(flat.children.shape, dtype=np.int64), exact)
+        else:
+            bj_left = shoe[up.bj_rank] - flat.counts[:, up.bj_rank]
+            bj_is = np.arange(10) == up.bj_rank
+            child_bj_all = as_numbers(bj_left[:, None] - bj_is[None, :], exact) * units[layer + 1][:, None]
+        if up.peeked:
+            bust_all = -(g - child_bj_all)
+            bust_doubled_all = bust_all * 2
+        else:
+            bust_all = -(g - child_bj_all) - child_bj_all * loss
+            bust_doubled_all = -(g - child_bj_all) * 2 - child_bj_all * (loss + up.double_loss)
+        busts_all = flat.children < 0
+        safe_all = np.where(busts_all, 0, flat.children)
+        draws = []
+        for k, (left, busts, safe, bust, bust_doubled, child_bj) in enumerate(zip(
+            *(flat.split(a) for a in (left_all, busts_all, safe_all, bust_all, bust_doubled_all, child_bj_all))
+        )):
             double = one_card = None
             if sizes[k] == 2:
                 after, after_single = bust_doubled, bust
@@ -280,16 +327,24 @@ class UpCard:
             draws.append(_Draws(left, busts, safe, bust, double, one_card, child_bj))
         return shoe, scale, stand, blackjack, draws
 
+    def outcome_matrix(self, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Dealer outcome numerators (over ``ff(cards left, depth)``) of registered columns:
+        the outcome codes and a (columns, outcomes) array."""
+        if len(self.index) > self._evaluated:
+            removed = self.index.rows(self._evaluated)
+            batch, _ = outcome_numerators(self.dealer, self.shoe, removed, self.depth, self.exact)
+            block = np.stack([batch[o] for o in self._codes], axis=1)
+            self._matrix = block if self._matrix is None else np.concatenate([self._matrix, block])
+            self._evaluated = len(self.index)
+        if self._matrix is None:
+            dtype = object if self.exact else np.float64
+            return self._codes, np.zeros((len(columns), len(self._codes)), dtype=dtype)
+        return self._codes, self._matrix[columns]
+
     def outcomes(self, columns: np.ndarray) -> dict[int, np.ndarray]:
         """Dealer outcome numerators (over ``ff(cards left, depth)``) of registered columns."""
-        if self._pending_rows:
-            removed = np.array(self._pending_rows, dtype=np.int64).reshape(-1, 10)
-            batch, _ = outcome_numerators(self.dealer, self.shoe, removed, self.depth, self.exact)
-            for outcome, values in batch.items():
-                old = self._numerators.get(outcome)
-                self._numerators[outcome] = values if old is None else np.concatenate([old, values])
-            self._pending_rows = []
-        return {o: v[columns] for o, v in self._numerators.items()}
+        codes, matrix = self.outcome_matrix(columns)
+        return {int(o): matrix[:, i] for i, o in enumerate(codes)}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,0 +1,64 @@
+"""The compiled float dealer loop (bjcalc/_dealer_kernel.c) against the numpy loop it replaces
+and against exact arithmetic; and a whole round computed both ways."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from bjcalc import Analysis, Rules
+from bjcalc import dealer as d
+from bjcalc.game import round_ev
+
+needs_kernel = pytest.mark.skipif(d._dealer_kernel is None, reason="compiled dealer loop not built")
+
+
+def _numpy_float(dealer, shoe, removed, depth):
+    parts = [d._outcome_numerators(dealer, shoe, removed[i : i + 97], depth, False) for i in range(0, len(removed), 97)]
+    return {o: np.concatenate([p[0][o] for p in parts]) for o in dealer.outcomes}
+
+
+@needs_kernel
+@pytest.mark.parametrize("h17,max_cards", [(False, None), (True, None), (False, 5), (True, 3)])
+@pytest.mark.parametrize("decks", [1, 6])
+def test_kernel_matches_numpy_loop(h17, max_cards, decks):
+    rng = np.random.default_rng(decks * 10 + h17)
+    for up in range(10):
+        dealer = d.compiled_dealer(up, h17, max_cards)
+        shoe = tuple(4 * decks * (4 if r == 9 else 1) - (r == up) for r in range(10))
+        removed = rng.integers(0, 3, size=(301, 10))  # not a multiple of the block size
+        depth = d.max_draws(dealer, shoe)
+        fast, denominators = d._kernel_numerators(dealer, shoe, removed, depth)
+        slow = _numpy_float(dealer, shoe, removed, depth)
+        assert set(fast) == set(slow)
+        for outcome in slow:
+            np.testing.assert_allclose(fast[outcome], slow[outcome], rtol=1e-13, atol=0)
+        total = sum(fast.values())
+        np.testing.assert_allclose(total, denominators, rtol=1e-13)  # each shoe's outcomes sum to 1
+
+
+@needs_kernel
+def test_kernel_matches_exact_numerators():
+    dealer = d.compiled_dealer(5, True, None)
+    shoe = (4, 4, 4, 4, 4, 3, 4, 4, 4, 16)
+    removed = np.array([[0] * 10, [2, 1, 0, 0, 3, 0, 1, 0, 0, 4], [4, 4, 4, 0, 0, 0, 0, 0, 0, 0]])
+    depth = d.max_draws(dealer, shoe)
+    fast, fast_den = d._kernel_numerators(dealer, shoe, removed, depth)
+    exact, exact_den = d.outcome_numerators(dealer, shoe, removed, depth, exact=True)
+    for outcome in exact:
+        for i in range(len(removed)):
+            want = Fraction(int(exact[outcome][i]), int(exact_den[i]))
+            got = fast[outcome][i] / fast_den[i]
+            assert abs(got - float(want)) <= 1e-15
+
+
+@needs_kernel
+def test_round_same_with_numpy_loop(monkeypatch):
+    rules = Rules(decks=2, hit_soft_17=True, split_hands=4, surrender="late", double_after_split=True)
+    compiled = round_ev(Analysis(rules)).ev
+    monkeypatch.setenv("BJCALC_NUMPY_DEALER", "1")
+    assert not d.kernel_available()
+    with_numpy = round_ev(Analysis(rules)).ev
+    assert abs(compiled - with_numpy) < 1e-13
