@@ -64,22 +64,23 @@ def dealer_hand_graph(up: int, hit_soft_17: bool, max_cards: int | None) -> nx.D
 
     Each node carries ``outcome``: ``None`` where the dealer draws, else the outcome code.
     """
-    graph = nx.DiGraph()
-    root = (0,) * 10
-    graph.add_node(root, outcome=None)
-    frontier = [root]
+    outcomes: dict[tuple[int, ...], int | None] = {(0,) * 10: None}
+    edges = []
+    frontier = [(0,) * 10]
     while frontier:
         next_frontier = []
         for state in frontier:
             for rank in range(10):
                 child = state[:rank] + (state[rank] + 1,) + state[rank + 1 :]
-                if child not in graph:
-                    outcome = classify(up, child, hit_soft_17, max_cards)
-                    graph.add_node(child, outcome=outcome)
+                if child not in outcomes:
+                    outcomes[child] = outcome = classify(up, child, hit_soft_17, max_cards)
                     if outcome is None:
                         next_frontier.append(child)
-                graph.add_edge(state, child, rank=rank)
+                edges.append((state, child, {"rank": rank}))
         frontier = next_frontier
+    graph = nx.DiGraph()
+    graph.add_nodes_from((state, {"outcome": outcome}) for state, outcome in outcomes.items())
+    graph.add_edges_from(edges)
     return graph
 
 
@@ -112,35 +113,36 @@ class CompiledDealer:
 def compiled_dealer(up: int, hit_soft_17: bool, max_cards: int | None) -> CompiledDealer:
     """Compile :func:`dealer_hand_graph` into per-level arrays (cached)."""
     graph = dealer_hand_graph(up, hit_soft_17, max_cards)
+    outcome_of = dict(graph.nodes(data="outcome"))
     levels: dict[int, list[tuple[int, ...]]] = {}
     for state in graph:
         levels.setdefault(sum(state), []).append(state)
     index: dict[tuple[int, ...], int] = {}
     for states in levels.values():
         # drawing states first, so that a level's drawing states are a prefix of it
-        states.sort(key=lambda s: graph.nodes[s]["outcome"] is not None)
+        states.sort(key=lambda s: outcome_of[s] is not None)
         for i, state in enumerate(states):
             index[state] = i
     steps = []
     for size in range(max(levels)):
-        drawing = [s for s in levels[size] if graph.nodes[s]["outcome"] is None]
+        drawing = [s for s in levels[size] if outcome_of[s] is None]
         nxt = levels[size + 1]
         parents: list[list[int]] = [[] for _ in range(10)]
         children: list[list[int]] = [[] for _ in range(10)]
         held: list[list[int]] = [[] for _ in range(10)]
         for position, state in enumerate(drawing):
             assert index[state] == position  # drawing states are a prefix of their level
-            for child in graph.successors(state):
-                rank = graph.edges[state, child]["rank"]
-                parents[rank].append(index[state])
+            for child, edge in graph.adj[state].items():
+                rank = edge["rank"]
+                parents[rank].append(position)
                 children[rank].append(index[child])
                 held[rank].append(state[rank])
         stops: dict[int, list[int]] = {}
         for i, state in enumerate(nxt):
-            outcome = graph.nodes[state]["outcome"]
+            outcome = outcome_of[state]
             if outcome is not None:
                 stops.setdefault(outcome, []).append(i)
-        n_drawing = sum(1 for s in nxt if graph.nodes[s]["outcome"] is None)
+        n_drawing = sum(1 for s in nxt if outcome_of[s] is None)
         steps.append(
             _Step(
                 parents=[np.array(p, dtype=np.intp) for p in parents],

@@ -89,11 +89,42 @@ class HandLayers:
     children: tuple[np.ndarray, ...]
     totals: tuple[np.ndarray, ...]  # best total of each hand
     soft: tuple[np.ndarray, ...]
-    index: dict[tuple[int, ...], tuple[int, int]]  # hand -> (layer, row)
 
     @property
     def sizes(self) -> list[int]:
         return [self.first + k for k in range(len(self.counts))]
+
+    @functools.cached_property
+    def index(self) -> dict[tuple[int, ...], tuple[int, int]]:
+        """hand (ten counts) -> (layer, row)."""
+        return {
+            hand: (layer, row)
+            for layer, counts in enumerate(self.counts)
+            for row, hand in enumerate(map(tuple, counts.tolist()))
+        }
+
+    def rows_in(self, other: HandLayers) -> list[np.ndarray]:
+        """For each layer, the row in ``other`` (same number of cards) of each hand, -1 where
+        ``other`` does not have it (cached)."""
+        maps = self._row_maps
+        if id(other) not in maps:
+            found = []
+            for size, counts in zip(self.sizes, self.counts):
+                k = size - other.first
+                if not 0 <= k < len(other.counts) or not len(other.counts[k]):
+                    found.append(np.full(len(counts), -1, dtype=np.intp))
+                    continue
+                theirs = other.counts[k] @ _PACK
+                order = np.argsort(theirs)
+                mine = counts @ _PACK
+                at = order[np.minimum(np.searchsorted(theirs[order], mine), len(order) - 1)]
+                found.append(np.where(theirs[at] == mine, at, -1).astype(np.intp))
+            maps[id(other)] = (other, found)
+        return maps[id(other)][1]
+
+    @functools.cached_property
+    def _row_maps(self) -> dict[int, tuple[HandLayers, list[np.ndarray]]]:
+        return {}
 
     @functools.cached_property
     def flat(self) -> _FlatLayers:
@@ -125,28 +156,58 @@ class _FlatLayers:
 def hand_layers(
     shoe: tuple[int, ...], first_cards: int, stop_at: int, start: tuple[int, ...] | None = None
 ) -> HandLayers:
-    graph = player_hand_graph(shoe, first_cards, stop_at, start)
+    """The hand graph of :func:`player_hand_graph` as layers, rows sorted within each layer.
+
+    Every graph here is a part of one graph, every hand from one card: the hands of at least
+    ``first_cards`` cards, or the hands holding ``start`` (all that can be drawn to from it).
+    That graph is compiled once and the parts are cut out of its layers."""
+    whole = _all_hands(shoe, stop_at)
+    if start is None:
+        keep = [np.ones(len(c), dtype=bool) for c in whole.counts]
+        first = first_cards
+    else:
+        need = np.array(start, dtype=np.int64)
+        keep = [(c >= need[None, :]).all(axis=1) for c in whole.counts]
+        first = sum(start)
+    layers = list(range(first - 1, len(whole.counts)))
+    while len(layers) > 1 and not keep[layers[-1]].any():
+        layers.pop()  # no hand that long
+    renumber = [np.cumsum(k) - 1 for k in keep] + [np.zeros(0, dtype=np.intp)]
+    counts, children, totals, softs = [], [], [], []
+    for k in layers:
+        rows = keep[k]
+        kids = whole.children[k][rows]
+        if k + 1 < len(whole.counts):
+            kids = np.where(kids >= 0, renumber[k + 1][np.maximum(kids, 0)], -1)
+        counts.append(whole.counts[k][rows])
+        children.append(kids.astype(np.intp))
+        totals.append(whole.totals[k][rows])
+        softs.append(whole.soft[k][rows])
+    return HandLayers(first, tuple(counts), tuple(children), tuple(totals), tuple(softs))
+
+
+@functools.lru_cache(maxsize=16)
+def _all_hands(shoe: tuple[int, ...], stop_at: int) -> HandLayers:
+    """Every hand from one card: :func:`player_hand_graph` compiled to layers."""
+    graph = player_hand_graph(shoe, 1, stop_at)
     by_size: dict[int, list[tuple[int, ...]]] = {}
     for hand in graph:
         by_size.setdefault(sum(hand), []).append(hand)
-    sizes = range(first_cards, max(by_size, default=first_cards) + 1)
-    index = {}
-    for layer, size in enumerate(sizes):
-        for row, hand in enumerate(sorted(by_size.get(size, []))):
-            index[hand] = (layer, row)
+    sizes = range(1, max(by_size, default=1) + 1)
+    hands = [sorted(by_size.get(size, [])) for size in sizes]
+    row_of = {hand: row for layer in hands for row, hand in enumerate(layer)}
     counts, children, totals, softs = [], [], [], []
-    for size in sizes:
-        hands = sorted(by_size.get(size, []))
-        kids = np.full((len(hands), 10), -1, dtype=np.intp)
-        for row, hand in enumerate(hands):
-            for child in graph.successors(hand):
-                kids[row, graph.edges[hand, child]["rank"]] = index[child][1]
-        counts.append(np.array(hands, dtype=np.int64).reshape(-1, 10))
+    for layer in hands:
+        kids = np.full((len(layer), 10), -1, dtype=np.intp)
+        for row, hand in enumerate(layer):
+            for child, edge in graph.adj[hand].items():
+                kids[row, edge["rank"]] = row_of[child]
+        counts.append(np.array(layer, dtype=np.int64).reshape(-1, 10))
         children.append(kids)
-        both = [counts_total(hand) for hand in hands]
+        both = [counts_total(hand) for hand in layer]
         totals.append(np.array([t for t, _ in both], dtype=np.int64))
         softs.append(np.array([s for _, s in both], dtype=bool))
-    return HandLayers(first_cards, tuple(counts), tuple(children), tuple(totals), tuple(softs), index)
+    return HandLayers(1, tuple(counts), tuple(children), tuple(totals), tuple(softs))
 
 
 def as_numbers(array: np.ndarray | list[int], exact: bool) -> np.ndarray:

@@ -80,9 +80,8 @@ def cdz_decisions(unsplit: Solved, layers, may_double: np.ndarray | None) -> lis
         if size < 2:
             out.append(np.full(len(counts), HIT))
             continue
-        rows = [unsplit.layers.index[tuple(c)] for c in counts.tolist()]
         u_layer = size - unsplit.layers.first
-        index = np.array([r for _, r in rows], dtype=np.intp)
+        index = layers.rows_in(unsplit.layers)[k]
         stand = unsplit.stand[u_layer][index]
         if not unsplit.can_hit[u_layer]:
             out.append(np.full(len(counts), STAND))
