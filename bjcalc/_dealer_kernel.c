@@ -3,7 +3,7 @@
  *
  * It computes exactly what bjcalc.dealer._float_numerators computes with numpy, for the same
  * flattened dealer graph: for each shoe, the outcome numerators over ff(cards left, depth).
- * Shoes are processed BLOCK at a time with the block as the innermost index, so that the
+ * Shoes are processed BLOCK (64) at a time with the block as the innermost index, so that the
  * multiply-adds of one draw run across shoes in vector registers.
  *
  * Only the Python C API's buffer protocol is used (no numpy headers), and the module is an
@@ -15,8 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BLOCK 8
+#define BLOCK 64
 #define RANKS 10
+#define MAX_OUTCOMES 32
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
 #define MULTIVERSION __attribute__((target_clones("avx512f", "avx2", "default")))
@@ -40,7 +41,7 @@ MULTIVERSION
 static void run_block(const Graph *g, int depth, int n_out, int n, const int64_t *left,
                       double *out, Py_ssize_t stride, double *cur, double *nxt, double *avail)
 {
-    double n_left[BLOCK], num[64][BLOCK];
+    double n_left[BLOCK], num[MAX_OUTCOMES][BLOCK];
     int b, o;
     for (b = 0; b < BLOCK; b++) {
         n_left[b] = 0.0;
@@ -67,9 +68,9 @@ static void run_block(const Graph *g, int depth, int n_out, int n, const int64_t
                 num[o][b] *= n_left[b] - s;
         memset(nxt, 0, sizeof(double) * BLOCK * (size_t)g->width[s]);
         for (int32_t e = g->edge_start[s]; e < g->edge_start[s + 1]; e++) {
-            const double *v = cur + (size_t)g->parent[e] * BLOCK;
-            const double *a = avail + ((size_t)g->rank[e] * (g->max_held + 1) + g->held[e]) * BLOCK;
-            double *w = nxt + (size_t)g->child[e] * BLOCK;
+            const double *restrict v = cur + (size_t)g->parent[e] * BLOCK;
+            const double *restrict a = avail + ((size_t)g->rank[e] * (g->max_held + 1) + g->held[e]) * BLOCK;
+            double *restrict w = nxt + (size_t)g->child[e] * BLOCK;
             for (b = 0; b < BLOCK; b++)
                 w[b] += v[b] * a[b];
         }
@@ -124,7 +125,7 @@ static PyObject *numerators(PyObject *self, PyObject *args)
     g.max_held = max_held;
     Py_ssize_t n = views[8].len / (Py_ssize_t)(sizeof(int64_t) * RANKS);
     int n_out = n ? (int)(views[9].len / (Py_ssize_t)sizeof(double) / n) : 0;
-    if (n_out > 64) {
+    if (n_out > MAX_OUTCOMES) {
         PyErr_SetString(PyExc_ValueError, "too many dealer outcomes");
         goto fail;
     }
