@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import math
 
 import networkx as nx
 import numpy as np
@@ -220,10 +221,11 @@ def as_numbers(array: np.ndarray | list[int], exact: bool) -> np.ndarray:
 
 def falling(n: int, k: int) -> int:
     """``n (n-1) ... (n-k+1)``."""
-    out = 1
-    for i in range(k):
-        out *= n - i
-    return out
+    if k <= 0:
+        return 1
+    if n >= k:
+        return math.perm(n, k)
+    return 0 if n >= 0 else math.prod(range(n, n - k, -1))
 
 
 def stop_at(rules: Rules) -> int:
@@ -293,6 +295,7 @@ class UpCard:
         self.double_loss = 1 if takes.doubles(up) is Loss.ALL else 0
         self.split_loss = 1 if takes.splits(up) is Loss.ALL else 0
         self.index = ShoeIndex() if index is None else index
+        self.split_hands: dict[tuple, tuple] = {}  # split-hand values of fixed charts (bjcalc.split)
         self._stands: dict[tuple[int, tuple[int, ...], int], tuple[HandLayers, tuple]] = {}
         self._codes = np.array(self.dealer.outcomes)
         self._matrix: np.ndarray | None = None  # dealer numerators, (column, outcome)

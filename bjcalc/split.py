@@ -148,7 +148,17 @@ class SplitSolver:
     @functools.lru_cache(maxsize=None)
     def _hand(self, pair: int, removed: int) -> tuple[Solved | None, object]:
         """The split-hand graph evaluated on the shoe without the other pair card and
-        ``removed`` further pair cards; also the decisions used (for CDP1)."""
+        ``removed`` further pair cards; also the decisions used (for CDP1). A fixed chart's
+        values are kept on the up card (under the decider's ``key``) for later solvers."""
+        key = getattr(self.decide, "key", None)
+        if key is None:
+            return self._solve_hand(pair, removed)
+        shared = self.up.split_hands
+        if (key, pair, removed) not in shared:
+            shared[key, pair, removed] = self._solve_hand(pair, removed)
+        return shared[key, pair, removed]
+
+    def _solve_hand(self, pair: int, removed: int) -> tuple[Solved | None, object]:
         up = self.up
         if up.shoe[pair] < 2 + removed:
             return None, None

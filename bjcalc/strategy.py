@@ -250,20 +250,24 @@ def chart_decider(chart: UpcardChart, double_after_split: bool = True):
     """How split hands play a chart: hit/stand by total, double two-card hands where the chart
     doubles and the rules allow it after a split; a one-card split hand draws."""
 
+    hit, first = chart.hit.copy(), chart.first.copy()  # the chart as it is now
+
     def decide(layers: HandLayers, may_double: np.ndarray | None) -> list[np.ndarray]:
         if not double_after_split:
             may_double = None
         out = []
         for k, size in enumerate(layers.sizes):
             cells = cell_of_array(layers.totals[k], layers.soft[k])
-            chosen = np.where(chart.hit[cells], HIT, STAND)
+            chosen = np.where(hit[cells], HIT, STAND)
             if size == 1:
                 chosen = np.full(len(cells), HIT)
             elif size == 2 and may_double is not None:
-                chosen = np.where(may_double & (chart.first[cells] == DOUBLE), DOUBLE, chosen)
+                chosen = np.where(may_double & (first[cells] == DOUBLE), DOUBLE, chosen)
             out.append(chosen)
         return out
 
+    # the same chart plays split hands the same way: solvers share their values by this key
+    decide.key = (hit.tobytes(), first.tobytes(), double_after_split)  # type: ignore[attr-defined]
     return decide
 
 
