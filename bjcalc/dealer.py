@@ -17,6 +17,7 @@ Outcome codes: ``0..21`` the dealer stands on that total (below 17 only with a c
 
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
 import functools
 import os
@@ -257,14 +258,33 @@ def _flatten(dealer: CompiledDealer) -> _FlatDealer:
     )
 
 
+_WORKERS = max(1, min(os.cpu_count() or 1, 8))
+
+
+@functools.lru_cache(maxsize=1)
+def _pool() -> concurrent.futures.ThreadPoolExecutor:
+    return concurrent.futures.ThreadPoolExecutor(_WORKERS, thread_name_prefix="bjcalc-dealer")
+
+
 def _kernel_numerators(dealer, shoe, removed, depth):
+    """The compiled loop; large batches are cut into one part per core (it releases the GIL)."""
     flat = _flat(dealer)
     left = np.ascontiguousarray(np.asarray(shoe, dtype=np.int64)[None, :] - removed)
-    out = np.zeros((len(flat.outcomes), len(left)), dtype=np.float64)
-    _dealer_kernel.numerators(
-        flat.edge_start, flat.parent, flat.child, flat.rank, flat.held, flat.width,
-        flat.node_start, flat.stop, flat.max_width, flat.max_held, depth, left, out,
-    )
+
+    def part(rows: np.ndarray) -> np.ndarray:
+        out = np.zeros((len(flat.outcomes), len(rows)), dtype=np.float64)
+        _dealer_kernel.numerators(
+            flat.edge_start, flat.parent, flat.child, flat.rank, flat.held, flat.width,
+            flat.node_start, flat.stop, flat.max_width, flat.max_held, depth, rows, out,
+        )
+        return out
+
+    size = -(-len(left) // _WORKERS // 64) * 64  # whole blocks of 64 shoes per part
+    if _WORKERS > 1 and len(left) >= 4096:
+        parts = list(_pool().map(part, [left[i : i + size] for i in range(0, len(left), size)]))
+        out = np.concatenate(parts, axis=1)
+    else:
+        out = part(left)
     n_left = left.sum(axis=1).astype(np.float64)
     denominators = np.ones(len(left), dtype=np.float64)
     for size in range(depth):

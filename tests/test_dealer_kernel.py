@@ -62,3 +62,16 @@ def test_round_same_with_numpy_loop(monkeypatch):
     assert not d.kernel_available()
     with_numpy = round_ev(Analysis(rules)).ev
     assert abs(compiled - with_numpy) < 1e-13
+
+
+@needs_kernel
+def test_large_batches_cut_into_parts_give_the_same_numbers(monkeypatch):
+    dealer = d.compiled_dealer(0, False, None)
+    shoe = (31, 32, 32, 32, 32, 32, 32, 32, 32, 128)
+    removed = np.random.default_rng(5).integers(0, 5, size=(5000, 10))
+    depth = d.max_draws(dealer, shoe)
+    parts, _ = d._kernel_numerators(dealer, shoe, removed, depth)
+    monkeypatch.setattr(d, "_WORKERS", 1)
+    whole, _ = d._kernel_numerators(dealer, shoe, removed, depth)
+    for outcome in whole:
+        assert np.array_equal(parts[outcome], whole[outcome])
