@@ -35,6 +35,7 @@ from bjcalc.errors import InvalidShoeError
 from bjcalc.rules import Loss, Rules
 
 STAND, HIT, DOUBLE = 0, 1, 2
+CHARLIE = 22  # the payoff of a hand that beats every dealer hand but a blackjack
 _PACK = 64 ** np.arange(10, dtype=np.int64)  # a removal vector (counts < 64) as one integer
 
 
@@ -299,6 +300,12 @@ class UpCard:
         self._stands: dict[tuple[int, tuple[int, ...], int], tuple[HandLayers, tuple]] = {}
         self._codes = np.array(self.dealer.outcomes)
         self._matrix: np.ndarray | None = None  # dealer numerators, (column, outcome)
+        self._stand_table: np.ndarray | None = None  # float: (column, payoff) stand numerators
+        # what a hand standing on each payoff (total 0..21, CHARLIE) wins per dealer outcome
+        self._pay = np.sign(np.arange(CHARLIE + 1)[None, :] - self._codes[:, None])
+        self._pay[self._codes == BUST] = 1
+        self._pay[:, CHARLIE] = 1
+        self._pay[self._codes == BLACKJACK] = 0
         self._evaluated = 0
 
     def register(self, layers: HandLayers, extra: tuple[int, ...]) -> list[np.ndarray]:
@@ -332,18 +339,14 @@ class UpCard:
         flat = layers.flat
         layer = flat.layer
         size = np.asarray(sizes)[layer]
-        codes, dealer = up.outcome_matrix(np.concatenate(up.register(layers, extra)))
-
-        # standing: the dealer numerators are over ff(n0 - size, depth); lift brings them to
-        # the layer's scale. One-card split hands never stand (pay 0).
-        pay = np.sign(flat.totals[:, None] - codes[None, :])
-        pay[:, codes == BUST] = 1
+        payoff = flat.totals
         if rules.charlie is not None:
-            pay[size >= rules.charlie] = 1
-        pay[:, codes == BLACKJACK] = 0
-        pay[size < 2] = 0
-        lift = as_numbers([falling(n0 - k - up.depth, top - k - up.depth) for k in sizes], exact)
-        not_blackjack = (dealer * as_numbers(pay, exact)).sum(axis=1) * lift[layer]
+            payoff = np.where(size >= rules.charlie, CHARLIE, payoff)
+        not_blackjack = up.stand_numerators(np.concatenate(up.register(layers, extra)), payoff)
+        # the dealer numerators are over ff(n0 - size, depth); lift brings them to the layer's
+        # scale. One-card split hands never stand.
+        lift = [falling(n0 - k - up.depth, top - k - up.depth) if k >= 2 else 0 for k in sizes]
+        not_blackjack = not_blackjack * as_numbers(lift, exact)[layer]
         scales = as_numbers(scale, exact)
         units = as_numbers(bj_unit, exact)
         if up.bj_rank is None:
@@ -391,19 +394,38 @@ class UpCard:
             draws.append(_Draws(left, busts, safe, bust, double, one_card, child_bj))
         return shoe, scale, stand, blackjack, draws
 
-    def outcome_matrix(self, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Dealer outcome numerators (over ``ff(cards left, depth)``) of registered columns:
-        the outcome codes and a (columns, outcomes) array."""
+    def _evaluate(self) -> None:
+        """Evaluate the dealer on the registered shoes not evaluated yet."""
         if len(self.index) > self._evaluated:
             removed = self.index.rows(self._evaluated)
             batch, _ = outcome_numerators(self.dealer, self.shoe, removed, self.depth, self.exact)
             block = np.stack([batch[o] for o in self._codes], axis=1)
             self._matrix = block if self._matrix is None else np.concatenate([self._matrix, block])
+            if not self.exact:
+                # einsum, not @: a BLAS product would start BLAS threads that spin on the cores
+                table = np.einsum("no,ot->nt", block, self._pay.astype(np.float64))
+                self._stand_table = table if self._stand_table is None else np.concatenate([self._stand_table, table])
             self._evaluated = len(self.index)
+
+    def outcome_matrix(self, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Dealer outcome numerators (over ``ff(cards left, depth)``) of registered columns:
+        the outcome codes and a (columns, outcomes) array."""
+        self._evaluate()
         if self._matrix is None:
             dtype = object if self.exact else np.float64
             return self._codes, np.zeros((len(columns), len(self._codes)), dtype=dtype)
         return self._codes, self._matrix[columns]
+
+    def stand_numerators(self, columns: np.ndarray, payoff: np.ndarray) -> np.ndarray:
+        """E[result of standing; no dealer blackjack], as numerators over ``ff(cards left,
+        depth)``, for the registered shoes ``columns`` and payoffs ``payoff`` (a hand's total,
+        or :data:`CHARLIE` for a hand that beats everything but a dealer blackjack). In float
+        mode every shoe's value of every payoff is tabled once (one matrix product)."""
+        if self.exact or not len(columns):
+            codes, matrix = self.outcome_matrix(columns)
+            return (matrix * as_numbers(self._pay[:, payoff].T, self.exact)).sum(axis=1)
+        self._evaluate()
+        return self._stand_table[columns, payoff]
 
     def outcomes(self, columns: np.ndarray) -> dict[int, np.ndarray]:
         """Dealer outcome numerators (over ``ff(cards left, depth)``) of registered columns."""
