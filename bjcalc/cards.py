@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import enum
+import operator
 import re
 from collections.abc import Iterable
 
@@ -112,9 +113,17 @@ def hand_total(ranks: Iterable[int]) -> tuple[int, bool]:
     return hard, False
 
 
+_VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+
+
+def hard_total(counts: tuple[int, ...]) -> int:
+    """The total of a hand given as ten rank counts, every ace counted as 1."""
+    return sum(map(operator.mul, counts, _VALUES))
+
+
 def counts_total(counts: tuple[int, ...]) -> tuple[int, bool]:
     """Best total and softness of a hand given as ten rank counts."""
-    hard = sum((rank + 1) * n for rank, n in enumerate(counts))
+    hard = hard_total(counts)
     if counts[ACE] and hard + 10 <= 21:
         return hard + 10, True
     return hard, False

@@ -30,7 +30,7 @@ try:  # the compiled float loop (optional build, see setup.py); BJCALC_NUMPY_DEA
 except ImportError:  # pragma: no cover - depends on the build
     _dealer_kernel = None
 
-from bjcalc.cards import ACE, TEN, counts_total
+from bjcalc.cards import ACE, TEN, hard_total
 
 BUST = 22
 BLACKJACK = 23
@@ -45,12 +45,18 @@ def classify(up: int, drawn: tuple[int, ...], hit_soft_17: bool, max_cards: int 
     >>> classify(5, (1, 0, 0, 0, 0, 0, 0, 0, 0, 0), True, None) is None   # 6 + A: soft 17, H17
     True
     """
-    n_drawn = sum(drawn)
-    hand = list(drawn)
-    hand[up] += 1
-    if n_drawn == 1 and hand[ACE] == 1 and hand[TEN] == 1:
+    has_ace = up == ACE or drawn[ACE] > 0
+    return _stop(up, sum(drawn), hard_total(drawn) + up + 1, has_ace, drawn[TEN if up == ACE else ACE] == 1,
+                 hit_soft_17, max_cards)
+
+
+def _stop(up, n_drawn, hard, has_ace, other_half, hit_soft_17, max_cards):
+    """:func:`classify` from the dealer's card count, hard total (aces 1) and whether an ace
+    is held; ``other_half``: the drawn cards hold the card that makes a blackjack with ``up``."""
+    if n_drawn == 1 and other_half and up in (ACE, TEN):
         return BLACKJACK
-    total, soft = counts_total(tuple(hand))
+    soft = has_ace and hard + 10 <= 21
+    total = hard + 10 if soft else hard
     if total > 21:
         return BUST
     if total > 17 or (total == 17 and not (soft and hit_soft_17)):
@@ -67,16 +73,21 @@ def dealer_hand_graph(up: int, hit_soft_17: bool, max_cards: int | None) -> nx.D
     """
     outcomes: dict[tuple[int, ...], int | None] = {(0,) * 10: None}
     edges = []
-    frontier = [(0,) * 10]
+    # a drawing state with its card count, hard total (aces 1) and whether it holds an ace
+    frontier = [((0,) * 10, 0, up + 1, up == ACE)]
+    other_half = TEN if up == ACE else ACE
     while frontier:
         next_frontier = []
-        for state in frontier:
+        for state, n_drawn, hard, has_ace in frontier:
             for rank in range(10):
                 child = state[:rank] + (state[rank] + 1,) + state[rank + 1 :]
                 if child not in outcomes:
-                    outcomes[child] = outcome = classify(up, child, hit_soft_17, max_cards)
+                    ace = has_ace or rank == ACE
+                    outcome = _stop(up, n_drawn + 1, hard + rank + 1, ace, rank == other_half,
+                                    hit_soft_17, max_cards)
+                    outcomes[child] = outcome
                     if outcome is None:
-                        next_frontier.append(child)
+                        next_frontier.append((child, n_drawn + 1, hard + rank + 1, ace))
                 edges.append((state, child, {"rank": rank}))
         frontier = next_frontier
     graph = nx.DiGraph()

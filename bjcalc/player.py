@@ -29,7 +29,7 @@ import math
 import networkx as nx
 import numpy as np
 
-from bjcalc.cards import ACE, TEN, counts_total
+from bjcalc.cards import ACE, TEN, counts_total, hard_total
 from bjcalc.dealer import BLACKJACK, BUST, compiled_dealer, max_draws, outcome_numerators
 from bjcalc.errors import InvalidShoeError
 from bjcalc.rules import Loss, Rules
@@ -63,7 +63,7 @@ def player_hand_graph(
         for hand in frontier:
             if sum(hand) >= stop_at:
                 continue
-            hard = sum((r + 1) * n for r, n in enumerate(hand))
+            hard = hard_total(hand)
             for rank in range(10):
                 if hard + rank + 1 > 21 or hand[rank] >= shoe[rank]:
                     continue
@@ -77,7 +77,7 @@ def player_hand_graph(
 
 
 def _fits(counts: tuple[int, ...], shoe: tuple[int, ...]) -> bool:
-    hard = sum((r + 1) * n for r, n in enumerate(counts))
+    hard = hard_total(counts)
     return hard <= 21 and all(n <= s for n, s in zip(counts, shoe))
 
 
