@@ -97,6 +97,11 @@ class HandLayers:
         return [self.first + k for k in range(len(self.counts))]
 
     @functools.cached_property
+    def cells(self) -> list[np.ndarray]:
+        """Each hand's chart cell: its total, plus 22 when soft (see bjcalc.strategy)."""
+        return [t + 22 * s for t, s in zip(self.totals, self.soft)]
+
+    @functools.cached_property
     def index(self) -> dict[tuple[int, ...], tuple[int, int]]:
         """hand (ten counts) -> (layer, row)."""
         return {

@@ -108,7 +108,7 @@ class _Solver:
         self.context = analysis.upcard(up)
         self.rules = analysis.rules
         self.layers = unsplit_layers(self.rules)
-        self.cells = [cell_of_array(t, s) for t, s in zip(self.layers.totals, self.layers.soft)]
+        self.cells = self.layers.cells
         shoe = self.context.shoe
         n = sum(shoe)
         first = self.layers.counts[0]
@@ -168,13 +168,11 @@ class _Solver:
         for k in range(len(layers.counts) - 1):
             n_left = sum(self.context.shoe) - layers.sizes[k]
             hitting = reach[k] * chart.hit[self.cells[k]]
-            nxt = np.zeros(len(layers.counts[k + 1]))
             left = np.maximum(shoe[None, :] - layers.counts[k], 0) / n_left
-            for rank in range(10):
-                child = layers.children[k][:, rank]
-                ok = child >= 0
-                np.add.at(nxt, child[ok], (hitting * left[:, rank])[ok])
-            reach.append(nxt)
+            child = layers.children[k]
+            ok = child >= 0
+            flow = (hitting[:, None] * left)[ok]
+            reach.append(np.bincount(child[ok], weights=flow, minlength=len(layers.counts[k + 1])))
         return reach
 
     def _first_options(self, chart, stand, hit, double, p_bj):
@@ -201,20 +199,20 @@ class _Solver:
         for k in range(len(self.cells)):
             can_hit = self.layers.sizes[k] < stop_at(self.rules)
             if can_hit:
-                np.add.at(gain, self.cells[k], reach[k] * (hit[k] - stand[k]))
+                gain += np.bincount(self.cells[k], weights=reach[k] * (hit[k] - stand[k]), minlength=44)
         # a cell no unsplit hand reaches under this chart (its hands all double, split or
         # surrender) still serves split hands: decide it as if every hand reached it by hitting
         potential = np.zeros(44)
         everything = UpcardChart(np.ones(44, dtype=bool), chart.first, chart.pair, chart.split_beats_total)
         for k, weights in enumerate(self._reach(everything, ~self.natural)):
             if self.layers.sizes[k] < stop_at(self.rules):
-                np.add.at(potential, self.cells[k], weights * (hit[k] - stand[k]))
+                potential += np.bincount(self.cells[k], weights=weights * (hit[k] - stand[k]), minlength=44)
         new_hit = np.where(gain > 0, True, np.where(gain < 0, False, potential > 0))
         options = self._first_options(chart, stand, hit, double, p_bj)
         weights = self.deal * playing_first
         totals = {key: np.zeros(44) for key in options}
         for key, value in options.items():
-            np.add.at(totals[key], first_cells, weights * np.where(np.isfinite(value), value, -1e9))
+            totals[key] += np.bincount(first_cells, weights=weights * np.where(np.isfinite(value), value, -1e9), minlength=44)
         keys = list(options)
         stacked = np.vstack([totals[key] for key in keys])
         new_first = np.array([keys[i] for i in stacked.argmax(axis=0)])
@@ -242,10 +240,6 @@ class _Solver:
         return changed
 
 
-def cell_of_array(totals: np.ndarray, soft: np.ndarray) -> np.ndarray:
-    return totals + 22 * soft
-
-
 def chart_decider(chart: UpcardChart, double_after_split: bool = True):
     """How split hands play a chart: hit/stand by total, double two-card hands where the chart
     doubles and the rules allow it after a split; a one-card split hand draws."""
@@ -257,7 +251,7 @@ def chart_decider(chart: UpcardChart, double_after_split: bool = True):
             may_double = None
         out = []
         for k, size in enumerate(layers.sizes):
-            cells = cell_of_array(layers.totals[k], layers.soft[k])
+            cells = layers.cells[k]
             chosen = np.where(hit[cells], HIT, STAND)
             if size == 1:
                 chosen = np.full(len(cells), HIT)
@@ -343,7 +337,7 @@ def evaluate(analysis: Analysis, chart: Chart, ups: list[int] | None = None) -> 
         analysis.prepare(up)
         context = analysis.upcard(up)
         layers = unsplit_layers(rules)
-        cells = [cell_of_array(t, s) for t, s in zip(layers.totals, layers.soft)]
+        cells = layers.cells
         solved = solve(context, layers, decisions=[np.where(decisions.hit[c], HIT, STAND) for c in cells])
         splitter = SplitSolver(context, None, decide=chart_decider(decisions))  # type: ignore[arg-type]
         p_up = Fraction(full[up], n_cards)
