@@ -302,6 +302,7 @@ class UpCard:
         self.split_loss = 1 if takes.splits(up) is Loss.ALL else 0
         self.index = ShoeIndex() if index is None else index
         self.split_hands: dict[tuple, tuple] = {}  # split-hand values of fixed charts (bjcalc.split)
+        self._stacks: dict[tuple, tuple[HandLayers, _Stack]] = {}
         self._stands: dict[tuple[int, tuple[int, ...], int], tuple[HandLayers, tuple]] = {}
         self._codes = np.array(self.dealer.outcomes)
         self._matrix: np.ndarray | None = None  # dealer numerators, (column, outcome)
@@ -325,6 +326,20 @@ class UpCard:
         if key not in self._stands:
             self._stands[key] = (layers, self._stand_values(layers, extra, loss))
         return self._stands[key][1]
+
+    def stacked_values(self, layers: HandLayers, extras: tuple[tuple[int, ...], ...], loss: int) -> _Stack:
+        """:meth:`stand_values` of several shoes, stacked layer by layer (cached); child rows
+        point into the same shoe's block of the next layer."""
+        key = (id(layers), extras, loss)
+        if key not in self._stacks:
+            parts = [self.stand_values(layers, extra, loss) for extra in extras]
+            if len(parts) == 1:
+                shoe, scale, stand, blackjack, draws = parts[0]
+                stack = _Stack([shoe], [scale], stand, blackjack, draws)
+            else:
+                stack = _stack(layers, parts)
+            self._stacks[key] = (layers, stack)
+        return self._stacks[key][1]
 
     def _stand_values(self, layers: HandLayers, extra: tuple[int, ...], loss: int):
         up = self
@@ -453,6 +468,39 @@ class _Draws:
     child_bj: np.ndarray  # per (hand, rank): P(dealer blackjack) after that draw, times the scale
 
 
+@dataclasses.dataclass(frozen=True)
+class _Stack:
+    """Stand values and draws of one hand graph for several shoes, stacked layer by layer."""
+
+    shoes: list[tuple[int, ...]]
+    scales: list[list[object]]
+    stand: list[np.ndarray]
+    blackjack: list[np.ndarray]
+    draws: list[_Draws]
+
+
+def _stack(layers: HandLayers, parts: list[tuple]) -> _Stack:
+    def joined(arrays: list[np.ndarray | None]) -> np.ndarray | None:
+        return None if arrays[0] is None else np.concatenate(arrays)
+
+    stand, blackjack, draws = [], [], []
+    for k, counts in enumerate(layers.counts):
+        stand.append(np.concatenate([p[2][k] for p in parts]))
+        blackjack.append(np.concatenate([p[3][k] for p in parts]))
+        ds = [p[4][k] for p in parts]
+        width = len(layers.counts[k + 1]) if k + 1 < len(layers.counts) else 0
+        draws.append(_Draws(
+            left=joined([d.left for d in ds]),
+            busts=joined([d.busts for d in ds]),
+            safe=joined([d.safe + j * width for j, d in enumerate(ds)]),
+            bust=joined([d.bust for d in ds]),
+            double=joined([d.double for d in ds]),
+            one_card=joined([d.one_card for d in ds]),
+            child_bj=joined([d.child_bj for d in ds]),
+        ))
+    return _Stack([p[0] for p in parts], [p[1] for p in parts], stand, blackjack, draws)
+
+
 @dataclasses.dataclass
 class Solved:
     """Values of every hand of a hand graph against one up card.
@@ -495,10 +543,33 @@ def solve(
     made outside. ``decisions``: a fixed play per state (else the best one is chosen).
     ``limit``: the number of cards at which the hand stops drawing (default: the rules').
     """
+    return solve_many(up, layers, (extra,), loss=loss, limit=limit, may_double=may_double,
+                      decisions=decisions)[0]
+
+
+def solve_many(
+    up: UpCard,
+    layers: HandLayers,
+    extras: tuple[tuple[int, ...], ...],
+    *,
+    loss: int = 1,
+    limit: int | None = None,
+    may_double: np.ndarray | None = None,
+    decisions: list[np.ndarray] | None = None,
+) -> list[Solved]:
+    """:func:`solve` for the same hands drawing from several shoes ``up.shoe - extras[j]``, in
+    one backward pass: the shoes' rows are stacked layer by layer (each row's numerators keep
+    their own shoe's scale, and no operation mixes rows of different shoes). ``may_double``
+    and ``decisions`` are per hand of ``layers``, the same for every shoe."""
     rules = up.rules
-    shoe, scale, stand, blackjack, draws = up.stand_values(layers, extra, loss)
+    stack = up.stacked_values(layers, tuple(extras), loss)
+    copies = len(extras)
+    stand, draws = stack.stand, stack.draws
     sizes = layers.sizes
     n_layers = len(sizes)
+    if copies > 1:
+        may_double = None if may_double is None else np.tile(may_double, copies)
+        decisions = None if decisions is None else [np.tile(d, copies) for d in decisions]
 
     limit = stop_at(rules) if limit is None else limit
     can_hit = [size < limit for size in sizes]
@@ -529,21 +600,37 @@ def solve(
         if k == double_layer:
             value = np.where(chosen == DOUBLE, double, value)
         best[k] = value
-    return Solved(
-        layers=layers,
-        shoe=shoe,
-        peeked=up.peeked,
-        scale=scale,
-        stand=stand,
-        hit=hit,
-        best=best,
-        decision=decision,
-        can_hit=can_hit,
-        double=double,
-        double_layer=double_layer,
-        blackjack=blackjack,
-        one_card=draws[double_layer].one_card if double_layer is not None else None,
-    )
+
+    out = []
+    for j, (shoe, scale) in enumerate(zip(stack.shoes, stack.scales)):
+        def part(arrays: list[np.ndarray]) -> list[np.ndarray]:
+            if copies == 1:
+                return arrays
+            return [a[j * len(c) : (j + 1) * len(c)] for a, c in zip(arrays, layers.counts)]
+
+        def part_of(array: np.ndarray | None, k: int | None) -> np.ndarray | None:
+            if array is None or copies == 1:
+                return array
+            rows = len(layers.counts[k])
+            return array[j * rows : (j + 1) * rows]
+
+        one_card = draws[double_layer].one_card if double_layer is not None else None
+        out.append(Solved(
+            layers=layers,
+            shoe=shoe,
+            peeked=up.peeked,
+            scale=scale,
+            stand=part(stand),
+            hit=part(hit),
+            best=part(best),
+            decision=part(decision),
+            can_hit=can_hit,
+            double=part_of(double, double_layer),
+            double_layer=double_layer,
+            blackjack=part(stack.blackjack),
+            one_card=part_of(one_card, double_layer),
+        ))
+    return out
 
 
 def unsplit_layers(rules: Rules) -> HandLayers:

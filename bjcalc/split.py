@@ -25,7 +25,7 @@ from fractions import Fraction
 import numpy as np
 
 from bjcalc.cards import ACE, TEN
-from bjcalc.player import DOUBLE, HIT, STAND, HandLayers, Solved, UpCard, hand_layers, solve, stop_at
+from bjcalc.player import DOUBLE, HIT, STAND, HandLayers, Solved, UpCard, hand_layers, solve, solve_many, stop_at
 
 
 class PostSplit(str, enum.Enum):
@@ -129,60 +129,80 @@ class SplitSolver:
             return []
         return [p for p in range(10) if self.up.shoe[p] >= 2]
 
+    @functools.lru_cache(maxsize=None)
+    def removals(self, pair: int) -> tuple[int, ...]:
+        """The numbers of pair cards (beyond the first two) removed from the shoe in the
+        states :func:`split_recursion` visits: it visits ``removed + 1`` only while a pair card
+        is left to draw, so the shoe alone decides."""
+        visited: set[int] = set()
+
+        def record(removed: int) -> tuple[int, int, Fraction]:
+            visited.add(removed)
+            enough = self.up.shoe[pair] >= 3 + removed
+            return 0, 0, Fraction(1, 2) if enough else Fraction(0)
+
+        split_recursion(record, max_hands(self.up.rules, pair))
+        return tuple(sorted(r for r in visited if self.up.shoe[pair] >= 2 + r))
+
+    def extra(self, pair: int, removed: int) -> tuple[int, ...]:
+        """The cards out of the shoe a split hand draws from: the other pair card and
+        ``removed`` more."""
+        return tuple((1 + removed) if r == pair else 0 for r in range(10))
+
     def prepare(self) -> None:
         """Register every split-hand shoe the recursion will visit with the up card's dealer
         batch, so that the dealer is evaluated once for all of them."""
         for pair in self.pairs():
-            visited: set[int] = set()
+            for removed in self.removals(pair):
+                self.up.register(self.layers(pair), self.extra(pair, removed))
 
-            def record(removed: int) -> tuple[int, int, Fraction]:
-                visited.add(removed)
-                enough = self.up.shoe[pair] >= 3 + removed
-                return 0, 0, Fraction(1, 2) if enough else Fraction(0)
-
-            split_recursion(record, max_hands(self.up.rules, pair))
-            for removed in sorted(visited):
-                extra = tuple((1 + removed) if r == pair else 0 for r in range(10))
-                self.up.register(self.layers(pair), extra)
+    def _hand(self, pair: int, removed: int) -> Solved:
+        """The split-hand graph evaluated on the shoe without the other pair card and
+        ``removed`` further pair cards."""
+        return self._hands(pair)[removed]
 
     @functools.lru_cache(maxsize=None)
-    def _hand(self, pair: int, removed: int) -> tuple[Solved | None, object]:
-        """The split-hand graph evaluated on the shoe without the other pair card and
-        ``removed`` further pair cards; also the decisions used (for CDP1). A fixed chart's
-        values are kept on the up card (under the decider's ``key``) for later solvers."""
+    def _hands(self, pair: int) -> dict[int, Solved]:
+        """:meth:`_hand` for every removal the recursion visits, solved together. A fixed
+        chart's values are kept on the up card (under the decider's ``key``) for later solvers."""
         key = getattr(self.decide, "key", None)
         if key is None:
-            return self._solve_hand(pair, removed)
+            return self._solve_hands(pair)
         shared = self.up.split_hands
-        if (key, pair, removed) not in shared:
-            shared[key, pair, removed] = self._solve_hand(pair, removed)
-        return shared[key, pair, removed]
+        if (key, pair) not in shared:
+            shared[key, pair] = self._solve_hands(pair)
+        return shared[key, pair]
 
-    def _solve_hand(self, pair: int, removed: int) -> tuple[Solved | None, object]:
+    def _solve_hands(self, pair: int) -> dict[int, Solved]:
         up = self.up
-        if up.shoe[pair] < 2 + removed:
-            return None, None
+        removals = self.removals(pair)
         layers = self.layers(pair)
-        extra = tuple((1 + removed) if r == pair else 0 for r in range(10))
         may_double = may_double_after_split(up, layers, pair)
         if self.decide is not None:
             decisions = self.decide(layers, may_double)
         elif self.strategy is PostSplit.CDZ:
             decisions = cdz_decisions(self.unsplit, layers, may_double)
-        elif self.strategy is PostSplit.CDP1 and removed > 0:
-            decisions = self._hand(pair, 0)[0].decision
         else:
             decisions = None
-        solved = solve(
-            up, layers, extra, loss=up.split_loss, limit=self.limit(pair),
-            may_double=may_double, decisions=decisions,
-        )
-        return solved, decisions
+        solved = {}
+        if self.strategy is PostSplit.CDP1 and self.decide is None and removals:
+            # re-optimised once, on the shoe right after the split; later hands play the same
+            first = solve(up, layers, self.extra(pair, removals[0]), loss=up.split_loss,
+                          limit=self.limit(pair), may_double=may_double)
+            solved[removals[0]] = first
+            decisions, removals = first.decision, removals[1:]
+        if removals:
+            many = solve_many(
+                up, layers, tuple(self.extra(pair, r) for r in removals), loss=up.split_loss,
+                limit=self.limit(pair), may_double=may_double, decisions=decisions,
+            )
+            solved.update(zip(removals, many))
+        return solved
 
     def _values(self, pair: int, removed: int) -> tuple[Fraction | float, Fraction | float, Fraction | float]:
         """(free, not-pair, q): the value of one split hand drawing its second card freely,
         the value weighted by its second card not being a pair card, and P(pair card)."""
-        solved, _ = self._hand(pair, removed)
+        solved = self._hand(pair, removed)
         n_left = sum(solved.shoe) - 1
         pair_left = solved.shoe[pair] - 1
         free = solved.hit[0][0]
