@@ -48,7 +48,6 @@ def player_hand_graph(
     A hand of ``stop_at`` cards draws no more. Edges carry the drawn ``rank``; draws that bust
     have no edge.
     """
-    graph = nx.DiGraph()
     if start is not None:
         frontier = [start] if _fits(start, shoe) else []
     else:
@@ -57,7 +56,8 @@ def player_hand_graph(
             for combo in itertools.combinations_with_replacement(range(10), first_cards)
             if _fits(counts := tuple(combo.count(r) for r in range(10)), shoe)
         ]
-    graph.add_nodes_from(frontier)
+    seen = set(frontier)
+    nodes, edges = list(frontier), []
     while frontier:
         next_frontier = []
         for hand in frontier:
@@ -68,11 +68,15 @@ def player_hand_graph(
                 if hard + rank + 1 > 21 or hand[rank] >= shoe[rank]:
                     continue
                 child = hand[:rank] + (hand[rank] + 1,) + hand[rank + 1 :]
-                if child not in graph:
-                    graph.add_node(child)
+                if child not in seen:
+                    seen.add(child)
+                    nodes.append(child)
                     next_frontier.append(child)
-                graph.add_edge(hand, child, rank=rank)
+                edges.append((hand, child, {"rank": rank}))
         frontier = next_frontier
+    graph = nx.DiGraph()
+    graph.add_nodes_from(nodes)
+    graph.add_edges_from(edges)
     return graph
 
 
@@ -303,7 +307,6 @@ class UpCard:
         self.index = ShoeIndex() if index is None else index
         self.split_hands: dict[tuple, tuple] = {}  # split-hand values of fixed charts (bjcalc.split)
         self._stacks: dict[tuple, tuple[HandLayers, _Stack]] = {}
-        self._stands: dict[tuple[int, tuple[int, ...], int], tuple[HandLayers, tuple]] = {}
         self._codes = np.array(self.dealer.outcomes)
         self._matrix: np.ndarray | None = None  # dealer numerators, (column, outcome)
         self._stand_table: np.ndarray | None = None  # float: (column, payoff) stand numerators
@@ -319,89 +322,103 @@ class UpCard:
         returns their column numbers, layer by layer."""
         return self.index.register(layers, extra)
 
-    def stand_values(self, layers: HandLayers, extra: tuple[int, ...], loss: int):
-        """What does not depend on the player's decisions (cached): the shoe, the layer
-        scales, and the stand, doubled-stand and dealer-blackjack numerators of every hand."""
-        key = (id(layers), extra, loss)
-        if key not in self._stands:
-            self._stands[key] = (layers, self._stand_values(layers, extra, loss))
-        return self._stands[key][1]
-
     def stacked_values(self, layers: HandLayers, extras: tuple[tuple[int, ...], ...], loss: int) -> _Stack:
-        """:meth:`stand_values` of several shoes, stacked layer by layer (cached); child rows
-        point into the same shoe's block of the next layer."""
+        """What does not depend on the player's decisions, for the hands of ``layers`` drawing
+        from each shoe ``up.shoe - extras[j]`` (cached): the shoes, the layer scales, and the
+        stand, doubled-stand and dealer-blackjack numerators and the draws of every hand, the
+        shoes' rows stacked layer by layer (layer ``k`` holds shoe 0's rows, then shoe 1's...;
+        child rows point into the same shoe's block of the next layer)."""
         key = (id(layers), extras, loss)
         if key not in self._stacks:
-            parts = [self.stand_values(layers, extra, loss) for extra in extras]
-            if len(parts) == 1:
-                shoe, scale, stand, blackjack, draws = parts[0]
-                stack = _Stack([shoe], [scale], stand, blackjack, draws)
-            else:
-                stack = _stack(layers, parts)
-            self._stacks[key] = (layers, stack)
+            self._stacks[key] = (layers, self._stacked_values(layers, extras, loss))
         return self._stacks[key][1]
 
-    def _stand_values(self, layers: HandLayers, extra: tuple[int, ...], loss: int):
+    def stand_values(self, layers: HandLayers, extra: tuple[int, ...], loss: int):
+        """:meth:`stacked_values` of one shoe: (shoe, scales, stand, blackjack, draws)."""
+        stack = self.stacked_values(layers, (extra,), loss)
+        return stack.shoes[0], stack.scales[0], stack.stand, stack.blackjack, stack.draws
+
+    def _stacked_values(self, layers: HandLayers, extras: tuple[tuple[int, ...], ...], loss: int) -> _Stack:
         up = self
         rules, exact = up.rules, up.exact
-        shoe = tuple(s - e for s, e in zip(up.shoe, extra))
-        n0 = sum(shoe)
         sizes = layers.sizes
         deepest = sizes[-1] + 1  # cards held after the last possible draw
-        if n0 < deepest + up.depth:
-            raise InvalidShoeError(
-                f"shoe {','.join(map(str, rules.shoe_counts))} is too small: a round could run out of cards"
-            )
         top = deepest + up.depth
-        scale = [falling(n0 - size, top - size) for size in sizes + [deepest]]
-        # P(dealer blackjack) * scale[k] = (cards of the blackjack rank left) * bj_unit[k]
-        bj_unit = [falling(n0 - size - 1, top - size - 1) for size in sizes + [deepest]]
+        shoes = [tuple(s - e for s, e in zip(up.shoe, extra)) for extra in extras]
+        scales, units, lifts = [], [], []
+        for shoe in shoes:
+            n0 = sum(shoe)
+            if n0 < deepest + up.depth:
+                raise InvalidShoeError(
+                    f"shoe {','.join(map(str, rules.shoe_counts))} is too small: a round could run out of cards"
+                )
+            scales.append([falling(n0 - size, top - size) for size in sizes + [deepest]])
+            # P(dealer blackjack) * scale[k] = (cards of the blackjack rank left) * bj_unit[k]
+            units.append([falling(n0 - size - 1, top - size - 1) for size in sizes + [deepest]])
+            # the dealer numerators are over ff(n0 - size, depth); lift brings them to the
+            # layer's scale. One-card split hands never stand.
+            lifts.append([falling(n0 - k - up.depth, top - k - up.depth) if k >= 2 else 0 for k in sizes])
+
+        # rows in stacked order: layer by layer, and within a layer shoe by shoe
         flat = layers.flat
-        layer = flat.layer
+        copies, n_rows = len(extras), len(flat.layer)
+        order = np.concatenate([
+            j * n_rows + np.arange(a, b) for a, b in zip(flat.starts[:-1], flat.starts[1:]) for j in range(copies)
+        ])
+        copy = order // n_rows  # the shoe of each stacked row
+        row = order % n_rows
+        layer = flat.layer[row]
+        counts = flat.counts[row]
         size = np.asarray(sizes)[layer]
-        payoff = flat.totals
+        shoe_rows = np.array(shoes, dtype=np.int64)[copy]  # (rows, 10)
+        scale_of = as_numbers(scales, exact)  # (copies, layers + 1)
+        unit_of = as_numbers(units, exact)
+
+        payoff = flat.totals[row]
         if rules.charlie is not None:
             payoff = np.where(size >= rules.charlie, CHARLIE, payoff)
-        not_blackjack = up.stand_numerators(np.concatenate(up.register(layers, extra)), payoff)
-        # the dealer numerators are over ff(n0 - size, depth); lift brings them to the layer's
-        # scale. One-card split hands never stand.
-        lift = [falling(n0 - k - up.depth, top - k - up.depth) if k >= 2 else 0 for k in sizes]
-        not_blackjack = not_blackjack * as_numbers(lift, exact)[layer]
-        scales = as_numbers(scale, exact)
-        units = as_numbers(bj_unit, exact)
+        columns = np.concatenate([np.concatenate(up.register(layers, extra)) for extra in extras])[order]
+        not_blackjack = up.stand_numerators(columns, payoff) * as_numbers(lifts, exact)[copy, layer]
         if up.bj_rank is None:
-            bj = as_numbers(np.zeros(len(size), dtype=np.int64), exact)
+            bj = as_numbers(np.zeros(len(order), dtype=np.int64), exact)
         else:
-            bj = as_numbers((shoe[up.bj_rank] - flat.counts[:, up.bj_rank]) * (size >= 2), exact)
-            bj = bj * units[layer]
+            bj = as_numbers((shoe_rows[:, up.bj_rank] - counts[:, up.bj_rank]) * (size >= 2), exact)
+            bj = bj * unit_of[copy, layer]
         if up.peeked:
             stand_all, doubled_all = not_blackjack, not_blackjack * 2
         else:
             stand_all = not_blackjack - bj * loss
             doubled_all = not_blackjack * 2 - bj * (loss + up.double_loss)
-        stand, stand_doubled, blackjack = flat.split(stand_all), flat.split(doubled_all), flat.split(bj)
 
-        # the draws of every layer: cards left per rank, where a draw busts, and its value
-        shoe_row = np.array(shoe)
-        left_all = as_numbers(np.maximum(shoe_row[None, :] - flat.counts, 0), exact)
-        g = scales[layer + 1][:, None]
+        # the draws of every row: cards left per rank, where a draw busts, and its value
+        left_all = as_numbers(np.maximum(shoe_rows - counts, 0), exact)
+        g = scale_of[copy, layer + 1][:, None]
         if up.bj_rank is None:
-            child_bj_all = as_numbers(np.zeros(flat.children.shape, dtype=np.int64), exact)
+            child_bj_all = as_numbers(np.zeros((len(order), 10), dtype=np.int64), exact)
         else:
-            bj_left = shoe[up.bj_rank] - flat.counts[:, up.bj_rank]
+            bj_left = shoe_rows[:, up.bj_rank] - counts[:, up.bj_rank]
             bj_is = np.arange(10) == up.bj_rank
-            child_bj_all = as_numbers(bj_left[:, None] - bj_is[None, :], exact) * units[layer + 1][:, None]
+            child_bj_all = as_numbers(bj_left[:, None] - bj_is[None, :], exact) * unit_of[copy, layer + 1][:, None]
         if up.peeked:
             bust_all = -(g - child_bj_all)
             bust_doubled_all = bust_all * 2
         else:
             bust_all = -(g - child_bj_all) - child_bj_all * loss
             bust_doubled_all = -(g - child_bj_all) * 2 - child_bj_all * (loss + up.double_loss)
-        busts_all = flat.children < 0
-        safe_all = np.where(busts_all, 0, flat.children)
+        children = flat.children[row]
+        busts_all = children < 0
+        widths = np.diff(flat.starts).tolist() + [0]  # rows per layer, per shoe
+        block = (copy * np.array(widths)[layer + 1])[:, None]  # the shoe's block of the next layer
+        safe_all = np.where(busts_all, 0, children + block)
+
+        starts = flat.starts * copies
+        def split(array: np.ndarray) -> list[np.ndarray]:
+            return [array[a:b] for a, b in zip(starts[:-1], starts[1:])]
+
+        stand, stand_doubled, blackjack = split(stand_all), split(doubled_all), split(bj)
         draws = []
         for k, (left, busts, safe, bust, bust_doubled, child_bj) in enumerate(zip(
-            *(flat.split(a) for a in (left_all, busts_all, safe_all, bust_all, bust_doubled_all, child_bj_all))
+            *(split(a) for a in (left_all, busts_all, safe_all, bust_all, bust_doubled_all, child_bj_all))
         )):
             double = one_card = None
             if sizes[k] == 2:
@@ -412,7 +429,7 @@ class UpCard:
                 double = (left * after).sum(axis=1)
                 one_card = (left * after_single).sum(axis=1)
             draws.append(_Draws(left, busts, safe, bust, double, one_card, child_bj))
-        return shoe, scale, stand, blackjack, draws
+        return _Stack(shoes, scales, stand, blackjack, draws)
 
     def _evaluate(self) -> None:
         """Evaluate the dealer on the registered shoes not evaluated yet."""
@@ -477,28 +494,6 @@ class _Stack:
     stand: list[np.ndarray]
     blackjack: list[np.ndarray]
     draws: list[_Draws]
-
-
-def _stack(layers: HandLayers, parts: list[tuple]) -> _Stack:
-    def joined(arrays: list[np.ndarray | None]) -> np.ndarray | None:
-        return None if arrays[0] is None else np.concatenate(arrays)
-
-    stand, blackjack, draws = [], [], []
-    for k, counts in enumerate(layers.counts):
-        stand.append(np.concatenate([p[2][k] for p in parts]))
-        blackjack.append(np.concatenate([p[3][k] for p in parts]))
-        ds = [p[4][k] for p in parts]
-        width = len(layers.counts[k + 1]) if k + 1 < len(layers.counts) else 0
-        draws.append(_Draws(
-            left=joined([d.left for d in ds]),
-            busts=joined([d.busts for d in ds]),
-            safe=joined([d.safe + j * width for j, d in enumerate(ds)]),
-            bust=joined([d.bust for d in ds]),
-            double=joined([d.double for d in ds]),
-            one_card=joined([d.one_card for d in ds]),
-            child_bj=joined([d.child_bj for d in ds]),
-        ))
-    return _Stack([p[0] for p in parts], [p[1] for p in parts], stand, blackjack, draws)
 
 
 @dataclasses.dataclass
