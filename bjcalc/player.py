@@ -393,8 +393,8 @@ class UpCard:
         # the draws of every row: cards left per rank, where a draw busts, and its value
         left_all = as_numbers(np.maximum(shoe_rows - counts, 0), exact)
         g = scale_of[copy, layer + 1][:, None]
-        if up.bj_rank is None:
-            child_bj_all = as_numbers(np.zeros((len(order), 10), dtype=np.int64), exact)
+        if up.bj_rank is None:  # one column for every draw: it is the same for all ranks
+            child_bj_all = as_numbers(np.zeros((len(order), 1), dtype=np.int64), exact)
         else:
             bj_left = shoe_rows[:, up.bj_rank] - counts[:, up.bj_rank]
             bj_is = np.arange(10) == up.bj_rank
@@ -483,6 +483,8 @@ class _Draws:
     double: np.ndarray | None
     one_card: np.ndarray | None  # take exactly one card and stand, at the same bet
     child_bj: np.ndarray  # per (hand, rank): P(dealer blackjack) after that draw, times the scale
+    # (``bust`` and ``child_bj`` have a single column, for every rank, when the up card makes
+    # no blackjack: in exact mode the ten copies of each big integer would be ten objects)
 
 
 @dataclasses.dataclass(frozen=True)
