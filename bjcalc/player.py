@@ -25,6 +25,7 @@ import dataclasses
 import functools
 import itertools
 import math
+from collections.abc import Sequence
 
 import networkx as nx
 import numpy as np
@@ -498,6 +499,22 @@ class _Stack:
     draws: list[_Draws]
 
 
+class _ShoePart(Sequence):
+    """Shoe ``j``'s rows of stacked per-layer arrays, cut out when a layer is read."""
+
+    def __init__(self, arrays: list[np.ndarray], layers: HandLayers, j: int) -> None:
+        self._arrays, self._layers, self._j = arrays, layers, j
+
+    def __len__(self) -> int:
+        return len(self._arrays)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(len(self))[k]]
+        rows = len(self._layers.counts[k])
+        return self._arrays[k][self._j * rows : (self._j + 1) * rows]
+
+
 @dataclasses.dataclass
 class Solved:
     """Values of every hand of a hand graph against one up card.
@@ -600,10 +617,8 @@ def solve_many(
 
     out = []
     for j, (shoe, scale) in enumerate(zip(stack.shoes, stack.scales)):
-        def part(arrays: list[np.ndarray]) -> list[np.ndarray]:
-            if copies == 1:
-                return arrays
-            return [a[j * len(c) : (j + 1) * len(c)] for a, c in zip(arrays, layers.counts)]
+        def part(arrays: list[np.ndarray]) -> Sequence[np.ndarray]:
+            return arrays if copies == 1 else _ShoePart(arrays, layers, j)
 
         def part_of(array: np.ndarray | None, k: int | None) -> np.ndarray | None:
             if array is None or copies == 1:

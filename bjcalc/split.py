@@ -129,20 +129,10 @@ class SplitSolver:
             return []
         return [p for p in range(10) if self.up.shoe[p] >= 2]
 
-    @functools.lru_cache(maxsize=None)
     def removals(self, pair: int) -> tuple[int, ...]:
         """The numbers of pair cards (beyond the first two) removed from the shoe in the
-        states :func:`split_recursion` visits: it visits ``removed + 1`` only while a pair card
-        is left to draw, so the shoe alone decides."""
-        visited: set[int] = set()
-
-        def record(removed: int) -> tuple[int, int, Fraction]:
-            visited.add(removed)
-            enough = self.up.shoe[pair] >= 3 + removed
-            return 0, 0, Fraction(1, 2) if enough else Fraction(0)
-
-        split_recursion(record, max_hands(self.up.rules, pair))
-        return tuple(sorted(r for r in visited if self.up.shoe[pair] >= 2 + r))
+        states :func:`split_recursion` visits."""
+        return visited_removals(self.up.shoe[pair], max_hands(self.up.rules, pair))
 
     def extra(self, pair: int, removed: int) -> tuple[int, ...]:
         """The cards out of the shoe a split hand draws from: the other pair card and
@@ -228,6 +218,21 @@ class SplitSolver:
             bj = shoe[up.bj_rank] - (2 if pair == up.bj_rank else 0)
             total = total - (Fraction(bj, left) if up.exact else bj / left)
         return total
+
+
+@functools.lru_cache(maxsize=None)
+def visited_removals(pair_cards: int, most: int) -> tuple[int, ...]:
+    """The removals :func:`split_recursion` visits with ``pair_cards`` of the pair rank in the
+    shoe (after the up card) and at most ``most`` hands: it goes to ``removed + 1`` only while
+    a pair card is left to draw, so the count alone decides."""
+    visited: set[int] = set()
+
+    def record(removed: int) -> tuple[int, int, Fraction]:
+        visited.add(removed)
+        return 0, 0, Fraction(1, 2) if pair_cards >= 3 + removed else Fraction(0)
+
+    split_recursion(record, most)
+    return tuple(sorted(r for r in visited if pair_cards >= 2 + r))
 
 
 def split_recursion(values, most: int, first_hand_only: bool = False):
