@@ -29,8 +29,7 @@ def run(decks: int, exact: bool) -> dict:
     imported = time.perf_counter()
     rules = Rules(decks=decks, surrender="late", split_hands=4, double_after_split=True)
     analysis = Analysis(rules, exact=exact)
-    for up in range(10):
-        analysis.prepare(up)
+    analysis.prepare_all()
     for up in RANK_NOTATION:
         for a, b in itertools.combinations_with_replacement(RANK_NOTATION, 2):
             analysis.hand(a + b, up)

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -129,6 +129,14 @@ class Analysis:
             context.register(unsplit_layers(self.rules), (0,) * 10)
             if self.rules.split_hands > 1:
                 SplitSolver(context, None, self.post_split).prepare()  # type: ignore[arg-type]
+            context.start_dealer()
+
+    def prepare_all(self, ups: Iterable[int] | None = None) -> None:
+        """:meth:`prepare` every up card in the shoe (or ``ups``): in float mode the dealer
+        pass of one up card then runs while the next one is prepared."""
+        for up in range(10) if ups is None else ups:
+            if self.rules.shoe_counts[up]:
+                self.prepare(up)
 
     def splits(self, up: int) -> SplitSolver:
         """Split EVs against up card index ``up`` for this analysis' post-split strategy."""

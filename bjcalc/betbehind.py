@@ -41,6 +41,7 @@ def bet_behind(analysis: Analysis, seated: Chart | None = None) -> BetBehind:
     by_hand = {(p.up, p.counts): p for p in plays} if plays is not None else {}
     follow: Any = 0
     alone: Any = 0
+    analysis.prepare_all()
     for up in range(10):
         if not full[up]:
             continue

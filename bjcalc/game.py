@@ -69,6 +69,7 @@ def round_ev(analysis: Analysis) -> RoundResult:
     total_cards = sum(full)
     ev: Any = 0
     by_upcard, upcard_probability = {}, {}
+    analysis.prepare_all()
     for up in range(10):
         if not full[up]:
             continue

@@ -21,6 +21,7 @@ same as maximising the conditional EVs because every action of a state shares th
 
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
 import functools
 import itertools
@@ -31,7 +32,7 @@ import networkx as nx
 import numpy as np
 
 from bjcalc.cards import ACE, TEN, counts_total, hard_total
-from bjcalc.dealer import BLACKJACK, BUST, compiled_dealer, max_draws, outcome_numerators
+from bjcalc.dealer import BLACKJACK, BUST, compiled_dealer, kernel_available, max_draws, outcome_numerators
 from bjcalc.errors import InvalidShoeError
 from bjcalc.rules import Loss, Rules
 
@@ -244,6 +245,12 @@ def stop_at(rules: Rules) -> int:
     return min(n for n in (rules.charlie, rules.player_max_cards, 99) if n is not None)
 
 
+@functools.lru_cache(maxsize=1)
+def _background() -> concurrent.futures.ThreadPoolExecutor:
+    """One thread for dealer passes started ahead of need (:meth:`UpCard.start_dealer`)."""
+    return concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="bjcalc-ahead")
+
+
 class ShoeIndex:
     """Column numbers for the shoes the hands leave, as removal vectors (cards taken out of the
     shoe after the up card). The vectors a hand graph leaves do not depend on the up card, so
@@ -317,6 +324,7 @@ class UpCard:
         self._pay[:, CHARLIE] = 1
         self._pay[self._codes == BLACKJACK] = 0
         self._evaluated = 0
+        self._pending: tuple[concurrent.futures.Future, int] | None = None  # see start_dealer
 
     def register(self, layers: HandLayers, extra: tuple[int, ...]) -> list[np.ndarray]:
         """Register the shoes every hand of ``layers`` leaves (with ``extra`` also removed);
@@ -432,18 +440,40 @@ class UpCard:
             draws.append(_Draws(left, busts, safe, bust, double, one_card, child_bj))
         return _Stack(shoes, scales, stand, blackjack, draws)
 
+    def start_dealer(self) -> None:
+        """Start evaluating the dealer on the registered shoes in a background thread (float
+        mode with the compiled loop, which releases the GIL), so that the work overlaps with
+        whatever Python does next; :meth:`_evaluate` collects it."""
+        if self.exact or self._pending is not None or not kernel_available():
+            return
+        if len(self.index) > self._evaluated:
+            end = len(self.index)
+            future = _background().submit(self._dealer_block, self.index.rows(self._evaluated))
+            self._pending = (future, end)
+
+    def _dealer_block(self, removed: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """Dealer numerators of the shoes ``removed`` (rows: outcomes in ``_codes`` order) and,
+        in float mode, their stand numerators of every payoff."""
+        batch, _ = outcome_numerators(self.dealer, self.shoe, removed, self.depth, self.exact)
+        block = np.stack([batch[o] for o in self._codes], axis=1)
+        # einsum, not @: a BLAS product would start BLAS threads that spin on the cores
+        table = None if self.exact else np.einsum("no,ot->nt", block, self._pay.astype(np.float64))
+        return block, table
+
     def _evaluate(self) -> None:
         """Evaluate the dealer on the registered shoes not evaluated yet."""
+        blocks = []
+        if self._pending is not None:
+            future, self._evaluated = self._pending
+            self._pending = None
+            blocks.append(future.result())
         if len(self.index) > self._evaluated:
-            removed = self.index.rows(self._evaluated)
-            batch, _ = outcome_numerators(self.dealer, self.shoe, removed, self.depth, self.exact)
-            block = np.stack([batch[o] for o in self._codes], axis=1)
-            self._matrix = block if self._matrix is None else np.concatenate([self._matrix, block])
-            if not self.exact:
-                # einsum, not @: a BLAS product would start BLAS threads that spin on the cores
-                table = np.einsum("no,ot->nt", block, self._pay.astype(np.float64))
-                self._stand_table = table if self._stand_table is None else np.concatenate([self._stand_table, table])
+            blocks.append(self._dealer_block(self.index.rows(self._evaluated)))
             self._evaluated = len(self.index)
+        for block, table in blocks:
+            self._matrix = block if self._matrix is None else np.concatenate([self._matrix, block])
+            if table is not None:
+                self._stand_table = table if self._stand_table is None else np.concatenate([self._stand_table, table])
 
     def outcome_matrix(self, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Dealer outcome numerators (over ``ff(cards left, depth)``) of registered columns:

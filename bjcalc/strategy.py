@@ -278,10 +278,10 @@ def basic_strategy(rules: Rules, analysis: Analysis | None = None) -> Chart:
     if analysis is None or analysis.exact:
         analysis = Analysis(rules, exact=False)
     ups = {}
+    analysis.prepare_all()
     for up in range(10):
         if not rules.shoe_counts[up]:
             continue
-        analysis.prepare(up)
         solver = _Solver(analysis, up)
         initial = UpcardChart(
             hit=np.array([t < 17 if c < 22 else t < 18 for c, t in ((c, c % 22) for c in range(44))]),
@@ -331,6 +331,7 @@ def evaluate(analysis: Analysis, chart: Chart, ups: list[int] | None = None) -> 
     n_cards = sum(full)
     ev: Any = 0
     by_upcard, p_up_out, plays = {}, {}, []
+    analysis.prepare_all(ups if ups is not None else chart.ups)
     for up, decisions in chart.ups.items():
         if ups is not None and up not in ups:
             continue
