@@ -75,3 +75,16 @@ def test_large_batches_cut_into_parts_give_the_same_numbers(monkeypatch):
     whole, _ = d._kernel_numerators(dealer, shoe, removed, depth)
     for outcome in whole:
         assert np.array_equal(parts[outcome], whole[outcome])
+
+
+def test_the_compiled_loop_is_in_use_where_a_compiler_is():
+    """The tests import bjcalc from the source tree: an install that is not editable leaves the
+    compiled loop in site-packages and the tests would quietly run the numpy loop."""
+    import shutil
+
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler: the numpy loop is the expected one")
+    assert d._dealer_kernel is not None, (
+        "bjcalc/_dealer_kernel is not built in the source tree: install with "
+        "`python3 -m pip install -e '.[test]'` (or run `python3 setup.py build_ext --inplace`)"
+    )
