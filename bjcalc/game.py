@@ -94,21 +94,23 @@ def round_ev(analysis: Analysis) -> RoundResult:
 
 
 def round_variance(analysis: Analysis) -> Any | None:
-    """The exact variance of the round's result (CD play, insurance not taken), or ``None``
-    when the rules allow splitting: the results of two split hands share the dealer's cards and
-    their covariance is not computed exactly. The standard deviation is its square root.
+    """The exact variance of the round's result (CD play, split hands by the analysis'
+    post-split strategy, insurance not taken), or ``None`` when the rules allow resplitting
+    (more than two hands). The standard deviation is its square root.
 
-    The second moment runs through the same backward pass as the values: a standing hand's
-    squared result is 1 unless it pushes; a doubled hand's is 4 (or the no-hole-card blackjack
-    loss squared); a surrender's 1/4; a blackjack's the payout squared.
+    The second moment of an unsplit hand runs through the same backward pass as the values: a
+    standing hand's squared result is 1 unless it pushes; a doubled hand's is 4 (or the
+    no-hole-card blackjack loss squared); a surrender's 1/4; a blackjack's the payout squared.
+    A split's is computed by enumerating both hands jointly (:mod:`bjcalc.moments`).
     """
     import numpy as np
 
     from bjcalc.cards import ACE, TEN
+    from bjcalc.moments import split_moments
     from bjcalc.player import HIT, falling
 
     rules = analysis.rules
-    if rules.split_hands > 1:
+    if rules.split_hands > 2:
         return None
     full = rules.shoe_counts
     total_cards = sum(full)
@@ -171,6 +173,9 @@ def round_variance(analysis: Analysis) -> Any | None:
                     square += 0 if rules.surrender is Surrender.EARLY else p_bj  # blackjack took 1
                 else:
                     square = Fraction(1, 4) * (1 - p_bj) + p_bj
+            elif action is Action.SPLIT:
+                pair = next(r for r in range(10) if counts[r] == 2)
+                square = split_moments(analysis.splits(up), pair)[1] + (p_bj if context.peeked else 0)
             else:
                 x = {Action.STAND: stand_sq[0][row], Action.HIT: hit_sq[0][row],
                      Action.DOUBLE: None if double_sq is None else double_sq[row]}[action]

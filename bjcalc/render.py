@@ -271,7 +271,8 @@ def chart_json(chart, result, exceptions_, exact: bool) -> str:
     return json.dumps(data, indent=2)
 
 
-_NO_VARIANCE = "standard deviation: not computed exactly when splitting is allowed (split hands share the dealer's cards)"
+_NO_VARIANCE = ("standard deviation: not computed when resplitting is allowed (exact with one split: "
+                "--split-hands 2)")
 
 
 def edge_text(result, rules, exact: bool, variance=None) -> str:
@@ -283,7 +284,7 @@ def edge_text(result, rules, exact: bool, variance=None) -> str:
     if variance is not None:
         lines.append(f"standard deviation per round: {math.sqrt(float(variance)):.6f} "
                      f"(variance {number(variance, exact)}, exact)")
-    elif not result.strategy.startswith("basic") and rules.split_hands > 1:
+    elif not result.strategy.startswith("basic") and rules.split_hands > 2:
         lines.append(_NO_VARIANCE)
     if result.insurance is not None:
         lines.append(f"insurance off the top: {number(result.insurance, exact)} per unit of insurance bet (never taken above)")

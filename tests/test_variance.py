@@ -6,6 +6,7 @@ from itertools import permutations
 import pytest
 
 import naive_reference as naive
+import naive_split
 from bjcalc import Analysis, Rules
 from bjcalc.game import round_ev, round_variance
 from bjcalc.numbers import to_fraction
@@ -71,11 +72,90 @@ def test_exact_variance_matches_brute_force(shoe):
     assert to_fraction(round_variance(analysis)) == square - mean * mean
 
 
-def test_variance_float_agrees_and_splitting_is_declined():
-    rules = Rules(decks=1, split_hands=1, surrender="late", hit_soft_17=True)
-    exact = to_fraction(round_variance(Analysis(rules, exact=True)))
-    assert abs(float(exact) - round_variance(Analysis(rules))) < 1e-12
-    assert round_variance(Analysis(Rules(decks=1))) is None
+def brute_force_with_splits(shoe, rules):
+    """E[X] and E[X^2] of a round that may split once (no resplit), over every distinct
+    ordering of a shoe without aces (no blackjack). First decision: the best naive EV (stand,
+    hit, double, split; ties keep the earlier); split hands: naive_split's CDZ- decisions,
+    hand 1 played out before hand 2 gets its second card; then the dealer."""
+    cards = [r + 1 for r in range(10) for _ in range(shoe[r])]
+    first_choice = {}
+
+    def first(hand, up):
+        key = (tuple(sorted(hand)), up)
+        if key not in first_choice:
+            evs = naive.naive_hand(shoe, up, tuple(hand), rules)
+            options = [("stand", evs["stand"]), ("hit", evs["hit"]), ("double", evs["double"])]
+            if hand[0] == hand[1]:
+                options.append(("split", naive_split.naive_split(shoe, up, hand[0], rules)))
+            choice, value = options[0]
+            for option, v in options[1:]:
+                if v is not None and v > value:
+                    choice, value = option, v
+            first_choice[key] = choice
+        return first_choice[key]
+
+    def play(hand, up, draws, action):
+        """Play out one hand from its first decision; returns (final cards, bet)."""
+        if action == "double":
+            return hand + [draws.pop(0)], 2
+        while action == "hit":
+            hand = hand + [draws.pop(0)]
+            if total(hand) > 21:
+                break
+            action = naive_split.cdz_decision(shoe, up, hand, rules, may_double=False)
+        return hand, 1
+
+    def settle(hand, bet, dealer_total):
+        mine = total(hand)
+        if mine > 21:
+            return -bet
+        if dealer_total > 21 or mine > dealer_total:
+            return bet
+        return 0 if mine == dealer_total else -bet
+
+    first_moment = second_moment = Fraction(0)
+    splits = 0
+    orders = set(permutations(cards))
+    for order in orders:
+        hand, up, deck = [order[0], order[2]], order[1], list(order[3:])
+        hole, draws = deck[0], deck[1:]
+        action = first(hand, up)
+        if action == "split":
+            splits += 1
+            hands = []
+            for _ in range(2):
+                split_hand = [hand[0], draws.pop(0)]
+                choice = naive_split.cdz_decision(shoe, up, split_hand, rules, may_double=True)
+                hands.append(play(split_hand, up, draws, choice))
+        else:
+            hands = [play(hand, up, draws, action)]
+        dealer = [up, hole]
+        if any(total(h) <= 21 for h, _ in hands):
+            while total(dealer) < 17:
+                dealer.append(draws.pop(0))
+        result = sum(settle(h, bet, total(dealer)) for h, bet in hands)
+        first_moment += result
+        second_moment += result * result
+    return first_moment / len(orders), second_moment / len(orders), splits
+
+
+@pytest.mark.parametrize("shoe", [(0, 2, 0, 1, 0, 1, 0, 1, 0, 6), (0, 0, 1, 0, 0, 0, 0, 2, 1, 7)],
+                         ids=["2,2,4,6,8 and 6 tens", "3,8,8,9 and 7 tens"])
+def test_exact_variance_with_one_split_matches_brute_force(shoe):
+    rules = Rules(shoe=shoe, split_hands=2, surrender="none", double="any", double_after_split=True)
+    analysis = Analysis(rules, exact=True)
+    mean, square, splits = brute_force_with_splits(shoe, naive.rules_with(split_hands=2))
+    assert splits > 0  # the shoe does make splitting the best play somewhere
+    assert to_fraction(round_ev(analysis).ev) == mean
+    assert to_fraction(round_variance(analysis)) == square - mean * mean
+
+
+def test_variance_float_agrees_and_resplitting_is_declined():
+    for rules in (Rules(decks=1, split_hands=1, surrender="late", hit_soft_17=True),
+                  Rules(decks=1, split_hands=2, hit_soft_17=True, double_after_split=True)):
+        exact = to_fraction(round_variance(Analysis(rules, exact=True)))
+        assert abs(float(exact) - round_variance(Analysis(rules))) < 1e-12
+    assert round_variance(Analysis(Rules(decks=1, split_hands=3))) is None
 
 
 def test_edge_reports_the_standard_deviation():
@@ -88,4 +168,21 @@ def test_edge_reports_the_standard_deviation():
     out = json.loads(CliRunner().invoke(cli, ["edge", "--decks", "1", "--split-hands", "1", "--format", "json"]).output)
     assert out["sd"] is not None and abs(out["sd"] ** 2 - out["variance"]) < 1e-12
     text = CliRunner().invoke(cli, ["edge", "--decks", "1"]).output
-    assert "not computed exactly when splitting is allowed" in text
+    assert "not computed when resplitting is allowed" in text
+    text = CliRunner().invoke(cli, ["edge", "--decks", "1", "--split-hands", "2"]).output
+    assert "standard deviation per round: 1.1" in text
+
+
+@pytest.mark.parametrize("options", [{}, {"hole_card": "none", "blackjack_takes": "original"},
+                                     {"hole_card": "none"}, {"hit_split_aces": True, "hit_soft_17": True}],
+                         ids=["peek", "no hole card, original bet", "no hole card, all", "hit split aces, H17"])
+def test_split_moments_first_moment_is_the_split_ev(options):
+    """The joint enumeration of both split hands gives the split EV of the independent
+    recursion in bjcalc/split.py exactly (so its weights and blackjack settlements are right)."""
+    from bjcalc.moments import split_moments
+
+    analysis = Analysis(Rules(decks=1, split_hands=2, double_after_split=True, **options), exact=True)
+    for up, pair in ((0, 0), (0, 7), (9, 1), (5, 9), (6, 6)):
+        splitter = analysis.splits(up)
+        mean, _ = split_moments(splitter, pair)
+        assert mean == to_fraction(splitter.value(pair))
