@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from bjcalc.actions import Action
-from bjcalc.cards import ACE, TEN, Rank, counts_total, parse_card, parse_cards
+from bjcalc.cards import ACE, TEN, Rank, counts_total, parse_card, parse_cards, ten_faces
 from bjcalc.dealer import BLACKJACK, BUST, compiled_dealer, max_draws, outcome_numerators
 from bjcalc.errors import InvalidHandError, InvalidShoeError
 from bjcalc.numbers import Number, constant, ratio
@@ -189,11 +189,13 @@ class Analysis:
             return Fraction(int(numerator), int(denominator))
         return float(numerator) / float(denominator)
 
-    def joint_values(self, up: int, counts: tuple[int, ...]) -> tuple[dict[Action, Fraction | float], Fraction | float]:
+    def joint_values(self, up: int, counts: tuple[int, ...], same_face: bool = True) -> tuple[dict[Action, Fraction | float], Fraction | float]:
         """Values of every action for a hand (given as rank counts) against up card ``up``, in
         the engine's measure: E[result; no dealer blackjack] when the dealer peeks with an A or T
         up, else unconditional; and P(dealer blackjack).
-        Two-card hands get the first-decision actions; a natural gets only its payout."""
+        Two-card hands get the first-decision actions; a natural gets only its payout.
+        ``same_face``: for two tens where unlike tens may not be split, whether they are of the
+        same face (only then may they be split)."""
         rules = self.rules
         table = self.table(up)
         layer, row = table.layers.index[counts]
@@ -214,7 +216,8 @@ class Analysis:
                 values[Action.DOUBLE] = self._div(table.double[row], scale)
         if initial and not natural:
             pair = next((r for r in range(10) if counts[r] == 2), None)
-            if pair is not None and rules.split_hands >= 2:
+            splittable = same_face or pair != TEN or rules.split_unlike_tens
+            if pair is not None and rules.split_hands >= 2 and splittable:
                 values[Action.SPLIT] = self.splits(up).value(pair)
             if rules.surrender is not Surrender.NONE:
                 values[Action.SURRENDER] = surrender_value(rules.surrender, table.peeked, p_bj)
@@ -236,7 +239,8 @@ class Analysis:
         table = self.table(up_rank.index)
         if counts not in table.layers.index:
             raise InvalidHandError(f"hand {notation!r} has more cards than the rules allow")
-        joint, p_bj = self.joint_values(up_rank.index, counts)
+        faces = ten_faces(cards)
+        joint, p_bj = self.joint_values(up_rank.index, counts, same_face=len(set(faces)) <= 1)
         initial = len(hand) == 2
         natural = initial and counts[ACE] == 1 and counts[TEN] == 1
         if natural:

@@ -38,7 +38,7 @@ def bet_behind(analysis: Analysis, seated: Chart | None = None) -> BetBehind:
     full = rules.shoe_counts
     n = sum(full)
     plays = evaluate(analysis, seated)[1] if seated is not None else None
-    by_hand = {(p.up, p.counts): p for p in plays} if plays is not None else {}
+    by_hand = {(p.up, p.counts, p.same_face): p for p in plays} if plays is not None else {}
     follow: Any = 0
     alone: Any = 0
     analysis.prepare_all()
@@ -53,11 +53,11 @@ def bet_behind(analysis: Analysis, seated: Chart | None = None) -> BetBehind:
         else:
             splitter = analysis.splits(up)
         p_up = Fraction(full[up], n)
-        for counts, p_hand in two_card_hands(context.shoe):
+        for counts, p_hand, same_face in two_card_hands(context.shoe, rules, up):
             if seated is None:
-                action, value = unconditional_best(analysis, up, counts)
+                action, value = unconditional_best(analysis, up, counts, same_face)
             else:
-                play = by_hand[(up, counts)]
+                play = by_hand[(up, counts, same_face)]
                 action, value = play.action, play.ev
             single = value
             if action in (Action.DOUBLE, Action.SPLIT):

@@ -97,6 +97,18 @@ def parse_cards(text: str) -> tuple[Rank, ...]:
     return tuple(cards)
 
 
+def ten_faces(cards: str | Iterable[object]) -> list[str]:
+    """The face of each ten-valued card as written (``T`` and ``10`` are the face ``10``): it
+    matters where only same-face tens may be split.
+
+    >>> ten_faces("K,Q,7,T")
+    ['K', 'Q', '10']
+    """
+    tokens = [m.group().upper() for m in _TOKEN.finditer(re.sub(r"[\s,;/-]+", "", cards))] if isinstance(
+        cards, str) else [str(getattr(c, "value", c)).upper() for c in cards]
+    return ["10" if t in ("T", "10") else t for t in tokens if t in ("T", "10", "J", "Q", "K")]
+
+
 def hand_total(ranks: Iterable[int]) -> tuple[int, bool]:
     """Best total and softness of a hand given as rank indices (0 = ace).
 

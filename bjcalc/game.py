@@ -14,7 +14,7 @@ from typing import Any
 
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
-from bjcalc.cards import RANK_NOTATION
+from bjcalc.cards import RANK_NOTATION, TEN
 from bjcalc.numbers import to_api
 from bjcalc.rules import Surrender
 
@@ -37,22 +37,45 @@ class RoundResult:
         return -self.ev
 
 
-def two_card_hands(shoe: tuple[int, ...]) -> list[tuple[tuple[int, ...], Fraction]]:
-    """Every two-card hand from ``shoe`` (as rank counts) with its probability."""
+def two_card_hands(shoe: tuple[int, ...], rules: Any = None, up: int | None = None) -> list[tuple[tuple[int, ...], Fraction, bool]]:
+    """Every two-card hand from ``shoe`` (as rank counts) with its probability, and whether it
+    may be split as a pair. Where only same-face tens may be split (``rules``, with the up
+    card ``up`` already out of ``shoe``), a pair of tens comes twice: same face (splittable)
+    and unlike faces, each with its share of the probability."""
     n = sum(shoe)
     out = []
     for a in range(10):
         for b in range(a, 10):
             ways = shoe[a] * (shoe[a] - 1) if a == b else 2 * shoe[a] * shoe[b]
-            if ways:
-                counts = tuple((r == a) + (r == b) for r in range(10))
-                out.append((counts, Fraction(ways, n * (n - 1))))
+            if not ways:
+                continue
+            counts = tuple((r == a) + (r == b) for r in range(10))
+            p = Fraction(ways, n * (n - 1))
+            if a == b == TEN and rules is not None and not rules.split_unlike_tens:
+                same = same_face_share(rules, up)
+                out.append((counts, p * same, True))
+                if same != 1:
+                    out.append((counts, p * (1 - same), False))
+            else:
+                out.append((counts, p, True))
     return out
 
 
-def unconditional_best(analysis: Analysis, up: int, counts: tuple[int, ...]) -> tuple[Action, Any]:
-    """The best first decision for a two-card hand and its unconditional EV."""
-    joint, p_bj = analysis.joint_values(up, counts)
+def same_face_share(rules: Any, up: int | None) -> Fraction:
+    """P(two ten-valued cards are of one face | both tens), with the up card out of the shoe:
+    the four faces are equally many in the full shoe; a ten up card is of any face alike."""
+    faces = rules.shoe_counts[TEN] // 4
+    counts = [faces - 1, faces, faces, faces] if up == TEN else [faces] * 4
+    tens = sum(counts)
+    if tens < 2:
+        return Fraction(1)
+    return Fraction(sum(f * (f - 1) for f in counts), tens * (tens - 1))
+
+
+def unconditional_best(analysis: Analysis, up: int, counts: tuple[int, ...], same_face: bool = True) -> tuple[Action, Any]:
+    """The best first decision for a two-card hand and its unconditional EV (``same_face``:
+    see :meth:`Analysis.joint_values`)."""
+    joint, p_bj = analysis.joint_values(up, counts, same_face)
     peeked = analysis.table(up).peeked
     natural = counts[0] == 1 and counts[9] == 1
     action, value = max(joint.items(), key=lambda item: item[1])
@@ -76,8 +99,8 @@ def round_ev(analysis: Analysis) -> RoundResult:
         analysis.prepare(up)
         shoe = analysis.upcard(up).shoe
         given_up: Any = 0
-        for counts, p_hand in two_card_hands(shoe):
-            _, value = unconditional_best(analysis, up, counts)
+        for counts, p_hand, same_face in two_card_hands(shoe, rules, up):
+            _, value = unconditional_best(analysis, up, counts, same_face)
             given_up += (p_hand if analysis.exact else float(p_hand)) * value
         p_up = Fraction(full[up], total_cards)
         by_upcard[RANK_NOTATION[up]] = given_up
@@ -159,12 +182,12 @@ def round_variance(analysis: Analysis) -> Any | None:
                     d.busts, bust_sq_doubled, stand_sq_doubled[k + 1][d.safe])
                 double_sq = (d.left * after).sum(axis=1)
         p_up = Fraction(full[up], total_cards)
-        for counts, p_hand in two_card_hands(context.shoe):
+        for counts, p_hand, same_face in two_card_hands(context.shoe, rules, up):
             row = layers.index[counts][1]
             g = table.scale[0]
             p_bj = analysis._div(table.blackjack[0][row], g)
             natural = counts[ACE] == 1 and counts[TEN] == 1
-            action, value = unconditional_best(analysis, up, counts)
+            action, value = unconditional_best(analysis, up, counts, same_face)
             if natural:
                 square = rules.blackjack_pays**2 * (1 - p_bj)
             elif action is Action.SURRENDER:

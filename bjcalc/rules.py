@@ -188,11 +188,12 @@ class Rules:
             raise InvalidRulesError(f"decks must be a positive whole number, not {self.decks!r}")
 
     def _check_combinations(self) -> None:
-        if not self.split_unlike_tens and self.split_hands > 1:
-            # shoes count ten-valued cards together, so "same face" pairs are not modelled
+        tens = self.shoe_counts[9]
+        if not self.split_unlike_tens and self.split_hands > 1 and tens % 4:
+            # same-face pairs are modelled with the four faces (10, J, Q, K) equally many
             raise InvalidRulesError(
-                "split_unlike_tens=False is not supported: bjcalc counts ten-valued cards "
-                "together (split any two ten-valued cards, or forbid splitting with split_hands=1)"
+                f"split_unlike_tens=False needs the ten-valued cards in four equal faces "
+                f"(10, J, Q, K): the shoe has {tens} ten-valued cards, not a multiple of 4"
             )
         if self.resplit_aces and self.split_hands < 3:
             raise InvalidRulesError(

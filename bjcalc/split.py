@@ -21,6 +21,7 @@ import enum
 import functools
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -131,8 +132,28 @@ class SplitSolver:
 
     def removals(self, pair: int) -> tuple[int, ...]:
         """The numbers of pair cards (beyond the first two) removed from the shoe in the
-        states :func:`split_recursion` visits."""
-        return visited_removals(self.up.shoe[pair], max_hands(self.up.rules, pair))
+        states :func:`split_recursion` visits (for same-face tens, under every up-card face)."""
+        most = max_hands(self.up.rules, pair)
+        if self.same_face(pair):
+            return visited_removals(self.face_count(), most)
+        return visited_removals(self.up.shoe[pair], most)
+
+    def same_face(self, pair: int) -> bool:
+        """Whether only cards of the pair's own face resplit it (tens, unlike tens not split)."""
+        return pair == TEN and not self.up.rules.split_unlike_tens
+
+    def face_count(self) -> int:
+        """Cards of each ten-valued face in the full shoe (faces equally many, checked by Rules)."""
+        return self.up.rules.shoe_counts[TEN] // 4
+
+    def up_faces(self) -> list[tuple[Fraction, int]]:
+        """For a pair of one ten-valued face: (probability, cards of that face left in the shoe
+        after the up card and the pair) for each case of the up card's face."""
+        faces, tens = self.face_count(), self.up.rules.shoe_counts[TEN]
+        if self.up.up != TEN:
+            return [(Fraction(1), faces - 2)]
+        same = Fraction(faces - 2, tens - 2)  # P(the up card is of the pair's face)
+        return [(same, faces - 3), (1 - same, faces - 2)]
 
     def extra(self, pair: int, removed: int) -> tuple[int, ...]:
         """The cards out of the shoe a split hand draws from: the other pair card and
@@ -189,12 +210,14 @@ class SplitSolver:
             solved.update(zip(removals, many))
         return solved
 
-    def _values(self, pair: int, removed: int) -> tuple[Fraction | float, Fraction | float, Fraction | float]:
+    def _values(self, pair: int, removed: int, face_left: int | None = None) -> tuple[Fraction | float, Fraction | float, Fraction | float]:
         """(free, not-pair, q): the value of one split hand drawing its second card freely,
-        the value weighted by its second card not being a pair card, and P(pair card)."""
+        the value weighted by its second card not being a pair card, and P(pair card).
+        ``face_left``: for same-face tens, the cards of the pair's face left before the
+        ``removed`` ones (only those resplit; the hand values depend on the ten count alone)."""
         solved = self._hand(pair, removed)
         n_left = sum(solved.shoe) - 1
-        pair_left = solved.shoe[pair] - 1
+        pair_left = solved.shoe[pair] - 1 if face_left is None else max(face_left - removed, 0)
         free = solved.hit[0][0]
         child = solved.layers.children[0][0, pair]
         pair_term = pair_left * solved.best[1][child] if child >= 0 and pair_left > 0 else 0
@@ -207,9 +230,24 @@ class SplitSolver:
         """The split EV of ``pair, pair`` weighted like the engine's numerators: for a peeking
         dealer with an A or T up, E[result; no dealer blackjack]; else unconditional.
         ``first_hand_only``: the result of the first (right-hand) split hand alone."""
-        total = split_recursion(
-            functools.partial(self._values, pair), max_hands(self.up.rules, pair), first_hand_only
-        )
+        return sum(p * v for p, v in self.values_by_up_face(pair, first_hand_only))
+
+    def values_by_up_face(self, pair: int, first_hand_only: bool = False) -> list[tuple[Any, Any]]:
+        """:meth:`value` as (probability, value) per case of the up card's face: one case,
+        except for a same-face ten pair against a ten up (the up card may be of the pair's face,
+        leaving one card fewer to resplit with; a composition-dependent player sees which)."""
+        most = max_hands(self.up.rules, pair)
+        if not self.same_face(pair):
+            cases = [(1, split_recursion(functools.partial(self._values, pair), most, first_hand_only))]
+        else:
+            cases = [
+                (p if self.up.exact else float(p),
+                 split_recursion(functools.partial(self._values, pair, face_left=left), most, first_hand_only))
+                for p, left in self.up_faces()
+            ]
+        return [(p, self._blackjack_bet(pair, total)) for p, total in cases]
+
+    def _blackjack_bet(self, pair: int, total: Any) -> Any:
         up = self.up
         if not up.peeked and up.bj_rank is not None and up.split_loss == 0:
             # the original bet is lost to a dealer blackjack even when split bets are returned

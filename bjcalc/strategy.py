@@ -23,7 +23,7 @@ import numpy as np
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis, surrender_value
 from bjcalc.cards import ACE, RANK_NOTATION, TEN
-from bjcalc.game import RoundResult, two_card_hands, unconditional_best
+from bjcalc.game import RoundResult, same_face_share, two_card_hands, unconditional_best
 from bjcalc.numbers import to_api
 from bjcalc.player import DOUBLE, HIT, STAND, HandLayers, solve, stop_at, unsplit_layers
 from bjcalc.rules import Rules, Surrender
@@ -115,6 +115,11 @@ class _Solver:
         self.deal = np.array([_deal_probability(row, shoe, n) for row in first.tolist()])
         self.natural = (first[:, ACE] == 1) & (first[:, TEN] == 1)
         self.pair_rank = np.array([next((r for r in range(10) if row[r] == 2), -1) for row in first.tolist()])
+        # the share of each pair that the pair decision covers: all of it, but for tens where
+        # unlike faces may not be split (those play by their total)
+        self.split_share = np.ones(len(first))
+        if not self.rules.split_unlike_tens:
+            self.split_share[self.pair_rank == TEN] = float(same_face_share(self.rules, up))
 
     def decisions(self, chart: UpcardChart) -> list[np.ndarray]:
         return [np.where(chart.hit[c], HIT, STAND) for c in self.cells]
@@ -192,8 +197,9 @@ class _Solver:
         _, stand, hit, double, p_bj = self.values(chart)
         splitting = (self.pair_rank >= 0) & (chart.pair[np.maximum(self.pair_rank, 0)] != PLAY_AS_TOTAL)
         first_cells = self.cells[0]
-        playing_first = ~self.natural & ~splitting
-        playing = playing_first & (chart.first[first_cells] == NONE)
+        # the share of each two-card hand played by the hard/soft cells
+        playing_first = ~self.natural * (1 - splitting * self.split_share)
+        playing = playing_first * (chart.first[first_cells] == NONE)
         reach = self._reach(chart, playing)
         gain = np.zeros(44)
         for k in range(len(self.cells)):
@@ -303,11 +309,16 @@ class HandPlay:
     probability: Any  # P(up card and this hand)
     action: Action
     ev: Any
+    same_face: bool = True  # False: two tens of unlike faces, where those may not be split
 
 
-def chart_action(rules: Rules, chart: UpcardChart, counts: tuple[int, ...], total: int, soft: bool) -> Action:
-    """The first play the chart makes with a (non-blackjack) two-card hand."""
+def chart_action(rules: Rules, chart: UpcardChart, counts: tuple[int, ...], total: int, soft: bool,
+                 same_face: bool = True) -> Action:
+    """The first play the chart makes with a (non-blackjack) two-card hand (``same_face``:
+    False for two tens of unlike faces where those may not be split: they play by total)."""
     pair = next((r for r in range(10) if counts[r] == 2), None)
+    if pair == TEN and not same_face and not rules.split_unlike_tens:
+        pair = None
     if pair is not None and rules.split_hands >= 2:
         if chart.pair[pair] == SPLIT:
             return Action.SPLIT
@@ -343,7 +354,7 @@ def evaluate(analysis: Analysis, chart: Chart, ups: list[int] | None = None) -> 
         splitter = SplitSolver(context, None, decide=chart_decider(decisions))  # type: ignore[arg-type]
         p_up = Fraction(full[up], n_cards)
         given_up: Any = 0
-        for counts, p_hand in two_card_hands(context.shoe):
+        for counts, p_hand, same_face in two_card_hands(context.shoe, rules, up):
             row = layers.index[counts][1]
             g = solved.scale[0]
             div = analysis._div
@@ -352,7 +363,7 @@ def evaluate(analysis: Analysis, chart: Chart, ups: list[int] | None = None) -> 
             if counts[ACE] == 1 and counts[TEN] == 1:
                 action, value = Action.STAND, rules.blackjack_pays * (1 - p_bj)
             else:
-                action = chart_action(rules, decisions, counts, total, soft)
+                action = chart_action(rules, decisions, counts, total, soft, same_face)
                 if action is Action.SPLIT:
                     value = splitter.value(next(r for r in range(10) if counts[r] == 2))
                 elif action is Action.DOUBLE:
@@ -369,7 +380,7 @@ def evaluate(analysis: Analysis, chart: Chart, ups: list[int] | None = None) -> 
                 value = float(value)
             weight = p_hand if analysis.exact else float(p_hand)
             given_up += weight * value
-            plays.append(HandPlay(up, counts, p_up * p_hand, action, value))
+            plays.append(HandPlay(up, counts, p_up * p_hand, action, value, same_face))
         by_upcard[RANK_NOTATION[up]] = given_up
         p_up_out[RANK_NOTATION[up]] = p_up
         ev += (p_up if analysis.exact else float(p_up)) * given_up
@@ -405,7 +416,7 @@ def exceptions(analysis: Analysis, plays: list[HandPlay]) -> list[Exception_]:
     for play in plays:
         if play.counts[ACE] == 1 and play.counts[TEN] == 1:
             continue
-        best, value = unconditional_best(analysis, play.up, play.counts)
+        best, value = unconditional_best(analysis, play.up, play.counts, play.same_face)
         gain = float(value) - float(play.ev)
         if best is not play.action and gain > 1e-12:
             out.append(Exception_(play.up, play.counts, play.action, best, gain))

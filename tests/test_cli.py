@@ -162,9 +162,11 @@ def test_edge_rejects_unknown_strategy():
     assert result.exit_code == 2 and result.output.count("\n") == 1
 
 
-def test_unsupported_same_face_ten_splitting_is_refused():
-    result = run("edge", "--no-unlike-tens")
-    assert result.exit_code == 2 and "split_unlike_tens=False is not supported" in result.output
+def test_same_face_ten_splitting_needs_four_equal_faces():
+    result = run("edge", "--no-unlike-tens", "--shoe", "4,4,4,4,4,4,4,4,4,15")
+    assert result.exit_code == 2 and result.output.count("\n") == 1
+    assert "split_unlike_tens=False needs the ten-valued cards in four equal faces" in result.output
+    assert run("hand", "K,Q", "--up", "6", "--no-unlike-tens", "--decks", "1").exit_code == 0
 
 
 def test_sidebets_command():
