@@ -154,13 +154,14 @@ def split_moments(splitter, pair: int) -> tuple[Any, Any]:
         )
     # per multiset and dealer outcome: the sums of c1 c2 Y and c1 c2 Y^2 over its pairs
     # (integers; int64 holds them, checked, else Python integers)
-    safe = int(weight.sum()) * int(np.abs(y).max(initial=1)) ** 2 < 2**62
+    safe = float(np.sum(weight, dtype=np.float64)) * float(np.abs(y).max(initial=1)) ** 2 < 2.0**62
+    if not safe:
+        weight = weight.astype(object)
     sums = []
     for power in (1, 2):
         table = np.zeros((len(m_keys), len(codes)), dtype=np.int64 if safe else object)
         for o in range(len(codes)):
-            values = weight * y[pair_class, o] ** power
-            np.add.at(table[:, o], m_index, values if safe else values.astype(object))
+            np.add.at(table[:, o], m_index, weight * y[pair_class, o] ** power)
         sums.append(table)
 
     removed = both_cards.copy()
