@@ -54,7 +54,8 @@ def rules_dict(rules: Rules) -> dict[str, Any]:
 
 
 def rules_line(rules: Rules) -> str:
-    """A one-line summary: ``8 decks, S17, 3:2, double any, DAS, split to 4, LS, peek``."""
+    """A one-line summary: ``8 decks, S17, BJ pays 3:2, double any, DAS, split to 4 hands, late
+    surrender, peek``."""
     rows = dict(rules.describe())
     parts = [
         rows["shoe"],
@@ -62,7 +63,11 @@ def rules_line(rules: Rules) -> str:
         f"BJ pays {rows['blackjack pays']}",
         f"double {rows['double on']}",
         "DAS" if rules.double_after_split else "no DAS",
+        f"split to {rules.split_hands} hands" if rules.split_hands > 1 else "no splitting",
     ]
+    if rules.split_hands > 1:
+        parts += [name for name, on in (("RSA", rules.resplit_aces), ("HSA", rules.hit_split_aces),
+                                         ("same-face tens only", not rules.split_unlike_tens)) if on]
     if rules.surrender.value != "none":
         parts.append(f"{rules.surrender.value} surrender")
     parts.append("peek" if rules.peek else f"no hole card (BJ takes {rules.blackjack_takes.name})")

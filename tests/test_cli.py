@@ -16,7 +16,7 @@ def test_hand_text_is_labelled_and_ranked():
     result = run("hand", "5,T", "--up", "T", "--decks", "1", "--h17", "--surrender", "none", "--max-cards", "0")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0] == "5,T v T   1 deck, H17, BJ pays 3:2, double any, DAS, peek"
+    assert lines[0] == "5,T v T   1 deck, H17, BJ pays 3:2, double any, DAS, split to 4 hands, peek"
     assert "conditioned on no dealer blackjack" in lines[1]
     # Wizard of Odds hand calculator, 1 deck H17: hit -0.501091, stand -0.538433, double -1.002183
     assert lines[4].split() == ["hit", "-0.501091"]
