@@ -26,7 +26,7 @@ import networkx as nx
 import numpy as np
 
 try:  # the compiled float loop (optional build, see setup.py); BJCALC_NUMPY_DEALER=1 skips it
-    from bjcalc import _dealer_kernel
+    from bjcalc import _dealer_kernel  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - depends on the build
     _dealer_kernel = None
 
@@ -74,7 +74,7 @@ def dealer_hand_graph(up: int, hit_soft_17: bool, max_cards: int | None) -> nx.D
     outcomes: dict[tuple[int, ...], int | None] = {(0,) * 10: None}
     edges = []
     # a drawing state with its card count, hard total (aces 1) and whether it holds an ace
-    frontier = [((0,) * 10, 0, up + 1, up == ACE)]
+    frontier: list[tuple[tuple[int, ...], int, int, bool]] = [((0,) * 10, 0, up + 1, up == ACE)]
     other_half = TEN if up == ACE else ACE
     while frontier:
         next_frontier = []

@@ -27,12 +27,20 @@ import functools
 import itertools
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import networkx as nx
 import numpy as np
 
 from bjcalc.cards import ACE, TEN, counts_total, hard_total
-from bjcalc.dealer import BLACKJACK, BUST, compiled_dealer, kernel_available, max_draws, outcome_numerators
+from bjcalc.dealer import (
+    BLACKJACK,
+    BUST,
+    compiled_dealer,
+    kernel_available,
+    max_draws,
+    outcome_numerators,
+)
 from bjcalc.errors import InvalidShoeError
 from bjcalc.rules import Loss, Rules
 
@@ -223,7 +231,7 @@ def _all_hands(shoe: tuple[int, ...], stop_at: int) -> HandLayers:
     return HandLayers(1, tuple(counts), tuple(children), tuple(totals), tuple(softs))
 
 
-def as_numbers(array: np.ndarray | list[int], exact: bool) -> np.ndarray:
+def as_numbers(array: np.ndarray | Sequence[Any], exact: bool) -> np.ndarray:
     """An integer array as Python ints (exact mode) or float64."""
     array = np.asarray(array)
     if exact:
@@ -313,7 +321,7 @@ class UpCard:
         self.double_loss = 1 if takes.doubles(up) is Loss.ALL else 0
         self.split_loss = 1 if takes.splits(up) is Loss.ALL else 0
         self.index = ShoeIndex() if index is None else index
-        self.split_hands: dict[tuple, tuple] = {}  # split-hand values of fixed charts (bjcalc.split)
+        self.split_hands: dict[tuple, Any] = {}  # split-hand values of fixed charts (bjcalc.split)
         self._stacks: dict[tuple, tuple[HandLayers, _Stack]] = {}
         self._codes = np.array(self.dealer.outcomes)
         self._matrix: np.ndarray | None = None  # dealer numerators, (column, outcome)
@@ -490,7 +498,7 @@ class UpCard:
         or :data:`CHARLIE` for a hand that beats everything but a dealer blackjack). In float
         mode every shoe's value of every payoff is tabled once (one matrix product)."""
         if self.exact or not len(columns):
-            codes, matrix = self.outcome_matrix(columns)
+            _, matrix = self.outcome_matrix(columns)
             return (matrix * as_numbers(self._pay[:, payoff].T, self.exact)).sum(axis=1)
         self._evaluate()
         return self._stand_table[columns, payoff]
@@ -523,9 +531,9 @@ class _Stack:
     """Stand values and draws of one hand graph for several shoes, stacked layer by layer."""
 
     shoes: list[tuple[int, ...]]
-    scales: list[list[object]]
-    stand: list[np.ndarray]
-    blackjack: list[np.ndarray]
+    scales: list[list[int]]
+    stand: Sequence[np.ndarray]
+    blackjack: Sequence[np.ndarray]
     draws: list[_Draws]
 
 
@@ -558,14 +566,14 @@ class Solved:
     shoe: tuple[int, ...]  # the shoe the hand draws from (its own cards still in it)
     peeked: bool
     scale: list[object]
-    stand: list[np.ndarray]
-    hit: list[np.ndarray]
-    best: list[np.ndarray]
-    decision: list[np.ndarray]
+    stand: Sequence[np.ndarray]
+    hit: Sequence[np.ndarray]
+    best: Sequence[np.ndarray]
+    decision: Sequence[np.ndarray]
     can_hit: list[bool]
     double: np.ndarray | None
     double_layer: int | None
-    blackjack: list[np.ndarray]
+    blackjack: Sequence[np.ndarray]
     one_card: np.ndarray | None = None  # two-card layer: take one card and stand, same bet
 
 
@@ -647,10 +655,10 @@ def solve_many(
 
     out = []
     for j, (shoe, scale) in enumerate(zip(stack.shoes, stack.scales)):
-        def part(arrays: list[np.ndarray]) -> Sequence[np.ndarray]:
+        def part(arrays: list[np.ndarray], j: int = j) -> Sequence[np.ndarray]:
             return arrays if copies == 1 else _ShoePart(arrays, layers, j)
 
-        def part_of(array: np.ndarray | None, k: int | None) -> np.ndarray | None:
+        def part_of(array: np.ndarray | None, k: int | None, j: int = j) -> np.ndarray | None:
             if array is None or copies == 1:
                 return array
             rows = len(layers.counts[k])

@@ -26,7 +26,18 @@ from typing import Any
 import numpy as np
 
 from bjcalc.cards import ACE, TEN
-from bjcalc.player import DOUBLE, HIT, STAND, HandLayers, Solved, UpCard, hand_layers, solve, solve_many, stop_at
+from bjcalc.player import (
+    DOUBLE,
+    HIT,
+    STAND,
+    HandLayers,
+    Solved,
+    UpCard,
+    hand_layers,
+    solve,
+    solve_many,
+    stop_at,
+)
 
 
 class PostSplit(str, enum.Enum):
@@ -237,6 +248,7 @@ class SplitSolver:
         except for a same-face ten pair against a ten up (the up card may be of the pair's face,
         leaving one card fewer to resplit with; a composition-dependent player sees which)."""
         most = max_hands(self.up.rules, pair)
+        cases: list[tuple[Any, Any]]
         if not self.same_face(pair):
             cases = [(1, split_recursion(functools.partial(self._values, pair), most, first_hand_only))]
         else:

@@ -3,10 +3,10 @@ face-by-face naive oracle (tests/naive_faces.py), and the rule's other effects."
 
 from fractions import Fraction
 
-import pytest
-
 import naive_faces
 import naive_reference as naive
+import pytest
+
 from bjcalc import Analysis, Rules
 from bjcalc.actions import Action
 from bjcalc.numbers import to_fraction
@@ -45,11 +45,11 @@ def test_round_ev_counts_unlike_tens_as_unsplittable():
     """Without resplits the split of a same-face pair is worth what any ten pair's is, so the
     two rules differ only on unlike tens, which must play by their total: checked against the
     naive oracles hand by hand."""
-    from bjcalc.game import round_ev
-
     import naive_split
 
-    options = dict(shoe=SHOE, split_hands=2, double_after_split=True, surrender="none")
+    from bjcalc.game import round_ev
+
+    options = {"shoe": SHOE, "split_hands": 2, "double_after_split": True, "surrender": "none"}
     free = to_fraction(round_ev(Analysis(Rules(**options), exact=True)).ev)
     same = to_fraction(round_ev(Analysis(Rules(split_unlike_tens=False, **options), exact=True)).ev)
     rules = naive.rules_with(split_hands=2)

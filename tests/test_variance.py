@@ -3,10 +3,10 @@
 from fractions import Fraction
 from itertools import permutations
 
-import pytest
-
 import naive_reference as naive
 import naive_split
+import pytest
+
 from bjcalc import Analysis, Rules
 from bjcalc.game import round_ev, round_variance
 from bjcalc.numbers import to_fraction
