@@ -147,6 +147,17 @@ class HandLayers:
     def _row_maps(self) -> dict[int, tuple[HandLayers, list[np.ndarray]]]:
         return {}
 
+    def stacked(self, copies: int) -> _StackShape:
+        """The rows of ``copies`` shoes stacked layer by layer, shoe by shoe (cached)."""
+        shapes = self._shapes
+        if copies not in shapes:
+            shapes[copies] = _StackShape.build(self.flat, self.sizes, copies)
+        return shapes[copies]
+
+    @functools.cached_property
+    def _shapes(self) -> dict[int, _StackShape]:
+        return {}
+
     @functools.cached_property
     def flat(self) -> _FlatLayers:
         """Every layer's rows stacked, for work that is the same in every layer."""
@@ -158,6 +169,35 @@ class HandLayers:
             layer=np.repeat(np.arange(len(lengths)), lengths),
             starts=np.cumsum([0] + lengths),
         )
+
+
+@dataclasses.dataclass(frozen=True)
+class _StackShape:
+    """Where each row of a stack of shoes comes from, and what does not depend on the shoes."""
+
+    order: np.ndarray  # stacked row -> shoe * rows + flat row
+    copy: np.ndarray  # the shoe of each stacked row
+    layer: np.ndarray
+    counts: np.ndarray
+    size: np.ndarray  # cards held
+    totals: np.ndarray
+    busts: np.ndarray  # (rows, 10): the draw busts
+    safe: np.ndarray  # (rows, 10): the child's stacked row in the next layer (0 where it busts)
+
+    @classmethod
+    def build(cls, flat: _FlatLayers, sizes: list[int], copies: int) -> _StackShape:
+        n_rows = len(flat.layer)
+        shoe, row = np.divmod(np.arange(copies * n_rows), n_rows)
+        order = np.lexsort((row, shoe, flat.layer[row]))  # by layer, then shoe, then row
+        copy, row = shoe[order], row[order]
+        layer = flat.layer[row]
+        children = flat.children[row]
+        busts = children < 0
+        widths = np.diff(flat.starts).tolist() + [0]  # rows per layer, per shoe
+        block = (copy * np.array(widths)[layer + 1])[:, None]  # the shoe's block of the next layer
+        return cls(order=order, copy=copy, layer=layer, counts=flat.counts[row],
+                   size=np.asarray(sizes)[layer], totals=flat.totals[row], busts=busts,
+                   safe=np.where(busts, 0, children + block))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -369,29 +409,26 @@ class UpCard:
                 raise InvalidShoeError(
                     f"shoe {','.join(map(str, rules.shoe_counts))} is too small: a round could run out of cards"
                 )
-            scales.append([falling(n0 - size, top - size) for size in sizes + [deepest]])
+            # suffix[s] = (n0 - s) (n0 - s - 1) ... (n0 - top + 1) = ff(n0 - s, top - s)
+            suffix = [1] * (top + 1)
+            for s in range(top - 1, -1, -1):
+                suffix[s] = suffix[s + 1] * (n0 - s)
+            scales.append([suffix[size] for size in sizes + [deepest]])
             # P(dealer blackjack) * scale[k] = (cards of the blackjack rank left) * bj_unit[k]
-            units.append([falling(n0 - size - 1, top - size - 1) for size in sizes + [deepest]])
+            units.append([suffix[size + 1] for size in sizes + [deepest]])
             # the dealer numerators are over ff(n0 - size, depth); lift brings them to the
             # layer's scale. One-card split hands never stand.
-            lifts.append([falling(n0 - k - up.depth, top - k - up.depth) if k >= 2 else 0 for k in sizes])
+            lifts.append([suffix[k + up.depth] if k >= 2 else 0 for k in sizes])
 
         # rows in stacked order: layer by layer, and within a layer shoe by shoe
         flat = layers.flat
-        copies, n_rows = len(extras), len(flat.layer)
-        order = np.concatenate([
-            j * n_rows + np.arange(a, b) for a, b in zip(flat.starts[:-1], flat.starts[1:]) for j in range(copies)
-        ])
-        copy = order // n_rows  # the shoe of each stacked row
-        row = order % n_rows
-        layer = flat.layer[row]
-        counts = flat.counts[row]
-        size = np.asarray(sizes)[layer]
+        shape = layers.stacked(len(extras))
+        order, copy, layer, counts, size = shape.order, shape.copy, shape.layer, shape.counts, shape.size
         shoe_rows = np.array(shoes, dtype=np.int64)[copy]  # (rows, 10)
         scale_of = as_numbers(scales, exact)  # (copies, layers + 1)
         unit_of = as_numbers(units, exact)
 
-        payoff = flat.totals[row]
+        payoff = shape.totals
         if rules.charlie is not None:
             payoff = np.where(size >= rules.charlie, CHARLIE, payoff)
         columns = np.concatenate([np.concatenate(up.register(layers, extra)) for extra in extras])[order]
@@ -422,13 +459,10 @@ class UpCard:
         else:
             bust_all = -(g - child_bj_all) - child_bj_all * loss
             bust_doubled_all = -(g - child_bj_all) * 2 - child_bj_all * (loss + up.double_loss)
-        children = flat.children[row]
-        busts_all = children < 0
-        widths = np.diff(flat.starts).tolist() + [0]  # rows per layer, per shoe
-        block = (copy * np.array(widths)[layer + 1])[:, None]  # the shoe's block of the next layer
-        safe_all = np.where(busts_all, 0, children + block)
+        busts_all, safe_all = shape.busts, shape.safe
 
-        starts = flat.starts * copies
+        starts = flat.starts * len(extras)
+
         def split(array: np.ndarray) -> list[np.ndarray]:
             return [array[a:b] for a, b in zip(starts[:-1], starts[1:])]
 
