@@ -126,7 +126,7 @@ def split_moments(splitter, pair: int) -> tuple[Any, Any]:
         phi[:, blackjack] = -(up.split_loss + up.double_loss * (c_bet == 2))[:, None]
         extra[blackjack] = -1 if up.split_loss == 0 else 0
     n_cls = len(classes)
-    # y[class1 * n_cls + class2, outcome]: the pair's total result, and its square
+    # y[class1 * n_cls + class2, outcome]: the two hands' total result
     y = phi[:, None, :] + phi[None, :, :] + extra[None, None, :]
     y = y.reshape(n_cls * n_cls, len(codes))
     if up.peeked:
