@@ -248,31 +248,37 @@ def edge(strategy: str, chart_file: str | None, fmt: str, exact: bool, **options
     if chart_file is not None:
         from bjcalc.strategy import basic_strategy, deviations, evaluate
 
+        from bjcalc.game import round_variance
+
         chart = _read_chart(rules, chart_file)
         floats = Analysis(rules)
         costs = deviations(floats, chart, basic_strategy(rules, floats))
-        result, _ = evaluate(Analysis(rules, exact=True) if exact else floats, chart)
+        analysis = Analysis(rules, exact=True) if exact else floats
+        result, _ = evaluate(analysis, chart)
+        variance = round_variance(analysis, chart)
         if fmt == "json":
-            click.echo(render.edge_json(result, rules, exact, costs))
+            click.echo(render.edge_json(result, rules, exact, costs, variance=variance))
         else:
-            click.echo(render.edge_text(result, rules, exact) + "\n\n" + render.deviations_text(costs))
+            click.echo(render.edge_text(result, rules, exact, variance=variance) + "\n\n"
+                       + render.deviations_text(costs))
         return
+    from bjcalc.game import round_ev, round_variance
+
     if strategy == "basic":
         from bjcalc.strategy import basic_strategy, evaluate
 
-        result, _ = evaluate(Analysis(rules, exact=exact), basic_strategy(rules))
+        analysis = Analysis(rules, exact=exact)
+        table = basic_strategy(rules)
+        result, _ = evaluate(analysis, table)
+        variance = round_variance(analysis, table)
     else:
-        from bjcalc.game import round_ev, round_variance
-
         analysis = Analysis(rules, exact=exact, post_split=strategy)
         result = round_ev(analysis)
         variance = round_variance(analysis)
-        if fmt == "json":
-            click.echo(render.edge_json(result, rules, exact, variance=variance))
-        else:
-            click.echo(render.edge_text(result, rules, exact, variance=variance))
-        return
-    click.echo(render.edge_json(result, rules, exact) if fmt == "json" else render.edge_text(result, rules, exact))
+    if fmt == "json":
+        click.echo(render.edge_json(result, rules, exact, variance=variance))
+    else:
+        click.echo(render.edge_text(result, rules, exact, variance=variance))
 
 
 @cli.command()

@@ -116,10 +116,11 @@ def round_ev(analysis: Analysis) -> RoundResult:
     )
 
 
-def round_variance(analysis: Analysis) -> Any | None:
+def round_variance(analysis: Analysis, chart: Any = None) -> Any | None:
     """The exact variance of the round's result (CD play, split hands by the analysis'
-    post-split strategy, insurance not taken), or ``None`` when the rules allow resplitting
-    (more than two hands). The standard deviation is its square root.
+    post-split strategy; or every play by ``chart``, a :class:`bjcalc.strategy.Chart`;
+    insurance not taken), or ``None`` when the rules allow resplitting (more than two hands).
+    The standard deviation is its square root.
 
     The second moment of an unsplit hand runs through the same backward pass as the values: a
     standing hand's squared result is 1 unless it pushes; a doubled hand's is 4 (or the
@@ -130,11 +131,17 @@ def round_variance(analysis: Analysis) -> Any | None:
 
     from bjcalc.cards import ACE, TEN
     from bjcalc.moments import split_moments
-    from bjcalc.player import HIT, falling
+    from bjcalc.player import HIT, STAND, falling, solve, unsplit_layers
+    from bjcalc.split import SplitSolver
 
     rules = analysis.rules
     if rules.split_hands > 2:
         return None
+    plays = {}
+    if chart is not None:
+        from bjcalc.strategy import chart_decider, evaluate
+
+        plays = {(p.up, p.counts, p.same_face): p for p in evaluate(analysis, chart)[1]}
     full = rules.shoe_counts
     total_cards = sum(full)
     second: Any = 0
@@ -142,7 +149,14 @@ def round_variance(analysis: Analysis) -> Any | None:
     for up in range(10):
         if not full[up]:
             continue
-        context, table = analysis.upcard(up), analysis.table(up)
+        context = analysis.upcard(up)
+        if chart is None:
+            table, splitter = analysis.table(up), analysis.splits(up)
+        else:
+            cells = unsplit_layers(rules).cells
+            table = solve(context, unsplit_layers(rules),
+                          decisions=[np.where(chart.ups[up].hit[c], HIT, STAND) for c in cells])
+            splitter = SplitSolver(context, None, decide=chart_decider(chart.ups[up]))  # type: ignore[arg-type]
         layers = table.layers
         n0 = sum(context.shoe)
         columns = context.register(layers, (0,) * 10)
@@ -187,7 +201,11 @@ def round_variance(analysis: Analysis) -> Any | None:
             g = table.scale[0]
             p_bj = analysis._div(table.blackjack[0][row], g)
             natural = counts[ACE] == 1 and counts[TEN] == 1
-            action, value = unconditional_best(analysis, up, counts, same_face)
+            if chart is None:
+                action, value = unconditional_best(analysis, up, counts, same_face)
+            else:
+                play = plays[up, counts, same_face]
+                action, value = play.action, play.ev
             if natural:
                 square = rules.blackjack_pays**2 * (1 - p_bj)
             elif action is Action.SURRENDER:
@@ -198,7 +216,7 @@ def round_variance(analysis: Analysis) -> Any | None:
                     square = Fraction(1, 4) * (1 - p_bj) + p_bj
             elif action is Action.SPLIT:
                 pair = next(r for r in range(10) if counts[r] == 2)
-                square = split_moments(analysis.splits(up), pair)[1] + (p_bj if context.peeked else 0)
+                square = split_moments(splitter, pair)[1] + (p_bj if context.peeked else 0)
             else:
                 x = {Action.STAND: stand_sq[0][row], Action.HIT: hit_sq[0][row],
                      Action.DOUBLE: None if double_sq is None else double_sq[row]}[action]

@@ -289,7 +289,7 @@ def edge_text(result, rules, exact: bool, variance=None) -> str:
     if variance is not None:
         lines.append(f"standard deviation per round: {math.sqrt(float(variance)):.6f} "
                      f"(variance {number(variance, exact)}, exact)")
-    elif not result.strategy.startswith("basic") and rules.split_hands > 2:
+    elif rules.split_hands > 2:
         lines.append(_NO_VARIANCE)
     if result.insurance is not None:
         lines.append(f"insurance off the top: {number(result.insurance, exact)} per unit of insurance bet (never taken above)")

@@ -161,7 +161,7 @@ class _Solver:
             return
         as_total, p_bj = self._as_total(chart)
         plain = SplitSolver(self.context, None, decide=chart_decider(chart, double_after_split=False))  # type: ignore[arg-type]
-        for row in np.flatnonzero(self.pair_rank >= 0):
+        for row in np.flatnonzero((self.pair_rank >= 0) & (self.deal > 0)):  # pairs this shoe can deal
             rank = self.pair_rank[row]
             if chart.pair[rank] == SPLIT:
                 chart.das_only[rank] = float(plain.value(rank)) < as_total[row]
@@ -233,7 +233,7 @@ class _Solver:
         as_total, p_bj = self._as_total(chart)
         splitter = SplitSolver(self.context, None, decide=chart_decider(chart))  # type: ignore[arg-type]
         changed = False
-        for row in np.flatnonzero(self.pair_rank >= 0):
+        for row in np.flatnonzero((self.pair_rank >= 0) & (self.deal > 0)):  # pairs this shoe can deal
             rank = self.pair_rank[row]
             split = float(splitter.value(rank))
             choices = {PLAY_AS_TOTAL: as_total[row], SPLIT: split}

@@ -186,3 +186,67 @@ def test_split_moments_first_moment_is_the_split_ev(options):
         splitter = analysis.splits(up)
         mean, _ = split_moments(splitter, pair)
         assert mean == to_fraction(splitter.value(pair))
+
+
+def brute_force_chart(shoe, chart_table):
+    """E[X] and E[X^2] of a round played by a printed chart (``Chart.to_dict()``: codes per
+    total, soft total and pair), over every distinct ordering of a shoe without aces; split
+    hands (one split, double after split) play by the totals rows."""
+    cards = [r + 1 for r in range(10) for _ in range(shoe[r])]
+    up_name = {10: "T"}
+
+    def code(hand, up):
+        return chart_table["hard"][str(total(hand))][up_name.get(up, str(up))]
+
+    def play(hand, up, draws, first):
+        c = code(hand, up)
+        if first and c in ("Dh", "Ds"):
+            return hand + [draws.pop(0)], 2
+        while c in ("H", "Dh"):
+            hand = hand + [draws.pop(0)]
+            if total(hand) > 21:
+                break
+            c = code(hand, up)
+        return hand, 1
+
+    def settle(hand, bet, dealer_total):
+        mine = total(hand)
+        if mine > 21:
+            return -bet
+        if dealer_total > 21 or mine > dealer_total:
+            return bet
+        return 0 if mine == dealer_total else -bet
+
+    first_moment = second_moment = Fraction(0)
+    splits = 0
+    orders = set(permutations(cards))
+    for order in orders:
+        hand, up, deck = [order[0], order[2]], order[1], list(order[3:])
+        hole, draws = deck[0], deck[1:]
+        pair_code = chart_table["pairs"][up_name.get(hand[0], str(hand[0]))][up_name.get(up, str(up))]
+        if hand[0] == hand[1] and pair_code.startswith("P"):
+            splits += 1
+            hands = [play([hand[0], draws.pop(0)], up, draws, True) for _ in range(2)]
+        else:
+            hands = [play(hand, up, draws, True)]
+        dealer = [up, hole]
+        if any(total(h) <= 21 for h, _ in hands):
+            while total(dealer) < 17:
+                dealer.append(draws.pop(0))
+        result = sum(settle(h, bet, total(dealer)) for h, bet in hands)
+        first_moment += result
+        second_moment += result * result
+    return first_moment / len(orders), second_moment / len(orders), splits
+
+
+def test_chart_variance_matches_brute_force():
+    from bjcalc.strategy import basic_strategy, evaluate
+
+    shoe = (0, 2, 0, 1, 0, 1, 0, 1, 0, 6)
+    rules = Rules(shoe=shoe, split_hands=2, surrender="none", double="any", double_after_split=True)
+    chart = basic_strategy(rules)
+    mean, square, splits = brute_force_chart(shoe, chart.to_dict())
+    assert splits > 0
+    analysis = Analysis(rules, exact=True)
+    assert to_fraction(evaluate(analysis, chart)[0].ev) == mean
+    assert to_fraction(round_variance(analysis, chart)) == square - mean * mean
