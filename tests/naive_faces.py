@@ -13,7 +13,7 @@ dealer draws from the cards left (``naive_reference``'s dealer, by rank).
 from fractions import Fraction
 
 import naive_split
-from naive_reference import TEN, _dealer_distribution, hand_total
+from naive_reference import TEN, ShoeExhausted, _dealer_distribution, hand_total
 
 FACES = ("10", "J", "Q", "K")
 
@@ -35,6 +35,8 @@ def _kinds(shoe):
 
 def _draws(counts):
     n = sum(counts.values())
+    if n == 0:
+        raise ShoeExhausted("a card had to be dealt from an empty shoe")
     for kind, c in list(counts.items()):
         if c:
             yield kind, Fraction(c, n)

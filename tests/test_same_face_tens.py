@@ -6,9 +6,12 @@ from fractions import Fraction
 import naive_faces
 import naive_reference as naive
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from bjcalc import Analysis, Rules
 from bjcalc.actions import Action
+from bjcalc.errors import InvalidShoeError
 from bjcalc.numbers import to_fraction
 
 SHOE = (0, 1, 1, 1, 1, 1, 0, 0, 0, 12)  # 2-6 and three of each ten-valued face
@@ -22,6 +25,24 @@ def test_same_face_split_matches_the_oracle(up, max_hands):
     engine = Analysis(rules, exact=True).hand("K,K", up).evs[Action.SPLIT]
     oracle = naive_faces.naive_face_split(SHOE, 10 if up == "T" else int(up), "K",
                                           naive.rules_with(split_hands=max_hands), max_hands)
+    assert to_fraction(engine) == oracle
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small=st.lists(st.integers(0, 1), min_size=8, max_size=8), tens=st.sampled_from([8, 12]),
+       up=st.integers(1, 9), max_hands=st.integers(2, 4), das=st.booleans(), h17=st.booleans())
+def test_same_face_split_matches_the_oracle_on_random_shoes(small, tens, up, max_hands, das, h17):
+    shoe = (0, *small, tens)
+    assume(shoe[up] > 0)
+    rules = Rules(shoe=shoe, split_unlike_tens=False, split_hands=max_hands, double_after_split=das,
+                  hit_soft_17=h17, surrender="none")
+    try:
+        engine = Analysis(rules, exact=True).hand("K,K", "23456789T"[up - 1]).evs[Action.SPLIT]
+        oracle = naive_faces.naive_face_split(
+            shoe, up + 1, "K", naive.rules_with(split_hands=max_hands, double_after_split=das, hit_soft_17=h17),
+            max_hands)
+    except (InvalidShoeError, naive.ShoeExhausted):
+        assume(False)
     assert to_fraction(engine) == oracle
 
 
