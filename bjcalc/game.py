@@ -162,13 +162,13 @@ def round_variance(analysis: Analysis, chart: Any = None) -> Any | None:
         columns = context.register(layers, (0,) * 10)
         stand_sq, stand_sq_doubled = [], []
         double_loss = 1 + context.double_loss
-        for k, (counts, totals) in enumerate(zip(layers.counts, layers.totals)):
+        for k, totals in enumerate(layers.totals):
             size = layers.sizes[k]
             g = table.scale[k]
             outcomes = context.outcomes(columns[k])
             lift = g // falling(n0 - size, context.depth) if analysis.exact else (
                 float(g) / float(falling(n0 - size, context.depth)))
-            push = np.zeros(len(counts), dtype=object if analysis.exact else float)
+            push = np.zeros(len(totals), dtype=object if analysis.exact else float)
             charlie = rules.charlie is not None and size >= rules.charlie
             if not charlie:
                 for outcome, values in outcomes.items():

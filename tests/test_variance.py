@@ -17,6 +17,39 @@ def total(cards):
     return hard + 10 if 1 in cards and hard + 10 <= 21 else hard
 
 
+def over_orderings(shoe, play_round):
+    """E[X], E[X^2] and how many orderings split, over every distinct ordering (equally likely)
+    of a shoe without aces: ``play_round(hand, up, draws)`` plays the player's hands from the
+    deck and returns them as (cards, bet); then the dealer draws to 17 and every hand settles."""
+    cards = [r + 1 for r in range(10) for _ in range(shoe[r])]
+    first_moment = second_moment = Fraction(0)
+    splits = 0
+    orders = set(permutations(cards))
+    for order in orders:
+        hand, up, deck = [order[0], order[2]], order[1], list(order[3:])
+        hole, draws = deck[0], deck[1:]
+        hands = play_round(hand, up, draws)
+        splits += len(hands) > 1
+        dealer = [up, hole]
+        if any(total(h) <= 21 for h, _ in hands):
+            while total(dealer) < 17:
+                dealer.append(draws.pop(0))
+        result = sum(settle(h, bet, total(dealer)) for h, bet in hands)
+        first_moment += result
+        second_moment += result * result
+    return first_moment / len(orders), second_moment / len(orders), splits
+
+
+def settle(hand, bet, dealer_total):
+    """A finished hand's result against the dealer's final total (no blackjacks here)."""
+    mine = total(hand)
+    if mine > 21:
+        return -bet
+    if dealer_total > 21 or mine > dealer_total:
+        return bet
+    return 0 if mine == dealer_total else -bet
+
+
 def brute_force(shoe, rules):
     """E[X] and E[X^2] of a round, playing each decision by the naive reference's best EV
     (ties: stand, then hit, then double), over every distinct ordering of the shoe's cards
@@ -77,7 +110,6 @@ def brute_force_with_splits(shoe, rules):
     ordering of a shoe without aces (no blackjack). First decision: the best naive EV (stand,
     hit, double, split; ties keep the earlier); split hands: naive_split's CDZ- decisions,
     hand 1 played out before hand 2 gets its second card; then the dealer."""
-    cards = [r + 1 for r in range(10) for _ in range(shoe[r])]
     first_choice = {}
 
     def first(hand, up):
@@ -105,38 +137,18 @@ def brute_force_with_splits(shoe, rules):
             action = naive_split.cdz_decision(shoe, up, hand, rules, may_double=False)
         return hand, 1
 
-    def settle(hand, bet, dealer_total):
-        mine = total(hand)
-        if mine > 21:
-            return -bet
-        if dealer_total > 21 or mine > dealer_total:
-            return bet
-        return 0 if mine == dealer_total else -bet
-
-    first_moment = second_moment = Fraction(0)
-    splits = 0
-    orders = set(permutations(cards))
-    for order in orders:
-        hand, up, deck = [order[0], order[2]], order[1], list(order[3:])
-        hole, draws = deck[0], deck[1:]
+    def play_round(hand, up, draws):
         action = first(hand, up)
-        if action == "split":
-            splits += 1
-            hands = []
-            for _ in range(2):
-                split_hand = [hand[0], draws.pop(0)]
-                choice = naive_split.cdz_decision(shoe, up, split_hand, rules, may_double=True)
-                hands.append(play(split_hand, up, draws, choice))
-        else:
-            hands = [play(hand, up, draws, action)]
-        dealer = [up, hole]
-        if any(total(h) <= 21 for h, _ in hands):
-            while total(dealer) < 17:
-                dealer.append(draws.pop(0))
-        result = sum(settle(h, bet, total(dealer)) for h, bet in hands)
-        first_moment += result
-        second_moment += result * result
-    return first_moment / len(orders), second_moment / len(orders), splits
+        if action != "split":
+            return [play(hand, up, draws, action)]
+        hands = []
+        for _ in range(2):
+            split_hand = [hand[0], draws.pop(0)]
+            choice = naive_split.cdz_decision(shoe, up, split_hand, rules, may_double=True)
+            hands.append(play(split_hand, up, draws, choice))
+        return hands
+
+    return over_orderings(shoe, play_round)
 
 
 @pytest.mark.parametrize("shoe", [(0, 2, 0, 1, 0, 1, 0, 1, 0, 6), (0, 0, 1, 0, 0, 0, 0, 2, 1, 7)],
@@ -192,7 +204,6 @@ def brute_force_chart(shoe, chart_table):
     """E[X] and E[X^2] of a round played by a printed chart (``Chart.to_dict()``: codes per
     total, soft total and pair), over every distinct ordering of a shoe without aces; split
     hands (one split, double after split) play by the totals rows."""
-    cards = [r + 1 for r in range(10) for _ in range(shoe[r])]
     up_name = {10: "T"}
 
     def code(hand, up):
@@ -209,34 +220,13 @@ def brute_force_chart(shoe, chart_table):
             c = code(hand, up)
         return hand, 1
 
-    def settle(hand, bet, dealer_total):
-        mine = total(hand)
-        if mine > 21:
-            return -bet
-        if dealer_total > 21 or mine > dealer_total:
-            return bet
-        return 0 if mine == dealer_total else -bet
-
-    first_moment = second_moment = Fraction(0)
-    splits = 0
-    orders = set(permutations(cards))
-    for order in orders:
-        hand, up, deck = [order[0], order[2]], order[1], list(order[3:])
-        hole, draws = deck[0], deck[1:]
+    def play_round(hand, up, draws):
         pair_code = chart_table["pairs"][up_name.get(hand[0], str(hand[0]))][up_name.get(up, str(up))]
         if hand[0] == hand[1] and pair_code.startswith("P"):
-            splits += 1
-            hands = [play([hand[0], draws.pop(0)], up, draws, True) for _ in range(2)]
-        else:
-            hands = [play(hand, up, draws, True)]
-        dealer = [up, hole]
-        if any(total(h) <= 21 for h, _ in hands):
-            while total(dealer) < 17:
-                dealer.append(draws.pop(0))
-        result = sum(settle(h, bet, total(dealer)) for h, bet in hands)
-        first_moment += result
-        second_moment += result * result
-    return first_moment / len(orders), second_moment / len(orders), splits
+            return [play([hand[0], draws.pop(0)], up, draws, True) for _ in range(2)]
+        return [play(hand, up, draws, True)]
+
+    return over_orderings(shoe, play_round)
 
 
 def test_chart_variance_matches_brute_force():
