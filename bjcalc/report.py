@@ -8,13 +8,14 @@ composition-dependent exceptions, the side bets, and Bet Behind.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 from bjcalc.analysis import Analysis
 from bjcalc.betbehind import bet_behind
-from bjcalc.game import round_ev
+from bjcalc.game import round_ev, round_variance
 from bjcalc.rules import BLACKJACK_TAKES, Doubling, HoleCard, Rules, Surrender
 from bjcalc.strategy import Chart, Exception_, basic_strategy, evaluate, exceptions
 
@@ -47,6 +48,13 @@ def build_report(title: str, rules: Rules, assumed: tuple[str, ...] = ()) -> Rep
         "house_edge_cd": cd.house_edge,
         "ev_by_upcard_basic": basic.by_upcard,
     }
+    for key, label, variance in (("basic", "basic chart", round_variance(analysis, chart)),
+                                 ("cd", "CD play (CDZ-)", round_variance(analysis))):
+        if variance is not None:
+            figures.append((f"standard deviation per round, {label}", f"{math.sqrt(variance):.4f}"))
+            data[f"sd_{key}"] = math.sqrt(variance)
+    if rules.split_hands > 2:
+        figures.append(("standard deviation per round", "not computed (resplitting allowed)"))
     if cd.insurance is not None:
         figures.append(("insurance EV, off the top", f"{float(cd.insurance):.6f}"))
         data["insurance"] = float(cd.insurance)

@@ -186,8 +186,10 @@ def test_edge_reports_the_standard_deviation():
 
 
 @pytest.mark.parametrize("options", [{}, {"hole_card": "none", "blackjack_takes": "original"},
-                                     {"hole_card": "none"}, {"hit_split_aces": True, "hit_soft_17": True}],
-                         ids=["peek", "no hole card, original bet", "no hole card, all", "hit split aces, H17"])
+                                     {"hole_card": "none"}, {"hit_split_aces": True, "hit_soft_17": True},
+                                     {"hole_card": "none", "blackjack_takes": "live", "charlie": 5}],
+                         ids=["peek", "no hole card, original bet", "no hole card, all", "hit split aces, H17",
+                              "no hole card, live policy, 5-card charlie"])
 def test_split_moments_first_moment_is_the_split_ev(options):
     """The joint enumeration of both split hands gives the split EV of the independent
     recursion in bjcalc/split.py exactly (so its weights and blackjack settlements are right)."""
