@@ -68,6 +68,14 @@ class HandResult:
     insurance: Number | None = None
     even_money: Number | None = None
     strategy: str = "CD"
+    faces: tuple[str, ...] = ()  # the ten-valued cards' faces as given, where they matter
+
+    @property
+    def notation(self) -> str:
+        """The cards as ``A,7``; ten-valued cards by face (``K,Q``) where only same-face tens
+        split."""
+        faces = iter(self.faces)
+        return ",".join(next(faces, "T") if c is Rank.TEN and self.faces else str(c) for c in self.cards)
 
     @property
     def ranked(self) -> list[tuple[Action, Number]]:
@@ -277,4 +285,5 @@ class Analysis:
             insurance=insurance,
             even_money=even_money,
             strategy="CD" if Action.SPLIT not in evs else f"CD; split hands {self.post_split.label}",
+            faces=() if rules.split_unlike_tens else tuple("T" if f == "10" else f for f in faces),
         )

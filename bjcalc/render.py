@@ -88,7 +88,7 @@ def hand_frame(result: HandResult) -> str:
 
 
 def hand_text(result: HandResult, rules: Rules, exact: bool) -> str:
-    cards = ",".join(str(c) for c in result.cards)
+    cards = result.notation
     lines = [
         f"{cards} v {result.up}   {rules_line(rules)}",
         f"EVs per initial bet, {hand_frame(result)}; CD play after the first decision.",
@@ -110,7 +110,7 @@ def hand_text(result: HandResult, rules: Rules, exact: bool) -> str:
 
 def hand_json(result: HandResult, rules: Rules, exact: bool) -> str:
     out: dict[str, Any] = {
-        "hand": ",".join(str(c) for c in result.cards),
+        "hand": result.notation,
         "up": str(result.up),
     }
     for action in Action:

@@ -51,6 +51,8 @@ def test_unlike_tens_get_no_split_and_like_tens_do():
     assert Action.SPLIT not in analysis.hand("K,Q", "6").evs
     assert Action.SPLIT in analysis.hand("J,J", "6").evs
     assert Action.SPLIT in analysis.hand("10,T", "6").evs  # T and 10 are the face 10
+    assert analysis.hand("K,Q", "6").notation == "K,Q"  # shown by face where faces matter
+    assert Analysis(Rules(decks=2)).hand("K,Q", "6").notation == "T,T"
 
 
 def _face_share(up_face):
