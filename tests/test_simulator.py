@@ -132,6 +132,17 @@ def basic_chart():
 # ---------------------------------------------------------------------------------------------
 
 
+def draws(rem):
+    """Each card that can be drawn from the remaining shoe ``rem`` (counts of ranks 1..10):
+    (rank, the shoe after it, its probability)."""
+    tot = sum(rem)
+    assert tot > 0, "shoe ran out"
+    for r in range(1, 11):
+        k = rem[r - 1]
+        if k:
+            yield r, rem[: r - 1] + (k - 1,) + rem[r:], k / tot
+
+
 def exact_ev(shoe, policy, R):
     """Exact round EV.  policy(total, soft, ncards) -> "S" | "H" | "D" (only on 2 cards) |
     "R" (only on 2 cards, surrender allowed).  R: a rules dict (splitting is never used)."""
@@ -157,17 +168,11 @@ def exact_ev(shoe, policy, R):
                 return {t: 1.0}
             if dmax and n >= dmax:
                 return {t: 1.0}
-        tot = sum(rem)
-        assert tot > 0, "shoe ran out"
         out = defaultdict(float)
-        for r in range(1, 11):
-            k = rem[r - 1]
-            if not k:
-                continue
-            nrem = rem[: r - 1] + (k - 1,) + rem[r:]
+        for r, nrem, q in draws(rem):
             sub = dealer(nrem, hard + r, ace or r == 1, n + 1, up if n else r)
             for res, p in sub.items():
-                out[res] += p * k / tot
+                out[res] += p * q
         return dict(out)
 
     # Forward over the player's hand compositions.
@@ -202,13 +207,8 @@ def exact_ev(shoe, policy, R):
                 if a == "D":
                     assert n == 2
                     dbl = True
-            tot = sum(rem)
-            assert tot > 0, "shoe ran out"
-            for r in range(1, 11):
-                k = rem[r - 1]
-                if k:
-                    nrem = rem[: r - 1] + (k - 1,) + rem[r:]
-                    new[(nrem, hard + r, ace or r == 1, n + 1, dbl)] += p * k / tot
+            for r, nrem, q in draws(rem):
+                new[(nrem, hard + r, ace or r == 1, n + 1, dbl)] += p * q
         frontier = new
 
     ev = 0.0
@@ -250,13 +250,8 @@ def p_both_bust_s17(shoe):
                     continue
                 if t >= 17:
                     continue
-                tot = sum(rem)
-                assert tot > 0, "shoe ran out"
-                for r in range(1, 11):
-                    k = rem[r - 1]
-                    if k:
-                        nrem = rem[: r - 1] + (k - 1,) + rem[r:]
-                        new[(nrem, hard + r, ace or r == 1)] += p * k / tot
+                for r, nrem, q in draws(rem):
+                    new[(nrem, hard + r, ace or r == 1)] += p * q
             fr = new
         return out
 
