@@ -120,6 +120,11 @@ class CompiledDealer:
     def outcomes(self) -> list[int]:
         return sorted({o for step in self.steps for o in step.stops})
 
+    @functools.cached_property
+    def flat(self) -> _FlatDealer:
+        """The same graph as the int32 arrays the compiled loop reads."""
+        return _flatten(self)
+
 
 @functools.lru_cache(maxsize=64)
 def compiled_dealer(up: int, hit_soft_17: bool, max_cards: int | None) -> CompiledDealer:
@@ -233,16 +238,6 @@ class _FlatDealer:
     outcomes: tuple[int, ...]  # outcome of each slot
 
 
-_FLAT: dict[int, tuple[CompiledDealer, _FlatDealer]] = {}
-
-
-def _flat(dealer: CompiledDealer) -> _FlatDealer:
-    """The flat arrays of ``dealer`` (cached; the dealer is kept so its id stays its own)."""
-    if id(dealer) not in _FLAT:
-        _FLAT[id(dealer)] = (dealer, _flatten(dealer))
-    return _FLAT[id(dealer)][1]
-
-
 def _flatten(dealer: CompiledDealer) -> _FlatDealer:
     outcomes = tuple(dealer.outcomes)
     slot = {o: i for i, o in enumerate(outcomes)}
@@ -279,7 +274,7 @@ def _pool() -> concurrent.futures.ThreadPoolExecutor:
 
 def _kernel_numerators(dealer, shoe, removed, depth):
     """The compiled loop; large batches are cut into one part per core (it releases the GIL)."""
-    flat = _flat(dealer)
+    flat = dealer.flat
     left = np.ascontiguousarray(np.asarray(shoe, dtype=np.int64)[None, :] - removed)
 
     def part(rows: np.ndarray) -> np.ndarray:
@@ -296,11 +291,7 @@ def _kernel_numerators(dealer, shoe, removed, depth):
         out = np.concatenate(parts, axis=1)
     else:
         out = part(left)
-    n_left = left.sum(axis=1).astype(np.float64)
-    denominators = np.ones(len(left), dtype=np.float64)
-    for size in range(depth):
-        denominators = denominators * (n_left - size)
-    return dict(zip(flat.outcomes, out)), denominators
+    return dict(zip(flat.outcomes, out)), _denominators(left.sum(axis=1), depth, False)
 
 
 def _outcome_numerators(dealer, shoe, removed, depth, exact):
@@ -329,10 +320,7 @@ def _outcome_numerators(dealer, shoe, removed, depth, exact):
         for outcome, where in step.stops.items():
             numerators[outcome] = numerators[outcome] + following[where].sum(axis=0)
         values = following[: step.n_drawing]
-    denominators = np.ones(n, dtype=dtype)
-    for size in range(depth):
-        denominators = denominators * _as(n_left - size, exact)
-    return numerators, denominators
+    return numerators, _denominators(n_left, depth, exact)
 
 
 def _exact_numerators(dealer, shoe, removed, depth):
@@ -381,10 +369,15 @@ def _exact_numerators(dealer, shoe, removed, depth):
         for i, weight in enumerate(weights):
             total = total + np.array(r[i].tolist(), dtype=object) * weight
         numerators[outcome] = total % product
-    denominators = np.ones(n, dtype=object)
+    return numerators, _denominators(n_left, depth, True)
+
+
+def _denominators(n_left: np.ndarray, depth: int, exact: bool) -> np.ndarray:
+    """``ff(n_left, depth)`` for each shoe: the common denominator of its outcome numerators."""
+    out = _as(np.ones(len(n_left), dtype=np.int64), exact)
     for size in range(depth):
-        denominators = denominators * _as(n_left - size, True)
-    return numerators, denominators
+        out = out * _as(n_left - size, exact)
+    return out
 
 
 def _as(array: np.ndarray, exact: bool) -> np.ndarray:
