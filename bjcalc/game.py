@@ -131,7 +131,7 @@ def round_variance(analysis: Analysis, chart: Any = None) -> Any | None:
 
     from bjcalc.cards import ACE, TEN
     from bjcalc.moments import split_moments
-    from bjcalc.player import HIT, STAND, falling, solve, unsplit_layers
+    from bjcalc.player import HIT, falling, solve, unsplit_layers
     from bjcalc.split import SplitSolver
 
     rules = analysis.rules
@@ -153,9 +153,8 @@ def round_variance(analysis: Analysis, chart: Any = None) -> Any | None:
         if chart is None:
             table, splitter = analysis.table(up), analysis.splits(up)
         else:
-            cells = unsplit_layers(rules).cells
-            table = solve(context, unsplit_layers(rules),
-                          decisions=[np.where(chart.ups[up].hit[c], HIT, STAND) for c in cells])
+            unsplit = unsplit_layers(rules)
+            table = solve(context, unsplit, decisions=chart.ups[up].decisions(unsplit))
             splitter = SplitSolver(context, None, decide=chart_decider(chart.ups[up]))  # type: ignore[arg-type]
         layers = table.layers
         n0 = sum(context.shoe)

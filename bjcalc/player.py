@@ -183,6 +183,11 @@ class _StackShape:
     totals: np.ndarray
     busts: np.ndarray  # (rows, 10): the draw busts
     safe: np.ndarray  # (rows, 10): the child's stacked row in the next layer (0 where it busts)
+    starts: np.ndarray  # first stacked row of each layer, and the number of rows
+
+    def split(self, array: np.ndarray) -> list[np.ndarray]:
+        """``array`` (one entry per stacked row) cut into its layers."""
+        return [array[a:b] for a, b in zip(self.starts[:-1], self.starts[1:])]
 
     @classmethod
     def build(cls, flat: _FlatLayers, sizes: list[int], copies: int) -> _StackShape:
@@ -197,7 +202,7 @@ class _StackShape:
         block = (copy * np.array(widths)[layer + 1])[:, None]  # the shoe's block of the next layer
         return cls(order=order, copy=copy, layer=layer, counts=flat.counts[row],
                    size=np.asarray(sizes)[layer], totals=flat.totals[row], busts=busts,
-                   safe=np.where(busts, 0, children + block))
+                   safe=np.where(busts, 0, children + block), starts=flat.starts * copies)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -207,10 +212,6 @@ class _FlatLayers:
     children: np.ndarray  # (rows, 10): child row in the next layer, -1 = bust
     layer: np.ndarray  # the layer of each row
     starts: np.ndarray  # first row of each layer, and the number of rows
-
-    def split(self, array: np.ndarray) -> list[np.ndarray]:
-        """``array`` (one entry per row) cut into its layers."""
-        return [array[a:b] for a, b in zip(self.starts[:-1], self.starts[1:])]
 
 
 @functools.lru_cache(maxsize=64)
@@ -421,7 +422,6 @@ class UpCard:
             lifts.append([suffix[k + up.depth] if k >= 2 else 0 for k in sizes])
 
         # rows in stacked order: layer by layer, and within a layer shoe by shoe
-        flat = layers.flat
         shape = layers.stacked(len(extras))
         order, copy, layer, counts, size = shape.order, shape.copy, shape.layer, shape.counts, shape.size
         shoe_rows = np.array(shoes, dtype=np.int64)[copy]  # (rows, 10)
@@ -460,12 +460,7 @@ class UpCard:
             bust_all = -(g - child_bj_all) - child_bj_all * loss
             bust_doubled_all = -(g - child_bj_all) * 2 - child_bj_all * (loss + up.double_loss)
         busts_all, safe_all = shape.busts, shape.safe
-
-        starts = flat.starts * len(extras)
-
-        def split(array: np.ndarray) -> list[np.ndarray]:
-            return [array[a:b] for a, b in zip(starts[:-1], starts[1:])]
-
+        split = shape.split
         stand, stand_doubled, blackjack = split(stand_all), split(doubled_all), split(bj)
         draws = []
         for k, (left, busts, safe, bust, bust_doubled, child_bj) in enumerate(zip(

@@ -21,7 +21,6 @@ import enum
 import functools
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 
@@ -241,25 +240,16 @@ class SplitSolver:
         """The split EV of ``pair, pair`` weighted like the engine's numerators: for a peeking
         dealer with an A or T up, E[result; no dealer blackjack]; else unconditional.
         ``first_hand_only``: the result of the first (right-hand) split hand alone."""
-        return sum(p * v for p, v in self.values_by_up_face(pair, first_hand_only))
-
-    def values_by_up_face(self, pair: int, first_hand_only: bool = False) -> list[tuple[Any, Any]]:
-        """:meth:`value` as (probability, value) per case of the up card's face: one case,
-        except for a same-face ten pair against a ten up (the up card may be of the pair's face,
-        leaving one card fewer to resplit with; a composition-dependent player sees which)."""
         most = max_hands(self.up.rules, pair)
-        cases: list[tuple[Any, Any]]
         if not self.same_face(pair):
-            cases = [(1, split_recursion(functools.partial(self._values, pair), most, first_hand_only))]
+            total = split_recursion(functools.partial(self._values, pair), most, first_hand_only)
         else:
-            cases = [
-                (p if self.up.exact else float(p),
-                 split_recursion(functools.partial(self._values, pair, face_left=left), most, first_hand_only))
+            # against a ten up, the up card may be of the pair's face: one card fewer resplits
+            total = sum(
+                (p if self.up.exact else float(p))
+                * split_recursion(functools.partial(self._values, pair, face_left=left), most, first_hand_only)
                 for p, left in self.up_faces()
-            ]
-        return [(p, self._blackjack_bet(pair, total)) for p, total in cases]
-
-    def _blackjack_bet(self, pair: int, total: Any) -> Any:
+            )
         up = self.up
         if not up.peeked and up.bj_rank is not None and up.split_loss == 0:
             # the original bet is lost to a dealer blackjack even when split bets are returned

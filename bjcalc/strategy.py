@@ -50,6 +50,10 @@ class UpcardChart:
     split_beats_total: np.ndarray  # per pair rank, for the Rp code
     das_only: np.ndarray | None = None  # per pair rank: split only pays with double after split
 
+    def decisions(self, layers: HandLayers) -> list[np.ndarray]:
+        """Hit or stand, by the chart, for every hand of ``layers`` (after the first decision)."""
+        return [np.where(self.hit[cells], HIT, STAND) for cells in layers.cells]
+
     def code(self, kind: str, row: int | str) -> str:
         if kind == "pairs":
             rank = RANK_NOTATION.index(str(row))
@@ -121,11 +125,8 @@ class _Solver:
         if not self.rules.split_unlike_tens:
             self.split_share[self.pair_rank == TEN] = float(same_face_share(self.rules, up))
 
-    def decisions(self, chart: UpcardChart) -> list[np.ndarray]:
-        return [np.where(chart.hit[c], HIT, STAND) for c in self.cells]
-
     def values(self, chart: UpcardChart):
-        solved = solve(self.context, self.layers, decisions=self.decisions(chart))
+        solved = solve(self.context, self.layers, decisions=chart.decisions(self.layers))
         as_float = [np.asarray(x, dtype=float) / float(g) for x, g in zip(solved.stand, solved.scale)]
         hit = [np.asarray(x, dtype=float) / float(g) for x, g in zip(solved.hit, solved.scale)]
         double = None if solved.double is None else np.asarray(solved.double, dtype=float) / float(solved.scale[0])
@@ -349,8 +350,7 @@ def evaluate(analysis: Analysis, chart: Chart, ups: list[int] | None = None) -> 
         analysis.prepare(up)
         context = analysis.upcard(up)
         layers = unsplit_layers(rules)
-        cells = layers.cells
-        solved = solve(context, layers, decisions=[np.where(decisions.hit[c], HIT, STAND) for c in cells])
+        solved = solve(context, layers, decisions=decisions.decisions(layers))
         splitter = SplitSolver(context, None, decide=chart_decider(decisions))  # type: ignore[arg-type]
         p_up = Fraction(full[up], n_cards)
         given_up: Any = 0
