@@ -22,7 +22,7 @@ from bjcalc.actions import Action
 from bjcalc.cards import ACE, TEN, Rank, counts_total, parse_card, parse_cards, ten_faces
 from bjcalc.dealer import BLACKJACK, BUST, compiled_dealer, max_draws, outcome_numerators
 from bjcalc.errors import InvalidHandError, InvalidShoeError
-from bjcalc.numbers import Number, constant, ratio
+from bjcalc.numbers import Number, constant, quotient, ratio
 from bjcalc.player import ShoeIndex, Solved, UpCard, unsplit_layers, unsplit_table
 from bjcalc.rules import Rules, Surrender
 from bjcalc.shoe import Shoe
@@ -193,9 +193,7 @@ class Analysis:
         return constant(Fraction(2 * tens - (n - tens), n), self.exact)
 
     def _div(self, numerator: object, denominator: object) -> Fraction | float:
-        if self.exact:
-            return Fraction(int(numerator), int(denominator))
-        return float(numerator) / float(denominator)
+        return quotient(numerator, denominator, self.exact)
 
     def joint_values(self, up: int, counts: tuple[int, ...], same_face: bool = True) -> tuple[dict[Action, Fraction | float], Fraction | float]:
         """Values of every action for a hand (given as rank counts) against up card ``up``, in

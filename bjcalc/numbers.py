@@ -6,20 +6,25 @@ SymPy is imported only here, and only when an exact value is handed out.
 
 from __future__ import annotations
 
+import operator
 from fractions import Fraction
 from typing import Any, Union
 
 Number = Union[float, Any]  # float, or sympy.Rational in exact mode
 
 
+def quotient(numerator: Any, denominator: Any, exact: bool) -> Fraction | float:
+    """``numerator / denominator`` of two engine numbers: a ``Fraction`` in exact mode, where
+    both must be integers (a float there has already lost digits, so it is refused rather
+    than truncated), else a float."""
+    if exact:
+        return Fraction(operator.index(numerator), operator.index(denominator))
+    return float(numerator) / float(denominator)
+
+
 def ratio(numerator: Any, denominator: Any, exact: bool) -> Number:
     """``numerator / denominator`` as the API's number type."""
-    if exact:
-        import sympy
-
-        value = Fraction(int(numerator), int(denominator))
-        return sympy.Rational(value.numerator, value.denominator)
-    return float(numerator) / float(denominator)
+    return to_api(quotient(numerator, denominator, exact), exact)
 
 
 def constant(value: Fraction | int, exact: bool) -> Number:

@@ -273,11 +273,22 @@ def _all_hands(shoe: tuple[int, ...], stop_at: int) -> HandLayers:
 
 
 def as_numbers(array: np.ndarray | Sequence[Any], exact: bool) -> np.ndarray:
-    """An integer array as Python ints (exact mode) or float64."""
-    array = np.asarray(array)
-    if exact:
-        return np.array(array.tolist(), dtype=object).reshape(array.shape)
-    return array.astype(np.float64)
+    """Integers (an integer array, or nested lists of Python ints) as Python ints in an object
+    array (exact mode) or as float64.
+
+    Lists never pass through ``np.asarray`` in exact mode: numpy types ``[2**63, 5]`` as
+    float64 (uint64 and int64 promote to float), which silently rounds the big integers.
+    """
+    if not exact:
+        return np.asarray(array).astype(np.float64)
+    if isinstance(array, np.ndarray):
+        if array.dtype.kind not in "iub" and array.dtype != object:
+            raise TypeError(f"exact numbers must be integers, not {array.dtype}")
+        return array.astype(object)
+    out = np.array(array, dtype=object)
+    if not all(isinstance(x, int) for x in out.flat):
+        raise TypeError("exact numbers must be integers")
+    return out
 
 
 def falling(n: int, k: int) -> int:

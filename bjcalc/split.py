@@ -25,6 +25,7 @@ from fractions import Fraction
 import numpy as np
 
 from bjcalc.cards import ACE, TEN
+from bjcalc.numbers import quotient
 from bjcalc.player import (
     DOUBLE,
     HIT,
@@ -231,10 +232,9 @@ class SplitSolver:
         free = solved.hit[0][0]
         child = solved.layers.children[0][0, pair]
         pair_term = pair_left * solved.best[1][child] if child >= 0 and pair_left > 0 else 0
-        g = solved.scale[0]
-        if self.up.exact:
-            return Fraction(int(free), int(g)), Fraction(int(free - pair_term), int(g)), Fraction(pair_left, n_left)
-        return float(free) / float(g), float(free - pair_term) / float(g), pair_left / n_left
+        g, exact = solved.scale[0], self.up.exact
+        q = Fraction(pair_left, n_left) if exact else pair_left / n_left
+        return quotient(free, g, exact), quotient(free - pair_term, g, exact), q
 
     def value(self, pair: int, first_hand_only: bool = False) -> Fraction | float:
         """The split EV of ``pair, pair`` weighted like the engine's numerators: for a peeking
