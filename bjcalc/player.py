@@ -214,7 +214,10 @@ class _FlatLayers:
     starts: np.ndarray  # first row of each layer, and the number of rows
 
 
-@functools.lru_cache(maxsize=64)
+# a hand (hard total <= 21) holds at most 21 aces, 10 twos, ..., 2 tens
+_MOST_HELD = tuple(21 // (rank + 1) for rank in range(10))
+
+
 def hand_layers(
     shoe: tuple[int, ...], first_cards: int, stop_at: int, start: tuple[int, ...] | None = None
 ) -> HandLayers:
@@ -222,7 +225,17 @@ def hand_layers(
 
     Every graph here is a part of one graph, every hand from one card: the hands of at least
     ``first_cards`` cards, or the hands holding ``start`` (all that can be drawn to from it).
-    That graph is compiled once and the parts are cut out of its layers."""
+    That graph is compiled once and the parts are cut out of its layers. The shoe matters only
+    where it holds fewer cards of a rank than a hand can, so the graphs are cached under the
+    shoe capped at that: the depleted shoes of a large shoe share one graph."""
+    capped = tuple(min(n, most) for n, most in zip(shoe, _MOST_HELD))
+    return _hand_layers(capped, first_cards, stop_at, start)
+
+
+@functools.lru_cache(maxsize=64)
+def _hand_layers(
+    shoe: tuple[int, ...], first_cards: int, stop_at: int, start: tuple[int, ...] | None
+) -> HandLayers:
     whole = _all_hands(shoe, stop_at)
     if start is None:
         keep = [np.ones(len(c), dtype=bool) for c in whole.counts]

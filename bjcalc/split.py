@@ -20,6 +20,7 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Callable
+from typing import Any
 from fractions import Fraction
 
 import numpy as np
@@ -125,6 +126,7 @@ class SplitSolver:
         ``strategy`` with a fixed chart (total-dependent basic strategy)."""
         self.up, self.unsplit, self.strategy = up, unsplit, PostSplit(strategy)
         self.decide = decide
+        self._solved: dict[int, dict[int, Solved]] = {}  # pair -> removal -> split-hand values
 
     def limit(self, pair: int) -> int:
         """Cards at which a split hand stops drawing: 2 for split aces without hitting."""
@@ -183,17 +185,20 @@ class SplitSolver:
         ``removed`` further pair cards."""
         return self._hands(pair)[removed]
 
-    @functools.lru_cache(maxsize=None)
     def _hands(self, pair: int) -> dict[int, Solved]:
-        """:meth:`_hand` for every removal the recursion visits, solved together. A fixed
-        chart's values are kept on the up card (under the decider's ``key``) for later solvers."""
-        key = getattr(self.decide, "key", None)
-        if key is None:
-            return self._solve_hands(pair)
-        shared = self.up.split_hands
-        if (key, pair) not in shared:
-            shared[key, pair] = self._solve_hands(pair)
-        return shared[key, pair]
+        """:meth:`_hand` for every removal the recursion visits, solved together (cached on
+        the solver, so that they go with it). A fixed chart's values are kept on the up card
+        (under the decider's ``key``) for later solvers."""
+        if pair not in self._solved:
+            key = getattr(self.decide, "key", None)
+            if key is None:
+                self._solved[pair] = self._solve_hands(pair)
+            else:
+                shared = self.up.split_hands
+                if (key, pair) not in shared:
+                    shared[key, pair] = self._solve_hands(pair)
+                self._solved[pair] = shared[key, pair]
+        return self._solved[pair]
 
     def _solve_hands(self, pair: int) -> dict[int, Solved]:
         up = self.up
@@ -260,7 +265,7 @@ class SplitSolver:
         return total
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=1024)
 def visited_removals(pair_cards: int, most: int) -> tuple[int, ...]:
     """The removals :func:`split_recursion` visits with ``pair_cards`` of the pair rank in the
     shoe (after the up card) and at most ``most`` hands: it goes to ``removed + 1`` only while
@@ -279,23 +284,36 @@ def split_recursion(values, most: int, first_hand_only: bool = False):
     """The split EV from per-shoe values: ``values(removed)`` gives (free, not_pair, q) for the
     shoe with ``removed`` pair cards beyond the first two taken out (see the module docstring);
     ``most`` is the most hands allowed; ``first_hand_only`` counts the first hand alone."""
+    # a memo dict, not an lru_cache'd closure: a closure that calls itself is a reference
+    # cycle, which would keep ``values`` (and the solver and shoe arrays behind it) alive until
+    # the garbage collector happens to run
+    memo: dict[tuple[int, int, int], Any] = {}
 
-    @functools.lru_cache(maxsize=None)
-    def rest(removed: int, hands: int, current: int):
+    def rest(removed: int, hands: int, current: int) -> Any:
         # expected result of hands current..hands when `current` is about to get its second
         # card, on the shoe with `removed` pair cards beyond the first two taken out
+        key = (removed, hands, current)
+        if key in memo:
+            return memo[key]
         if current > hands or (first_hand_only and current > 1):
-            return 0
-        free, not_pair, q = values(removed)
-        if hands >= most:
-            return free if first_hand_only else (hands - current + 1) * free
-        if q == 0:
-            return not_pair + rest(removed, hands, current + 1)
-        return (
-            q * rest(removed + 1, hands + 1, current)
-            + not_pair
-            + rest(removed, hands, current + 1)
-            - q * rest(removed + 1, hands, current + 1)
-        )
+            value: Any = 0
+        else:
+            free, not_pair, q = values(removed)
+            if hands >= most:
+                value = free if first_hand_only else (hands - current + 1) * free
+            elif q == 0:
+                value = not_pair + rest(removed, hands, current + 1)
+            else:
+                value = (
+                    q * rest(removed + 1, hands + 1, current)
+                    + not_pair
+                    + rest(removed, hands, current + 1)
+                    - q * rest(removed + 1, hands, current + 1)
+                )
+        memo[key] = value
+        return value
 
-    return rest(0, 2, 1)
+    try:
+        return rest(0, 2, 1)
+    finally:
+        del rest  # empties the closure cell, so the function and its cells are freed at once
