@@ -20,6 +20,7 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import functools
+import math
 import os
 
 import networkx as nx
@@ -211,9 +212,51 @@ def outcome_numerators(
     return numerators, np.concatenate([p[1] for p in parts])
 
 
-# primes just below 2**31: residues times card counts stay far below 2**63 in int64
-PRIMES = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549,
-          2147483543, 2147483497, 2147483489, 2147483477, 2147483423, 2147483399)
+# Residues are below 2**31 and are multiplied by card counts and summed over ten ranks, so int64
+# holds every intermediate while a shoe has fewer than 2**63 / 2**31 / 10 > 2**28 cards; Rules
+# allows at most MAX_CARDS.
+MAX_CARDS = 2**28
+
+
+def _is_prime(n: int) -> bool:
+    """Deterministic Miller-Rabin for ``n < 2**32`` (the bases 2, 7 and 61 suffice there)."""
+    if n < 2 or n % 2 == 0:
+        return n == 2
+    d, s = n - 1, 0
+    while d % 2 == 0:
+        d, s = d // 2, s + 1
+    for a in (2, 7, 61):
+        if a % n == 0:
+            continue
+        x = pow(a, d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(s - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+@functools.lru_cache(maxsize=8)
+def _primes_below_2_31(count: int) -> tuple[int, ...]:
+    """The ``count`` largest primes below ``2**31``."""
+    primes: list[int] = []
+    n = 2**31 - 1
+    while len(primes) < count:
+        if _is_prime(n):
+            primes.append(n)
+        n -= 2
+    return tuple(primes)
+
+
+def _primes_above(bound: int) -> list[int]:
+    """The fewest primes below ``2**31`` whose product exceeds ``bound`` (for the Chinese
+    remainder theorem: every numerator is below its denominator, which is at most ``bound``)."""
+    count = bound.bit_length() // 30 + 1  # each prime is above 2**30
+    return list(_primes_below_2_31(count))
 
 
 def kernel_available() -> bool:
@@ -301,7 +344,7 @@ def _outcome_numerators(dealer, shoe, removed, depth, exact):
     n = len(removed)
     left = np.asarray(shoe, dtype=np.int64)[None, :] - removed  # (n, 10)
     n_left = left.sum(axis=1)
-    most = max(int(left.max(initial=0)) + 1, depth + 1)
+    most = depth + 1  # the dealer never holds more than ``depth`` cards of one rank
     # available[r][c] = cards of rank r still in the shoe when the dealer already holds c
     available = []
     for rank in range(10):
@@ -334,17 +377,11 @@ def _exact_numerators(dealer, shoe, removed, depth):
     bound = 1
     for size in range(depth):
         bound *= max(int(n_left.max(initial=0)) - size, 1)
-    primes, product = [], 1
-    for p in PRIMES:
-        if product > bound:
-            break
-        primes.append(p)
-        product *= p
-    if product <= bound or int(n_left.max(initial=0)) * 16 >= 2**31:
-        raise OverflowError("shoe too large for exact dealer arithmetic")  # pragma: no cover
+    primes = _primes_above(bound)
+    product = math.prod(primes)
     moduli = np.array(primes, dtype=np.int64)
     m3, m2 = moduli[:, None, None], moduli[:, None]
-    most = max(int(left.max(initial=0)) + 1, depth + 1)
+    most = depth + 1  # the dealer never holds more than ``depth`` cards of one rank
     available = [
         np.maximum(left[:, rank][None, :] - np.arange(most)[:, None], 0) for rank in range(10)
     ]

@@ -96,9 +96,13 @@ def test_insurance_off_the_top(row):
     assert to_fraction(analysis.insurance("A")) == Fraction(row["ev"])
 
 
-def test_exact_dealer_primes_are_prime():
+def test_exact_dealer_primes_are_the_largest_primes_below_2_31():
     import sympy
 
-    from bjcalc.dealer import PRIMES
+    from bjcalc.dealer import _primes_below_2_31
 
-    assert len(set(PRIMES)) == len(PRIMES) and all(sympy.isprime(p) and p < 2**31 for p in PRIMES)
+    primes = _primes_below_2_31(40)
+    expected = [sympy.prevprime(2**31)]
+    while len(expected) < 40:
+        expected.append(sympy.prevprime(expected[-1]))
+    assert list(primes) == expected
