@@ -21,7 +21,7 @@ import numpy as np
 from bjcalc.actions import Action
 from bjcalc.cards import ACE, TEN, Rank, counts_total, parse_card, parse_cards, ten_faces
 from bjcalc.dealer import BLACKJACK, BUST, compiled_dealer, max_draws, outcome_numerators
-from bjcalc.errors import InvalidHandError, InvalidShoeError
+from bjcalc.errors import InvalidCardError, InvalidHandError, InvalidRulesError, InvalidShoeError
 from bjcalc.numbers import Number, constant, quotient, ratio
 from bjcalc.player import ShoeIndex, Solved, UpCard, unsplit_layers, unsplit_table
 from bjcalc.rules import Rules, Surrender
@@ -91,14 +91,17 @@ class HandResult:
         return sorted(c.index for c in self.cards) == [ACE, TEN]
 
 
-def _cards(cards: str | Sequence[Rank | str]) -> tuple[Rank, ...]:
+def _cards(cards: str | Sequence[Rank | str | int]) -> tuple[Rank, ...]:
+    """Cards as text (``"A,7"``) or as a sequence of cards (``[Rank.ACE, "7"]``, ``["T", 6]``)."""
     if isinstance(cards, str):
         return parse_cards(cards)
-    return tuple(c if isinstance(c, Rank) else parse_card(c) for c in cards)
+    if not isinstance(cards, Sequence):
+        raise InvalidCardError(f"cards must be text like 'A,7' or a sequence of cards, not {cards!r}")
+    return tuple(parse_card(c) for c in cards)
 
 
-def _up(up: Rank | str) -> Rank:
-    return up if isinstance(up, Rank) else parse_card(up)
+def _up(up: Rank | str | int) -> Rank:
+    return parse_card(up)
 
 
 class Analysis:
@@ -108,9 +111,17 @@ class Analysis:
     """
 
     def __init__(self, rules: Rules, *, exact: bool = False, post_split: PostSplit | str = PostSplit.CDZ) -> None:
+        if not isinstance(rules, Rules):
+            raise InvalidRulesError(f"rules must be a bjcalc.Rules, not {rules!r}")
+        if not isinstance(exact, bool):
+            raise InvalidRulesError(f"exact must be True or False, not {exact!r}")
+        try:
+            self.post_split = PostSplit(post_split)
+        except ValueError:
+            choices = ", ".join(repr(p.value) for p in PostSplit)
+            raise InvalidRulesError(f"post_split must be one of {choices}, not {post_split!r}") from None
         self.rules = rules
         self.exact = exact
-        self.post_split = PostSplit(post_split)
         self._splits: dict[int, SplitSolver] = {}
         self.shoe = Shoe(rules.shoe_counts)
         self._ups: dict[int, UpCard] = {}
@@ -171,6 +182,13 @@ class Analysis:
         # a card limit adds stopping states below 17; keep only those this shoe can reach
         values = {o: v[0] for o, v in numerators.items() if o >= 17 or v[0] != 0}
         total = denominators[0]
+        finished = sum(values.values())
+        if finished != total if self.exact else abs(finished - total) > 1e-9 * total:
+            # some order of drawing empties the shoe before the dealer can stop
+            raise InvalidShoeError(
+                f"shoe {self.shoe.notation()} is too small for the dealer to finish with "
+                f"{str(up_rank)!r} up" + (f" and {','.join(map(str, gone))} removed" if gone else "")
+            )
         for always_shown in (BUST, BLACKJACK):
             values.setdefault(always_shown, total * 0)
         if peeked:

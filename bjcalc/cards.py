@@ -59,16 +59,28 @@ class Rank(str, enum.Enum):
         return self.value
 
 
-_ALIASES = {"10": "T", "J": "T", "Q": "T", "K": "T", "1": "A"}
+_ALIASES = {"10": "T", "J": "T", "Q": "T", "K": "T"}
 _TOKEN = re.compile(r"10|[AJQK2-9T]", re.IGNORECASE)
 
 
-def parse_card(text: str) -> Rank:
-    """Parse one card as people write it: ``A``, ``7``, ``T``, ``10``, ``J``, ``q``...
+def parse_card(text: str | int | Rank) -> Rank:
+    """Parse one card as people write it: ``A``, ``7``, ``T``, ``10``, ``J``, ``q``... The same
+    spellings as :func:`parse_cards` (``1`` is not an ace: ``1,0`` would read as a ten). From
+    Python a card may also be a :class:`Rank` or its value as an int, 2 to 10.
 
     >>> parse_card("q")
     Rank.TEN
+    >>> parse_card(10)
+    Rank.TEN
     """
+    if isinstance(text, Rank):
+        return text
+    if isinstance(text, int) and not isinstance(text, bool):
+        if 2 <= text <= 10:
+            return Rank.from_index(text - 1)
+        raise InvalidCardError(f"unknown card {text!r} (use 2 to 10, or 'A' for an ace)")
+    if not isinstance(text, str):
+        raise InvalidCardError(f"unknown card {text!r} (use A 2-9 T, or 10 J Q K)")
     token = text.strip().upper()
     token = _ALIASES.get(token, token)
     if len(token) == 1 and token in RANK_NOTATION:
@@ -82,6 +94,8 @@ def parse_cards(text: str) -> tuple[Rank, ...]:
     >>> parse_cards("2,10,a")
     (Rank.TWO, Rank.TEN, Rank.ACE)
     """
+    if not isinstance(text, str):
+        raise InvalidCardError(f"cards must be text like 'A,7' or 'T6', not {text!r}")
     compact = re.sub(r"[\s,;/-]+", "", text)
     if not compact:
         raise InvalidCardError(f"no cards in {text!r}")

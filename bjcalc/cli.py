@@ -7,17 +7,16 @@ Every bad input ends in one line, ``Error: ...``, on stderr and exit status 2.
 from __future__ import annotations
 
 import contextlib
-import re
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
-from fractions import Fraction
 from typing import Any
 
 import click
 
 from bjcalc.errors import BjcalcError, InvalidRulesError
 from bjcalc.presets import DEFAULT_GAME, GAMES, game
-from bjcalc.rules import BLACKJACK_TAKES, Doubling, HoleCard, Rules, Surrender  # noqa: F401
+from bjcalc.rules import BLACKJACK_TAKES, Doubling, HoleCard, Rules, Surrender, parse_payout  # noqa: F401
 from bjcalc.shoe import Shoe
 
 
@@ -36,24 +35,14 @@ class _OneLineErrors(click.Group):
         except click.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(1)
+        except BrokenPipeError:  # the reader went away (``bjcalc chart | head``): not an error
+            sys.stderr.close()
+            sys.exit(1)
+        except OSError as error:
+            where = f": {error.filename!r}" if error.filename else ""
+            click.echo(f"Error: {error.strerror or error}{where}", err=True)
+            sys.exit(2)
         sys.exit(code if isinstance(code, int) else 0)
-
-
-def _parse_pays(text: str) -> Fraction:
-    match = re.fullmatch(r"\s*(\d+)\s*[:/]\s*(\d+)\s*", text)
-    try:
-        if match:
-            if int(match.group(2)) == 0:
-                raise ValueError
-            return Fraction(int(match.group(1)), int(match.group(2)))
-        value = Fraction(text.strip())
-        if value < 0:
-            raise ValueError
-        return value
-    except (ValueError, ZeroDivisionError):
-        raise InvalidRulesError(
-            f"--bj-pays must be a payout like 3:2, 6:5 or 1.5, not {text!r}"
-        ) from None
 
 
 _RULE_OPTIONS = [
@@ -107,7 +96,7 @@ def build_rules(
     **fields: Any,
 ) -> Rules:
     """The preset (default game) with every option given on the command line applied."""
-    base = game(game_name or DEFAULT_GAME).rules
+    base = game(DEFAULT_GAME if game_name is None else game_name).rules
     changes: dict[str, Any] = {k: v for k, v in fields.items() if v is not None}
     if decks is not None and shoe_text is not None:
         raise InvalidRulesError(f"give --decks or --shoe, not both (--decks {decks}, --shoe {shoe_text!r})")
@@ -116,14 +105,32 @@ def build_rules(
     if shoe_text is not None:
         changes.update(shoe=Shoe.parse(shoe_text).counts, decks=None)
     if bj_pays is not None:
-        changes["blackjack_pays"] = _parse_pays(bj_pays)
+        changes["blackjack_pays"] = parse_payout(bj_pays, "--bj-pays")
     if peek is not None:
         changes["hole_card"] = HoleCard.PEEK if peek else HoleCard.NONE
+    for option, value in (("--charlie", charlie), ("--max-cards", max_cards)):
+        if value is not None and value != 0 and not 3 <= value <= 99:
+            raise InvalidRulesError(f"{option} must be 0 (none) or a whole number from 3 to 99, not {value}")
     if charlie is not None:
         changes["charlie"] = charlie or None
     if max_cards is not None:
         changes["player_max_cards"] = changes["dealer_max_cards"] = max_cards or None
-    return base.replace(**changes)
+    rules = base.replace(**changes)
+    if fields.get("blackjack_takes") is not None and rules.peek:
+        _refuse_both(f"--bj-takes {fields['blackjack_takes']}", _peek_source(peek, game_name),
+                     "a peeking dealer's blackjack ends the round before any double or split")
+    return rules
+
+
+def _peek_source(peek: bool | None, game_name: str | None) -> str:
+    """What set the hole-card rule: the option, or the game."""
+    if peek is not None:
+        return "--peek" if peek else "--no-peek"
+    return f"the game ({game_name or DEFAULT_GAME})"
+
+
+def _refuse_both(first: str, second: str, why: str) -> None:
+    raise click.UsageError(f"{first} and {second} contradict each other: {why}")
 
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
@@ -160,8 +167,11 @@ def dealer(up: str | None, peeked: bool, fmt: str, exact: bool, **options: Any) 
     from bjcalc.cards import RANK_NOTATION, parse_card
 
     rules = build_rules(**options)
+    if peeked and not rules.peek:
+        _refuse_both("--peeked", _peek_source(options.get("peek"), options.get("game_name")),
+                     "a dealer with no hole card does not peek")
     analysis = Analysis(rules, exact=exact)
-    ups = [parse_card(up)] if up else [parse_card(r) for r in RANK_NOTATION]
+    ups = [parse_card(up)] if up is not None else [parse_card(r) for r in RANK_NOTATION]
     tables = {str(u): analysis.dealer(u, peeked=peeked) for u in ups}
     if fmt == "json":
         click.echo(render.dealer_json(tables, exact))
@@ -227,23 +237,28 @@ def _read_chart(rules: Rules, path: str):
             text = handle.read()
     except OSError as error:
         raise InvalidRulesError(f"cannot read chart {path!r}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise InvalidRulesError(f"cannot read chart {path!r}: it is not UTF-8 text (save it as CSV UTF-8)") from None
     return load_chart(rules, text, path)
 
 
 @cli.command()
 @rule_options
-@click.option("--strategy", type=click.Choice(["cdz", "cdz-", "cdp1", "cdp", "basic"]), default="cdz",
+@click.option("--strategy", type=click.Choice(["cdz", "cdz-", "cdp1", "cdp", "basic"]), default=None,
               help="CD play with split hands CDZ- (default), CDP1 or CDP; or the basic-strategy chart.")
 @click.option("--chart", "chart_file", default=None, metavar="FILE",
               help="Evaluate this chart (JSON or CSV as 'bjcalc chart' writes) and list the cost "
               "of each of its deviations from the optimal chart.")
 @FORMAT
 @EXACT
-def edge(strategy: str, chart_file: str | None, fmt: str, exact: bool, **options: Any) -> None:
+def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, **options: Any) -> None:
     """The house edge of the round (unconditional) and its breakdown by up card."""
     from bjcalc import render
     from bjcalc.analysis import Analysis
 
+    if strategy is not None and chart_file is not None:
+        _refuse_both(f"--strategy {strategy}", "--chart", "the chart file is the strategy")
+    strategy = strategy or "cdz"
     rules = build_rules(**options)
     if chart_file is not None:
         from bjcalc.strategy import basic_strategy, deviations, evaluate
@@ -313,14 +328,18 @@ def sidebets(removed: str, pp_pays: str | None, tto_pays: str | None, fmt: str, 
 @cli.command()
 @rule_options
 @click.option("--seated", type=click.Choice(["optimal", "basic", "never-bust", "mimic-dealer"]),
-              default="optimal", help="How the seated player plays (or give --chart).")
+              default=None, help="How the seated player plays: optimal (default), ... (or give --chart).")
 @click.option("--chart", "chart_file", default=None, metavar="FILE",
               help="The seated player follows this chart (JSON or CSV as 'bjcalc chart' writes).")
 @FORMAT
 @EXACT
-def betbehind(seated: str, chart_file: str | None, fmt: str, exact: bool, **options: Any) -> None:
+def betbehind(seated: str | None, chart_file: str | None, fmt: str, exact: bool, **options: Any) -> None:
     """EV of a Bet Behind, following everything and when doubles and splits cannot be followed."""
     import json
+
+    if seated is not None and chart_file is not None:
+        _refuse_both(f"--seated {seated}", "--chart", "the seated player follows the chart file")
+    seated = seated or "optimal"
 
     from bjcalc.analysis import Analysis
     from bjcalc.betbehind import bet_behind
@@ -414,9 +433,18 @@ def tables(directory: str) -> None:
 
     from bjcalc.tables import generate, table_games
 
+    target = pathlib.Path(directory)
+    if target.exists() and not target.is_dir():
+        raise click.UsageError(f"cannot write tables to {directory!r}: it is not a directory")
+    try:  # refuse an unusable directory before the work, not after it
+        target.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=target):
+            pass
+    except OSError as error:
+        raise click.UsageError(f"cannot write tables to {directory!r}: {error.strerror or error}") from None
     names = list(table_games())
     with _progress(len(names), "tables") as step:
-        written = generate(pathlib.Path(directory), progress=step)
+        written = generate(target, progress=step)
     click.echo(f"wrote {len(written)} files to {directory}")
 
 

@@ -6,7 +6,7 @@
 >>> Rules(decks=0)
 Traceback (most recent call last):
 ...
-bjcalc.errors.InvalidRulesError: decks must be a positive whole number, not 0
+bjcalc.errors.InvalidRulesError: decks must be a whole number from 1 to 1000000, not 0
 """
 
 from __future__ import annotations
@@ -102,16 +102,62 @@ def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+MAX_DECKS = 1_000_000
+MAX_CARDS = 52 * MAX_DECKS  # exact dealer arithmetic stays in int64 residues up to 2**28 cards
+MAX_PAYOUT = 1000  # to 1: a blackjack or side-bet payout above this is a typing error
+
+_BOOLEANS = ("hit_soft_17", "double_soft", "double_after_split", "resplit_aces", "hit_split_aces",
+             "split_unlike_tens", "insurance")
+
+
+def parse_payout(value: object, name: str) -> Fraction:
+    """A payout "to 1" as people write it: ``3:2``, ``6:5``, ``3/2``, ``1.5``, ``2`` (or a
+    number). It must be above 0 and at most :data:`MAX_PAYOUT`; ``name`` is the field the error
+    names.
+
+    >>> parse_payout("6:5", "blackjack_pays")
+    Fraction(6, 5)
+    >>> parse_payout("0:1", "blackjack_pays")
+    Traceback (most recent call last):
+    ...
+    bjcalc.errors.InvalidRulesError: blackjack_pays must be above 0 and at most 1000 (to 1), not '0:1'
+    """
+    import re
+
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        if isinstance(value, str):
+            match = re.fullmatch(r"\s*(\d+)\s*:\s*(\d+)\s*", value)
+            text = f"{match.group(1)}/{match.group(2)}" if match else value.strip()
+            if not re.fullmatch(r"\d+(\.\d+)?(/\d+)?", text):
+                raise ValueError
+            payout = Fraction(text)
+        elif isinstance(value, float):
+            payout = Fraction(str(value))  # 1.2 means 6/5, not the binary float near it
+        else:
+            payout = Fraction(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+        raise InvalidRulesError(
+            f"{name} must be a payout like 3:2, 6:5 or 1.5, not {value!r}"
+        ) from None
+    if not 0 < payout <= MAX_PAYOUT:
+        raise InvalidRulesError(f"{name} must be above 0 and at most {MAX_PAYOUT} (to 1), not {value!r}")
+    return payout
+
+
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Rules:
     """A rule set and the shoe it is dealt from.
 
-    The shoe is ``decks`` standard decks unless ``shoe`` gives the ten counts (A..T) explicitly;
-    give one or the other. Every field is checked on construction and a bad value raises
-    :class:`~bjcalc.errors.InvalidRulesError` naming the field.
+    The shoe is ``decks`` standard decks (8 when neither is given) or ``shoe``, the ten counts
+    (A..T) explicitly: give one or the other. Every field is checked on construction, its type
+    too, and a bad value raises :class:`~bjcalc.errors.InvalidRulesError` naming the field.
+    ``blackjack_pays`` may be written as people do (``"6:5"``). ``blackjack_takes`` matters
+    only with no hole card.
     """
 
-    decks: int | None = 8
+    decks: int | None = None
     shoe: tuple[int, ...] | None = None
     hit_soft_17: bool = False
     blackjack_pays: Fraction = Fraction(3, 2)
@@ -140,42 +186,42 @@ class Rules:
             value = getattr(self, name)
             try:
                 set_(self, name, enum_type(value))
-            except ValueError:
+            except (ValueError, TypeError):
                 choices = ", ".join(repr(e.value) for e in enum_type)
                 raise InvalidRulesError(f"{name} must be one of {choices}, not {value!r}") from None
-        if isinstance(self.blackjack_takes, str):
-            if self.blackjack_takes not in BLACKJACK_TAKES:
+        if not isinstance(self.blackjack_takes, BlackjackTakes):
+            if not isinstance(self.blackjack_takes, str) or self.blackjack_takes not in BLACKJACK_TAKES:
                 raise InvalidRulesError(
-                    f"blackjack_takes must be one of {', '.join(map(repr, BLACKJACK_TAKES))}, "
-                    f"not {self.blackjack_takes!r}"
+                    f"blackjack_takes must be one of {', '.join(map(repr, BLACKJACK_TAKES))} "
+                    f"or a BlackjackTakes, not {self.blackjack_takes!r}"
                 )
             set_(self, "blackjack_takes", BLACKJACK_TAKES[self.blackjack_takes])
-        self._check_shoe()
-        pays = self.blackjack_pays
-        try:
-            pays = Fraction(pays) if not isinstance(pays, float) else Fraction(str(pays))
-        except (TypeError, ValueError):
-            raise InvalidRulesError(f"blackjack_pays must be a number, not {pays!r}") from None
-        if pays < 0:
-            raise InvalidRulesError(f"blackjack_pays must not be negative, not {pays}")
-        set_(self, "blackjack_pays", pays)
-        if not _whole(self.split_hands) or self.split_hands < 1:
-            raise InvalidRulesError(
-                f"split_hands must be a whole number >= 1 (1 = no splitting), not {self.split_hands!r}"
-            )
-        for name, low in (("charlie", 3), ("player_max_cards", 2), ("dealer_max_cards", 2)):
+        for name in _BOOLEANS:
             value = getattr(self, name)
-            if value is not None and (not _whole(value) or value < low):
-                raise InvalidRulesError(f"{name} must be a whole number >= {low}, not {value!r}")
+            if not isinstance(value, bool):
+                raise InvalidRulesError(f"{name} must be True or False, not {value!r}")
+        self._check_shoe()
+        set_(self, "blackjack_pays", parse_payout(self.blackjack_pays, "blackjack_pays"))
+        if not _whole(self.split_hands) or not 1 <= self.split_hands <= 16:
+            raise InvalidRulesError(
+                f"split_hands must be a whole number from 1 to 16 (1 = no splitting), not {self.split_hands!r}"
+            )
+        # a card limit of 2 would mean no hand ever draws: the dealer's and the player's
+        # limits start at 3 cards, as does a Charlie
+        for name in ("charlie", "player_max_cards", "dealer_max_cards"):
+            value = getattr(self, name)
+            if value is not None and (not _whole(value) or not 3 <= value <= 99):
+                raise InvalidRulesError(f"{name} must be a whole number from 3 to 99 (or None), not {value!r}")
         self._check_combinations()
 
     def _check_shoe(self) -> None:
         if self.shoe is not None:
-            if self.decks is not None and self.decks != 8:
+            if self.decks is not None:
                 raise InvalidRulesError(
                     f"give decks or shoe, not both (decks={self.decks!r}, shoe={self.shoe!r})"
                 )
-            object.__setattr__(self, "decks", None)
+            if isinstance(self.shoe, (str, bytes)) or not hasattr(self.shoe, "__len__"):
+                raise InvalidRulesError(f"shoe must be ten card counts A..T, not {self.shoe!r}")
             shoe = tuple(self.shoe)
             if len(shoe) != 10 or not all(_whole(n) and n >= 0 for n in shoe):
                 raise InvalidRulesError(
@@ -183,9 +229,16 @@ class Rules:
                 )
             if sum(shoe) == 0:
                 raise InvalidRulesError(f"shoe must hold at least one card, not {self.shoe!r}")
+            if sum(shoe) > MAX_CARDS:
+                raise InvalidRulesError(f"shoe must hold at most {MAX_CARDS} cards, not {sum(shoe)}")
             object.__setattr__(self, "shoe", shoe)
-        elif not _whole(self.decks) or self.decks < 1:  # type: ignore[operator]
-            raise InvalidRulesError(f"decks must be a positive whole number, not {self.decks!r}")
+            return
+        if self.decks is None:
+            object.__setattr__(self, "decks", 8)
+        elif not _whole(self.decks) or not 1 <= self.decks <= MAX_DECKS:
+            raise InvalidRulesError(
+                f"decks must be a whole number from 1 to {MAX_DECKS}, not {self.decks!r}"
+            )
 
     def _check_combinations(self) -> None:
         tens = self.shoe_counts[9]

@@ -26,6 +26,7 @@ from math import comb, prod
 from typing import NamedTuple, Union
 
 from bjcalc.errors import CardNotInShoeError, InvalidCardError, InvalidRulesError, InvalidShoeError
+from bjcalc.rules import MAX_PAYOUT
 
 RANKS = "A23456789TJQK"
 SUITS = "shdc"
@@ -347,14 +348,17 @@ def parse_pays(text: str, names: Sequence[str]) -> dict[str, Fraction]:
     source = text.strip()
 
     def number(value: str, name: str) -> Fraction:
-        try:
-            payout = Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
+        written = value.strip()
+        # plain numbers only: '1e999' is a typing error, not a pay
+        if not re.fullmatch(r"\d+(\.\d+)?(/\d+)?", written) or re.fullmatch(r".*/0+", written):
             raise InvalidRulesError(
-                f"pay for {name!r} must be a number, not {value.strip()!r} in {text!r}"
-            ) from None
-        if payout < 0:
-            raise InvalidRulesError(f"pay for {name!r} must be >= 0, not {value.strip()!r}")
+                f"pay for {name!r} must be a number like 9, 2.5 or 3/2, not {written!r} in {text!r}"
+            )
+        payout = Fraction(written)
+        if payout > MAX_PAYOUT:
+            raise InvalidRulesError(
+                f"pay for {name!r} must be at most {MAX_PAYOUT} (to 1), not {written!r}"
+            )
         return payout
 
     if "=" in source:

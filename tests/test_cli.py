@@ -79,38 +79,6 @@ def test_options_override_the_preset():
     assert out["rules"]["surrender"] == "late" and out["rules"]["charlie"] == 10
 
 
-@pytest.mark.parametrize(
-    "args, message",
-    [
-        (["hand", "T,X", "--up", "6"], "unknown card 'X'"),
-        (["hand", "T6", "--up", "Z"], "unknown card 'Z'"),
-        (["hand", "A,A", "--up", "A", "--shoe", "2,4,4,4,4,4,4,4,4,16"], "card 'A' is not in the shoe"),
-        (["hand", "T,T,5", "--up", "6"], "already over 21"),
-        (["hand", "T", "--up", "6"], "at least two cards"),
-        (["dealer", "--decks", "0"], "decks must be a positive whole number, not 0"),
-        (["dealer", "--decks", "-2"], "decks must be a positive whole number, not -2"),
-        (["dealer", "--shoe", "1,2,3"], "shoe must be ten whole-number counts"),
-        (["dealer", "--shoe", "a,b,c,d,e,f,g,h,i,j"], "shoe must be ten whole-number counts"),
-        (["hand", "T6", "--up", "6", "--bj-pays", "3-2"], "--bj-pays must be a payout"),
-        (["hand", "T6", "--up", "6", "--bj-pays", "3:0"], "--bj-pays must be a payout"),
-        (["hand", "T6", "--up", "6", "--game", "vegas"], "unknown game 'vegas'"),
-        (["dealer", "--decks", "2", "--shoe", "4,4,4,4,4,4,4,4,4,16"], "give --decks or --shoe, not both"),
-        (["dealer", "--resplit-aces", "--split-hands", "2"], "resplit_aces needs split_hands >= 3"),
-        (["dealer", "--charlie", "7", "--max-cards", "5"], "charlie (7) can never happen"),
-        (["dealer", "--charlie", "2"], "charlie must be a whole number >= 3"),
-        (["dealer", "--double", "12-21"], "Invalid value for '--double'"),
-        (["dealer", "--decks", "two"], "Invalid value for '--decks'"),
-        (["hand", "T6"], "Missing option '--up'"),
-    ],
-)
-def test_bad_input_is_one_line_exit_2(args, message):
-    result = run(*args)
-    assert result.exit_code == 2, result.output
-    assert result.output.count("\n") == 1, result.output
-    assert result.output.startswith("Error: ") and message in result.output
-    assert "Traceback" not in result.output
-
-
 def test_too_small_shoe_is_refused():
     result = run("hand", "T6", "--up", "6", "--shoe", "0,0,0,0,0,2,0,0,0,3")
     assert result.exit_code == 2 and "too small" in result.output

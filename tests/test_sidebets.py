@@ -376,9 +376,12 @@ def test_shoe_too_small():
     "text, message",
     [
         ("25/12", "pay table '25/12' needs 1 or 3 values"),
-        ("25/x/6", "must be a number, not 'x'"),
+        ("25/x/6", "must be a number like 9, 2.5 or 3/2, not 'x'"),
         ("perfect=25,pair=3", "unknown pay category 'pair'"),
-        ("perfect=-2", "must be >= 0, not '-2'"),
+        ("perfect=-2", "must be a number like 9, 2.5 or 3/2, not '-2'"),
+        ("perfect=3/0", "must be a number like 9, 2.5 or 3/2, not '3/0'"),
+        ("1e999", "must be a number like 9, 2.5 or 3/2, not '1e999'"),
+        ("25/12/1001", "pay for 'mixed' must be at most 1000"),
     ],
 )
 def test_bad_pay_tables(text, message):
