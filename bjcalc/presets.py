@@ -20,7 +20,7 @@ class Game:
     name: str
     title: str
     rules: Rules
-    source: str
+    source: str  # the rule text the preset was read from, by name (not installed with bjcalc)
     assumed: tuple[str, ...]
 
 
@@ -44,7 +44,8 @@ GAMES = {
                 player_max_cards=11,
                 dealer_max_cards=11,
             ),
-            source="games/atlantic-city-blackjack-gold.txt",
+            source=("Microgaming's 'Game Rules for Atlantic City Blackjack Gold' "
+                    "(summary of the official rules)"),
             assumed=(),
         ),
         Game(
@@ -62,7 +63,7 @@ GAMES = {
                 surrender=Surrender.LATE,
                 hole_card=HoleCard.PEEK,
             ),
-            source="games/us-casino-shoe.txt",
+            source="a US casino's posted rules for its blackjack shoe game",
             assumed=(
                 "6 decks: the text says only 'a shoe' (6 is the common default; 8 is also common)",
                 "unlike ten-valued cards (J-Q) may be split: the text says only 'a pair'",
@@ -85,11 +86,11 @@ GAMES = {
                 blackjack_takes=BLACKJACK_TAKES["live"],
                 charlie=10,
             ),
-            source="games/live-dealer-blackjack.txt",
+            source="a live-dealer studio's published rules for its seven-seat blackjack with Bet Behind",
             assumed=(
                 "no surrender: the text does not mention it",
-                "split bets are lost to a dealer blackjack with an A or T up, as published "
-                "descriptions of such tables say: the text covers only doubles",
+                ("split bets are lost to a dealer blackjack with an A or T up, as published "
+                "descriptions of such tables say: the text covers only doubles"),
                 "unlike ten-valued cards may be split: the text says 'same value'",
             ),
         ),

@@ -16,16 +16,28 @@ from tabulate import tabulate
 
 from bjcalc.actions import Action
 from bjcalc.analysis import HandResult
+from bjcalc.numbers import constant
 from bjcalc.presets import Game
 from bjcalc.rules import Rules
+
+
+def fixed(value: Any, places: int = 6, sign: bool = False) -> str:
+    """``value`` with ``places`` decimals (``sign``: ``+`` on positive values), never as a
+    negative zero: what rounds to zero prints ``0.000000``, unsigned.
+
+    >>> fixed(-0.5384331), fixed(-1e-9), fixed(0.1982394, sign=True), fixed(-1e-9, 4, sign=True)
+    ('-0.538433', '0.000000', '+0.198239', '0.0000')
+    """
+    text = f"{float(value):{'+' if sign else ''}.{places}f}"
+    return text[1:] if text[0] in "+-" and not text.strip("+-0.") else text
 
 
 def number(value: Any, exact: bool) -> str:
     """A value as text: ``-0.538433``, or with its exact fraction in exact mode."""
     if exact:
         fraction = Fraction(int(value.p), int(value.q))
-        return f"{float(fraction):.6f}  ({fraction})" if fraction.denominator != 1 else str(fraction)
-    return f"{value:.6f}"
+        return f"{fixed(fraction)}  ({fraction})" if fraction.denominator != 1 else str(fraction)
+    return fixed(value)
 
 
 def json_number(value: Any, exact: bool) -> float | str:
@@ -87,53 +99,99 @@ def hand_frame(result: HandResult) -> str:
     return "unconditional (dealer blackjack included)"
 
 
+def _frame_word(result: HandResult) -> str:
+    """The action EVs' frame in one word; with no dealer blackjack possible the frames agree."""
+    return "conditioned" if result.conditioned else "unconditional"
+
+
+def blackjack_note(result: HandResult, rules: Rules) -> str:
+    """What happens to a player blackjack against this up card, under these rules."""
+    pays = dict(rules.describe())["blackjack pays"]
+    if result.conditioned:
+        settled = f"The dealer has peeked and has no blackjack: a blackjack is paid {pays} at once"
+    elif result.dealer_blackjack == 0:
+        settled = f"The dealer cannot have blackjack here: a blackjack is paid {pays}"
+    elif rules.peek:
+        settled = f"Before the peek: a blackjack pushes if the dealer has blackjack, else is paid {pays}"
+    else:
+        settled = f"No hole card: a blackjack pushes if the dealer then makes blackjack, else is paid {pays}"
+    return settled + "; hit/double show it played as a soft 21."
+
+
 def hand_text(result: HandResult, rules: Rules, exact: bool) -> str:
     cards = result.notation
+    frame = _frame_word(result)
     lines = [
         f"{cards} v {result.up}   {rules_line(rules)}",
         f"EVs per initial bet, {hand_frame(result)}; CD play after the first decision.",
     ]
     rows = [[action.key, number(ev, exact)] for action, ev in result.ranked]
-    lines.append(tabulate(rows, headers=["action", "EV"], tablefmt="simple", disable_numparse=True))
+    lines.append(tabulate(rows, headers=["action", f"EV ({frame})"], tablefmt="simple", disable_numparse=True))
     lines.append(f"best: {result.best.key}")
     if result.is_blackjack:
-        lines.append("A blackjack is paid at once; hit/double show it played as a soft 21.")
+        lines.append(blackjack_note(result, rules))
     if result.insurance is not None:
         lines.append(
             f"insurance: {number(result.insurance, exact)} per unit of insurance bet "
             "(unconditional, decided before the peek)"
         )
     if result.even_money is not None:
-        lines.append(f"even money: {number(result.even_money, exact)} (unconditional)")
+        unlike = "; not comparable with the conditioned EVs above" if frame == "conditioned" else ""
+        lines.append(f"even money: {number(result.even_money, exact)} per initial bet "
+                     f"(unconditional, decided before the peek{unlike})")
     return "\n".join(lines)
 
 
 def hand_json(result: HandResult, rules: Rules, exact: bool) -> str:
+    """The hand as JSON; ``frames`` gives each number's frame (``"conditioned"`` on no dealer
+    blackjack, or ``"unconditional"``)."""
     out: dict[str, Any] = {
         "hand": result.notation,
         "up": str(result.up),
     }
+    frames: dict[str, str] = {}
     for action in Action:
         if action is not Action.SPLIT or action in result.evs:
             value = result.evs.get(action)
             out[action.key] = None if value is None else json_number(value, exact)
+            if value is not None:
+                frames[action.key] = _frame_word(result)
     out["insurance"] = None if result.insurance is None else json_number(result.insurance, exact)
+    if result.insurance is not None:
+        frames["insurance"] = "unconditional"
     if result.even_money is not None:
         out["even_money"] = json_number(result.even_money, exact)
+        frames["even_money"] = "unconditional"
     out["best"] = result.best.key
     out["conditioned"] = result.conditioned
+    out["frames"] = frames
     out["strategy"] = result.strategy
     out["rules"] = rules_dict(rules)
     return json.dumps(out, indent=2)
 
 
-def dealer_text(tables: dict[str, dict[str, Any]], rules: Rules, peeked: bool, exact: bool) -> str:
+def _outcome_label(outcome: str) -> str:
+    """A dealer outcome as a column name. A total below 17 is a hand stopped by the card limit.
+
+    >>> _outcome_label("16"), _outcome_label("17"), _outcome_label("bust")
+    ('16 (card limit)', '17', 'bust')
+    """
+    return f"{outcome} (card limit)" if outcome.isdigit() and int(outcome) < 17 else outcome
+
+
+def _dealer_columns(tables: dict[str, dict[str, Any]], exact: bool) -> tuple[list[str], dict[str, dict[str, Any]]]:
+    """Every outcome any up card has, in order, and the tables with each of them (0 where an up
+    card cannot reach it: only some up cards can stop below 17 at a card limit)."""
     columns: list[str] = []
     for table in tables.values():
-        for outcome in table:
-            if outcome not in columns:
-                columns.append(outcome)
+        columns += [outcome for outcome in table if outcome not in columns]
     columns.sort(key=lambda c: (not c.isdigit(), int(c) if c.isdigit() else 0, c))
+    zero = constant(0, exact)
+    return columns, {up: {o: table.get(o, zero) for o in columns} for up, table in tables.items()}
+
+
+def dealer_text(tables: dict[str, dict[str, Any]], rules: Rules, peeked: bool, exact: bool) -> str:
+    columns, tables = _dealer_columns(tables, exact)
     frame = (
         "after the peek (conditioned on no dealer blackjack)"
         if peeked
@@ -144,23 +202,38 @@ def dealer_text(tables: dict[str, dict[str, Any]], rules: Rules, peeked: bool, e
         for up, table in tables.items():
             lines.append("")
             lines.append(f"up {up}:")
-            rows = [[o, number(table[o], True)] for o in columns if o in table]
+            rows = [[_outcome_label(o), number(table[o], True)] for o in columns]
             lines.append(tabulate(rows, headers=["outcome", "probability"], disable_numparse=True))
     else:
-        rows = [[up] + [number(table[c], False) if c in table else "" for c in columns] for up, table in tables.items()]
-        lines.append(tabulate(rows, headers=["up"] + columns, disable_numparse=True))
+        rows = [[up] + [number(table[c], False) for c in columns] for up, table in tables.items()]
+        lines.append(tabulate(rows, headers=["up"] + [_outcome_label(c) for c in columns], disable_numparse=True))
+    if any(_outcome_label(c) != c for c in columns):
+        limit = f"{rules.dealer_max_cards}-card limit" if rules.dealer_max_cards else "card limit"
+        lines += ["", (f"A total marked (card limit) is below 17: the dealer's hand stopped there at the "
+                  f"{limit} (0 where an up card cannot get there).")]
     return "\n".join(lines)
 
 
 def dealer_json(tables: dict[str, dict[str, Any]], exact: bool) -> str:
+    """Up card -> outcome -> probability; every up card has the same outcomes (0 where it cannot
+    reach one), and a total below 17, reached only by stopping at the card limit, is labelled
+    ``"16 (card limit)"``."""
+    columns, tables = _dealer_columns(tables, exact)
     return json.dumps(
-        {up: {o: json_number(p, exact) for o, p in table.items()} for up, table in tables.items()},
+        {up: {_outcome_label(o): json_number(table[o], exact) for o in columns} for up, table in tables.items()},
         indent=2,
     )
 
 
+GAMES_NOTE = (
+    "The rule texts the presets were read from are not installed with bjcalc: each preset below\n"
+    "names its text and lists its rules as bjcalc reads them, with what it assumed where the text\n"
+    "is silent (docs/model.md in bjcalc's source says how every rule is modelled)."
+)
+
+
 def games_text(games: list[Game]) -> str:
-    blocks = []
+    blocks = [GAMES_NOTE]
     for game in games:
         lines = [f"{game.name}: {game.title}", f"  rule text: {game.source}"]
         table = tabulate(game.rules.describe(), tablefmt="plain", disable_numparse=True)
@@ -217,8 +290,8 @@ def chart_text(chart, result, exceptions_, exact: bool, colour: bool = False) ->
 
 def edge_summary(result, exact: bool) -> list[str]:
     return [
-        f"player EV per round: {number(result.ev, exact)} (unconditional; house edge "
-        f"{100 * float(result.house_edge):.4f} %), strategy: {result.strategy}",
+        (f"player EV per round: {number(result.ev, exact)} (unconditional; house edge "
+        f"{fixed(100 * float(result.house_edge), 4)} %), strategy: {result.strategy}"),
     ]
 
 
@@ -226,12 +299,12 @@ def exceptions_lines(exceptions_, markdown: bool = False) -> list[str]:
     if not exceptions_:
         return ["", "No two-card hand has a composition-dependent play that beats the chart."]
     rows = [
-        [e.hand, "A23456789T"[e.up], e.chart.key, e.best.key, f"{e.gain:.6f}"] for e in exceptions_
+        [e.hand, "A23456789T"[e.up], e.chart.key, e.best.key, fixed(e.gain)] for e in exceptions_
     ]
     return [
         "",
-        "Composition-dependent exceptions (two-card hands whose best play differs from the chart; "
-        "gain per occurrence, unconditional):",
+        ("Composition-dependent exceptions (two-card hands whose best play differs from the chart; "
+        "gain per occurrence, unconditional):"),
         tabulate(rows, headers=["hand", "up", "chart", "best", "gain"],
                  tablefmt="github" if markdown else "simple", disable_numparse=True),
     ]
@@ -285,9 +358,9 @@ def edge_text(result, rules, exact: bool, variance=None) -> str:
 
     lines = [f"House edge   {rules_line(rules)}", f"strategy: {result.strategy}"]
     lines.append(f"player EV per round (unconditional): {number(result.ev, exact)}")
-    lines.append(f"house edge: {100 * float(result.house_edge):.6f} %")
+    lines.append(f"house edge: {fixed(100 * float(result.house_edge))} %")
     if variance is not None:
-        lines.append(f"standard deviation per round: {math.sqrt(float(variance)):.6f} "
+        lines.append(f"standard deviation per round: {fixed(math.sqrt(float(variance)))} "
                      f"(variance {number(variance, exact)}, exact)")
     elif rules.split_hands > 2:
         lines.append(_NO_VARIANCE)
@@ -305,7 +378,7 @@ def edge_text(result, rules, exact: bool, variance=None) -> str:
 def deviations_text(costs) -> str:
     if not costs:
         return "The chart is the optimal basic-strategy chart: no deviations."
-    rows = [[d.kind, d.row, d.up, d.code, d.optimal, f"{d.cost:.8f}"] for d in costs]
+    rows = [[d.kind, d.row, d.up, d.code, d.optimal, fixed(d.cost, 8)] for d in costs]
     return "Deviations from the optimal chart, largest cost first (EV per round lost):\n" + tabulate(
         rows, headers=["table", "row", "up", "chart", "optimal", "cost"], disable_numparse=True
     )
@@ -336,13 +409,13 @@ def sidebets_text(results, cards: int, exact: bool) -> str:
     lines = [f"Side bets, exact, from a shoe of {cards} cards (probabilities sum to exactly 1)"]
     for result in results:
         rows = [
-            [name, combos, f"{float(p):.8f}", f"{payout}" if payout >= 0 else "-1"]
+            [name, combos, fixed(p, 8), f"{payout}" if payout >= 0 else "-1"]
             for name, (combos, p, payout) in result.categories.items()
         ]
         ev = result.expected_return
-        shown = f"{float(ev):.6f}" + (f"  ({ev})" if exact else "")
-        lines += ["", f"{result.name}: expected return {shown} per unit bet "
-                  f"(house edge {-100 * float(ev):.4f} %)",
+        shown = fixed(ev) + (f"  ({ev})" if exact else "")
+        lines += ["", (f"{result.name}: expected return {shown} per unit bet "
+                  f"(house edge {fixed(-100 * float(ev), 4)} %)"),
                   tabulate(rows, headers=["category", "combinations", "probability", "pays"],
                            disable_numparse=True)]
     return "\n".join(lines)
@@ -448,18 +521,18 @@ def chart_html(chart, result, exceptions_) -> str:
         chart.to_dict(),
         title=f"Basic strategy: {rules_line(chart.rules)}",
         rules=chart.rules.describe(),
-        figures=[("player EV per round (unconditional)", f"{float(result.ev):.6f}"),
-                 ("house edge", f"{100 * float(result.house_edge):.4f} %")],
+        figures=[("player EV per round (unconditional)", fixed(result.ev)),
+                 ("house edge", f"{fixed(100 * float(result.house_edge), 4)} %")],
         exceptions=exceptions_dicts(exceptions_),
     )
 
 
 def effects_text(title: str, rules, base: float, effects) -> str:
-    rows = [[words, f"{edge:.4f} %", f"{delta:+.6f}"] for words, edge, delta in effects]
+    rows = [[words, f"{fixed(edge, 4)} %", fixed(delta, sign=True)] for words, edge, delta in effects]
     return "\n".join([
         f"Rule-by-rule effects: {title}",
-        f"baseline: the game as it is ({rules_line(rules)}), house edge {base:.4f} % "
-        "(CD play, split hands CDZ-, unconditional, reshuffle every round)",
+        (f"baseline: the game as it is ({rules_line(rules)}), house edge {fixed(base, 4)} % "
+        "(CD play, split hands CDZ-, unconditional, reshuffle every round)"),
         "each row changes one rule; effect in percentage points of house edge (+ = worse for the player)",
         "",
         tabulate(rows, headers=["change", "house edge", "effect"], disable_numparse=True),
@@ -467,13 +540,13 @@ def effects_text(title: str, rules, base: float, effects) -> str:
 
 
 def effects_markdown(title: str, rules, base: float, effects) -> str:
-    rows = [[words, f"{edge:.4f} %", f"{delta:+.6f}"] for words, edge, delta in effects]
+    rows = [[words, f"{fixed(edge, 4)} %", fixed(delta, sign=True)] for words, edge, delta in effects]
     return "\n".join([
         f"# Rule-by-rule effects: {title}",
         "",
-        f"Baseline: the game as it is ({rules_line(rules)}), house edge **{base:.4f} %** "
+        (f"Baseline: the game as it is ({rules_line(rules)}), house edge **{fixed(base, 4)} %** "
         "(CD play, split hands CDZ-, unconditional, reshuffle every round). Each row changes one "
-        "rule; the effect is in percentage points of house edge (+ = worse for the player).",
+        "rule; the effect is in percentage points of house edge (+ = worse for the player)."),
         "",
         tabulate(rows, headers=["change", "house edge", "effect"], tablefmt="github", disable_numparse=True),
         "",

@@ -16,6 +16,7 @@ from typing import Any
 from bjcalc.analysis import Analysis
 from bjcalc.betbehind import bet_behind
 from bjcalc.game import round_ev, round_variance
+from bjcalc.render import fixed
 from bjcalc.rules import BLACKJACK_TAKES, Doubling, HoleCard, Rules, Surrender
 from bjcalc.strategy import Chart, Exception_, basic_strategy, evaluate, exceptions
 
@@ -40,8 +41,8 @@ def build_report(title: str, rules: Rules, assumed: tuple[str, ...] = ()) -> Rep
     basic, plays = evaluate(analysis, chart)
     cd = round_ev(analysis)
     figures = [
-        ("house edge, basic chart", f"{100 * basic.house_edge:.4f} %"),
-        ("house edge, CD play (CDZ-)", f"{100 * cd.house_edge:.4f} %"),
+        ("house edge, basic chart", f"{fixed(100 * basic.house_edge, 4)} %"),
+        ("house edge, CD play (CDZ-)", f"{fixed(100 * cd.house_edge, 4)} %"),
     ]
     data: dict[str, Any] = {
         "house_edge_basic": basic.house_edge,
@@ -51,24 +52,24 @@ def build_report(title: str, rules: Rules, assumed: tuple[str, ...] = ()) -> Rep
     for key, label, variance in (("basic", "basic chart", round_variance(analysis, chart)),
                                  ("cd", "CD play (CDZ-)", round_variance(analysis))):
         if variance is not None:
-            figures.append((f"standard deviation per round, {label}", f"{math.sqrt(variance):.4f}"))
+            figures.append((f"standard deviation per round, {label}", fixed(math.sqrt(variance), 4)))
             data[f"sd_{key}"] = math.sqrt(variance)
     if rules.split_hands > 2:
         figures.append(("standard deviation per round", "not computed (resplitting allowed)"))
     if cd.insurance is not None:
-        figures.append(("insurance EV, off the top", f"{float(cd.insurance):.6f}"))
+        figures.append(("insurance EV, off the top", fixed(cd.insurance)))
         data["insurance"] = float(cd.insurance)
     behind = [bet_behind(analysis), bet_behind(analysis, chart)]
     for result in behind:
         label = "optimal" if result.seated.startswith("optimal") else "basic"
-        figures.append((f"Bet Behind ({label} seat), follows all", f"{result.follows_everything:.6f}"))
-        figures.append((f"Bet Behind ({label} seat), no doubles/splits", f"{result.cannot_afford:.6f}"))
+        figures.append((f"Bet Behind ({label} seat), follows all", fixed(result.follows_everything)))
+        figures.append((f"Bet Behind ({label} seat), no doubles/splits", fixed(result.cannot_afford)))
     data["bet_behind"] = [dataclasses.asdict(r) for r in behind]
     if rules.decks is not None:
         shoe = sidebets.SuitedShoe.of_decks(rules.decks)
         for bet in (sidebets.perfect_pairs(shoe), sidebets.twenty_one_plus_three(shoe)):
             figures.append((f"house edge, {bet.name}",
-                            f"{-100 * float(bet.expected_return):.4f} %"))
+                            f"{fixed(-100 * float(bet.expected_return), 4)} %"))
             data[f"house_edge_{bet.name.replace(' ', '_')}"] = float(-bet.expected_return)
     return Report(title, rules, assumed, chart, exceptions(analysis, plays), figures, data)
 

@@ -22,7 +22,8 @@ import numpy as np
 
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis, surrender_value
-from bjcalc.cards import ACE, RANK_NOTATION, TEN
+from bjcalc.cards import ACE, RANK_NOTATION, TEN, parse_card
+from bjcalc.errors import InvalidCardError, InvalidRulesError
 from bjcalc.game import RoundResult, same_face_share, two_card_hands, unconditional_best
 from bjcalc.numbers import to_api
 from bjcalc.player import DOUBLE, HIT, STAND, HandLayers, solve, stop_at, unsplit_layers
@@ -86,6 +87,7 @@ class Chart:
     rules: Rules
     ups: dict[int, UpcardChart]
     strategy: str = "basic"
+    written: dict[str, dict[str, dict[str, str]]] | None = None  # a chart file's codes as written
 
     def rows(self, kind: str) -> list[str]:
         return {"hard": [str(t) for t in HARD_ROWS], "soft": [str(t) for t in SOFT_ROWS],
@@ -423,19 +425,143 @@ def exceptions(analysis: Analysis, plays: list[HandPlay]) -> list[Exception_]:
     return sorted(out, key=lambda e: (UP_ORDER.index(e.up), -e.gain))
 
 
-def _cells_from_code(code: str) -> tuple[int, bool]:
-    """A hard/soft cell code as (first-two-card play, hit afterwards)."""
-    code = code.strip()
-    if code not in ("H", "S", "Dh", "Ds", "Rh", "Rs"):
-        raise ValueError(code)
-    first = {"D": DOUBLE, "R": SURRENDER}.get(code[0], NONE)
-    return first, code[-1].upper() == "H"
+CHART_CODES = ("H", "S", "Dh", "Ds", "Rh", "Rs", "P", "Ph", "Ps", "Pd", "Rp")  # docs/charts.md
+TOTAL_CODES = CHART_CODES[:6]  # what a hard or soft cell may hold; a pairs cell takes them all
+_CANONICAL_CODES = {code.lower(): code for code in CHART_CODES}
+_TABLES = ("hard", "soft", "pairs")
+CHART_ROWS = {"hard": [str(t) for t in HARD_ROWS], "soft": [str(t) for t in SOFT_ROWS], "pairs": list(RANK_NOTATION)}
+_ROW_SPANS = {"hard": "4..21", "soft": "12..21", "pairs": "A, 2..9, T"}
 
 
-def chart_from_tables(rules: Rules, tables: dict[str, dict[str, dict[str, str]]], strategy: str) -> Chart:
-    """A chart from row -> up card -> code tables (the format ``bjcalc chart`` writes)."""
-    from bjcalc.errors import InvalidRulesError
+def _where(name: str | None) -> str:
+    return "chart" if name is None else f"chart {name!r}"
 
+
+def _quoted(items: list[str]) -> str:
+    return ", ".join(map(repr, items))
+
+
+def _chart_ups(rules: Rules) -> list[str]:
+    """The up cards a chart for ``rules`` needs a column for: those the shoe holds."""
+    return [RANK_NOTATION[u] for u in UP_ORDER if rules.shoe_counts[u]]
+
+
+def _ups_text(ups: list[str]) -> str:
+    return "2..9, T, A" if len(ups) == 10 else ", ".join(ups)
+
+
+def _code(code: object, kind: str, cell: str, where: str) -> str:
+    """A cell's code as people write it (any case) in its canonical spelling; ``cell`` names
+    the cell for the error.
+
+    >>> _code("rh", "hard", "hard 16 against up card 'T'", "chart")
+    'Rh'
+    >>> _code("P", "hard", "hard 19 against up card 'A'", "chart")
+    Traceback (most recent call last):
+    ...
+    bjcalc.errors.InvalidRulesError: chart: code 'P' for hard 19 against up card 'A' is not allowed in the hard table (H, S, Dh, Ds, Rh, Rs)
+    """
+    canonical = _CANONICAL_CODES.get(code.lower()) if isinstance(code, str) else None
+    allowed = CHART_CODES if kind == "pairs" else TOTAL_CODES
+    if canonical is None:
+        raise InvalidRulesError(f"{where}: unknown code {code!r} for {cell} ({', '.join(allowed)})")
+    if canonical not in allowed:
+        raise InvalidRulesError(
+            f"{where}: code {code!r} for {cell} is not allowed in the {kind} table ({', '.join(allowed)})"
+        )
+    return canonical
+
+
+def _row_name(kind: str, row: object) -> str | None:
+    """A row as written (``" 12"``, ``"10"`` or ``"t"`` for the pair of tens) in the chart's
+    notation, or None when the table has no such row."""
+    text = str(row).strip()
+    if kind == "pairs":
+        try:
+            return str(parse_card(text))
+        except InvalidCardError:
+            return None
+    try:
+        total = int(text)
+    except ValueError:
+        return None
+    return str(total) if total in (HARD_ROWS if kind == "hard" else SOFT_ROWS) else None
+
+
+def _row_cells(cells: object, label: str, where: str) -> dict[str, str]:
+    """One row's cells, up card -> code as written (blank cells left out)."""
+    if not isinstance(cells, dict):
+        raise InvalidRulesError(f"{where}: {label} must map up cards to codes, not {cells!r}")
+    out: dict[str, str] = {}
+    for key, code in cells.items():
+        try:
+            up = str(parse_card(str(key)))
+        except InvalidCardError:
+            raise InvalidRulesError(f"{where}: {label} has a cell for unknown up card {key!r}") from None
+        if up in out:
+            raise InvalidRulesError(f"{where}: {label} has two cells for up card {up!r}")
+        written = code.strip() if isinstance(code, str) else code
+        if written is not None and written != "":
+            out[up] = written
+    return out
+
+
+Tables = dict[str, dict[str, dict[str, str]]]  # table -> row -> up card -> code
+
+
+def _checked_tables(rules: Rules, tables: Any, where: str) -> tuple[Tables, Tables]:
+    """``tables`` (table -> row -> up card -> code, as a chart file holds them) checked against
+    what a chart for ``rules`` needs: the three tables, each with all its rows, each row with a
+    code for every up card the shoe holds. Returns them in the chart's notation (canonical
+    rows, up cards and codes), and the same with the codes as written."""
+    if not isinstance(tables, dict):
+        raise InvalidRulesError(f"{where} must map hard, soft and pairs to their tables")
+    absent = [kind for kind in _TABLES if not tables.get(kind)]
+    if absent:
+        raise InvalidRulesError(f"{where} has no {_quoted(absent)} table{'s' * (len(absent) > 1)}")
+    needed = _chart_ups(rules)
+    codes: Tables = {}
+    written: Tables = {}
+    for kind in _TABLES:
+        table = tables[kind]
+        if not isinstance(table, dict):
+            raise InvalidRulesError(f"{where}: the {kind} table must map rows to up cards to codes")
+        rows: dict[str, object] = {}
+        for raw, cells in table.items():
+            row = _row_name(kind, raw)
+            if row is None:
+                raise InvalidRulesError(f"{where}: unknown {kind} row {raw!r} (rows {_ROW_SPANS[kind]})")
+            if row in rows:
+                raise InvalidRulesError(f"{where}: {kind} {row} appears twice")
+            rows[row] = cells
+        missing_rows = [row for row in CHART_ROWS[kind] if row not in rows]
+        if missing_rows:
+            raise InvalidRulesError(
+                f"{where}: {kind} table is missing row{'s' * (len(missing_rows) > 1)} {', '.join(missing_rows)}"
+            )
+        codes[kind], written[kind] = {}, {}
+        for row in CHART_ROWS[kind]:
+            label = f"{kind} {row}"
+            cells = _row_cells(rows[row], label, where)
+            missing = [up for up in needed if up not in cells]
+            if missing:
+                have = len(needed) - len(missing)
+                raise InvalidRulesError(
+                    f"{where}: {label} has {have} cell{'s' * (have != 1)}, needs {len(needed)} "
+                    f"({_ups_text(needed)}); no code for up card{'s' * (len(missing) > 1)} {_quoted(missing)}"
+                )
+            codes[kind][row] = {up: _code(code, kind, f"{label} against up card {up!r}", where)
+                                for up, code in cells.items()}
+            written[kind][row] = cells
+    return codes, written
+
+
+def chart_from_tables(rules: Rules, tables: Tables, strategy: str,
+                      name: str | None = None) -> Chart:
+    """A chart from table -> row -> up card -> code tables (the format ``bjcalc chart`` writes;
+    codes in any case, ``dh`` is ``Dh``). ``name`` names the chart in errors. The chart keeps
+    the codes as written, to show them back."""
+    codes, written = _checked_tables(rules, tables, _where(name))
     ups = {}
     for up in range(10):
         if not rules.shoe_counts[up]:
@@ -446,56 +572,107 @@ def chart_from_tables(rules: Rules, tables: dict[str, dict[str, dict[str, str]]]
         pair = np.zeros(10, dtype=int)
         beats = np.zeros(10, dtype=bool)
         das_only = np.zeros(10, dtype=bool)
-        try:
-            for kind, rows in (("hard", HARD_ROWS), ("soft", SOFT_ROWS)):
-                for total in rows:
-                    code = tables[kind][str(total)][key]
-                    cell = cell_of(total, kind == "soft")
-                    first[cell], hit[cell] = _cells_from_code(code)
-            for rank in range(10):
-                code = tables["pairs"][RANK_NOTATION[rank]][key].strip()
-                das = rules.double_after_split
-                if code == "P" or (code in ("Ph", "Ps", "Pd") and das):
-                    pair[rank] = SPLIT
-                    das_only[rank] = code != "P"
-                elif code == "Rp":
-                    pair[rank], beats[rank] = PAIR_SURRENDER, True
-                elif code in ("Rh", "Rs"):
-                    pair[rank] = PAIR_SURRENDER
-                elif code not in ("H", "S", "Dh", "Ds", "Ph", "Ps", "Pd"):
-                    raise ValueError(code)
-        except KeyError as missing:
-            raise InvalidRulesError(f"chart has no cell {missing} for up card {key!r}") from None
-        except ValueError as bad:
-            raise InvalidRulesError(f"chart has unknown code {str(bad)!r} against up card {key!r}") from None
+        for kind, rows in (("hard", HARD_ROWS), ("soft", SOFT_ROWS)):
+            for total in rows:
+                code = codes[kind][str(total)][key]
+                cell = cell_of(total, kind == "soft")
+                first[cell] = {"D": DOUBLE, "R": SURRENDER}.get(code[0], NONE)
+                hit[cell] = code[-1] in "Hh"
+        for rank in range(10):
+            code = codes["pairs"][RANK_NOTATION[rank]][key]
+            if code == "P" or (code in ("Ph", "Ps", "Pd") and rules.double_after_split):
+                pair[rank] = SPLIT
+                das_only[rank] = code != "P"
+            elif code == "Rp":
+                pair[rank], beats[rank] = PAIR_SURRENDER, True
+            elif code in ("Rh", "Rs"):
+                pair[rank] = PAIR_SURRENDER
         ups[up] = UpcardChart(hit=hit, first=first, pair=pair, split_beats_total=beats, das_only=das_only)
-    return Chart(rules=rules, ups=ups, strategy=strategy)
+    return Chart(rules=rules, ups=ups, strategy=strategy, written=written)
 
 
-def load_chart(rules: Rules, text: str, name: str = "chart") -> Chart:
-    """A chart from the JSON or CSV that ``bjcalc chart`` writes."""
-    import csv
-    import io
+def _json_tables(text: str, where: str) -> dict[str, Any]:
     import json
 
-    from bjcalc.errors import InvalidRulesError
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InvalidRulesError(f"{where} is not valid JSON: {error.msg}") from None
+    if not isinstance(data, dict):
+        raise InvalidRulesError(f"{where} must be a JSON object with hard, soft and pairs tables")
+    return {kind: data[kind] for kind in _TABLES if kind in data}
 
-    stripped = text.lstrip()
-    if stripped.startswith("{"):
+
+def _csv_tables(text: str, where: str, needed: list[str]) -> Tables:
+    """The tables of a CSV chart: a header ``table,row,2,...,T,A``, then one line per row.
+    Spreadsheets' exports are read too: ``;`` or tab separators, blank lines and columns."""
+    import csv
+    import io
+
+    header_line = text.lstrip().splitlines()[0]
+    reader = csv.reader(io.StringIO(text), delimiter=max(",;\t", key=header_line.count))
+    try:
+        lines = [(reader.line_num, cells) for cells in reader if any(cell.strip() for cell in cells)]
+    except csv.Error as error:
+        raise InvalidRulesError(f"{where} is not valid CSV: {error} (line {reader.line_num})") from None
+    (_, header), body = lines[0], lines[1:]
+    names = [cell.strip().lower() for cell in header]
+    if "table" not in names or "row" not in names:
+        raise InvalidRulesError(f"{where}: the first line must be the header table,row,2,...,T,A, "
+                                f"not {','.join(header)!r}")
+    columns: dict[int, str] = {}  # column -> up card
+    for column, name in enumerate(names):
+        if name in ("table", "row", ""):
+            continue
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise InvalidRulesError(f"chart {name!r} is not valid JSON: {error.msg}") from None
-        tables = {kind: data.get(kind, {}) for kind in ("hard", "soft", "pairs")}
+            up = str(parse_card(name))
+        except InvalidCardError:
+            raise InvalidRulesError(f"{where}: unknown column {header[column].strip()!r} in the header "
+                                    "(table, row and the up cards 2..9, T, A)") from None
+        if up in columns.values():
+            raise InvalidRulesError(f"{where}: the header has two columns for up card {up!r}")
+        columns[column] = up
+    no_column = [up for up in needed if up not in columns.values()]
+    if no_column:
+        raise InvalidRulesError(f"{where}: the header has no column for up card{'s' * (len(no_column) > 1)} "
+                                f"{_quoted(no_column)}")
+    if not body:
+        raise InvalidRulesError(f"{where} has a header but no rows")
+    at_table, at_row = names.index("table"), names.index("row")
+    tables: Tables = {}
+    for number, cells in body:
+        cells = [cell.strip() for cell in cells] + [""] * (len(header) - len(cells))
+        kind, row = cells[at_table].lower(), cells[at_row]
+        if kind not in _TABLES:
+            raise InvalidRulesError(f"{where}: unknown table {cells[at_table]!r} on line {number} (hard, soft, pairs)")
+        if any(cell for column, cell in enumerate(cells) if column not in columns and column not in (at_table, at_row)):
+            raise InvalidRulesError(f"{where}: {kind} {row} has more cells than the header has up cards")
+        table = tables.setdefault(kind, {})
+        if row in table:
+            raise InvalidRulesError(f"{where}: {kind} {row} appears twice")
+        table[row] = {up: cells[column] for column, up in columns.items()}
+    return tables
+
+
+def load_chart(rules: Rules, text: str, name: str | None = None) -> Chart:
+    """A chart from the JSON or CSV that ``bjcalc chart`` writes, or a spreadsheet's CSV of it
+    (a leading byte-order mark, codes in any case). ``name`` (the file's) is quoted in errors.
+
+    >>> from bjcalc import Rules
+    >>> load_chart(Rules(decks=1), "\\ufefftable,row,2,3,4,5,6,7,8,9,T,A\\n", "x.csv")
+    Traceback (most recent call last):
+    ...
+    bjcalc.errors.InvalidRulesError: chart 'x.csv' has a header but no rows
+    """
+    where = _where(name)
+    text = text.removeprefix("\ufeff")  # Excel's "CSV UTF-8" starts with one
+    if not text.strip():
+        raise InvalidRulesError(f"{where} is empty")
+    if text.lstrip().startswith("{"):
+        tables = _json_tables(text, where)
     else:
-        tables = {"hard": {}, "soft": {}, "pairs": {}}
-        reader = csv.DictReader(io.StringIO(text))
-        for row in reader:
-            kind = (row.get("table") or "").strip()
-            if kind not in tables:
-                raise InvalidRulesError(f"chart {name!r}: unknown table {kind!r} (hard, soft, pairs)")
-            tables[kind][row["row"].strip()] = {k: v for k, v in row.items() if k not in ("table", "row")}
-    return chart_from_tables(rules, tables, f"chart {name}")
+        tables = _csv_tables(text, where, _chart_ups(rules))
+    return chart_from_tables(rules, tables, "chart" if name is None else f"chart {name}", name)
 
 
 def simple_policy(rules: Rules, name: str) -> Chart:
@@ -546,5 +723,6 @@ def deviations(analysis: Analysis, chart: Chart, optimal: Chart) -> list[Deviati
                 tables[kind][row][up_name] = code
                 changed = chart_from_tables(analysis.rules, tables, "deviation")
                 ev = evaluate(analysis, changed, [up])[0].ev
-                out.append(Deviation(kind, row, up_name, code, best[row][up_name], float(base[up] - ev)))
+                shown = chart.written[kind][row][up_name] if chart.written else code  # the user's own code
+                out.append(Deviation(kind, row, up_name, shown, best[row][up_name], float(base[up] - ev)))
     return sorted(out, key=lambda d: -d.cost)
