@@ -237,8 +237,12 @@ def _read_chart(rules: Rules, path: str):
             text = handle.read()
     except OSError as error:
         raise InvalidRulesError(f"cannot read chart {path!r}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise InvalidRulesError(f"cannot read chart {path!r}: it is not UTF-8 text (save it as CSV UTF-8)") from None
+    except ValueError as error:  # a NUL byte in the name; UnicodeDecodeError is handled below
+        if isinstance(error, UnicodeDecodeError):
+            raise InvalidRulesError(
+                f"cannot read chart {path!r}: it is not UTF-8 text (save it as CSV UTF-8)"
+            ) from None
+        raise InvalidRulesError(f"cannot read chart {path!r}: {error}") from None
     return load_chart(rules, text, path)
 
 
@@ -426,7 +430,7 @@ def effects(fmt: str, **options: Any) -> None:
 
 
 @cli.command()
-@click.argument("directory", default="tables", type=click.Path(file_okay=False))
+@click.argument("directory", default="tables")
 def tables(directory: str) -> None:
     """Regenerate the charts and house edges in DIRECTORY (default: tables/)."""
     import pathlib
@@ -434,14 +438,15 @@ def tables(directory: str) -> None:
     from bjcalc.tables import generate, table_games
 
     target = pathlib.Path(directory)
-    if target.exists() and not target.is_dir():
-        raise click.UsageError(f"cannot write tables to {directory!r}: it is not a directory")
     try:  # refuse an unusable directory before the work, not after it
+        if target.exists() and not target.is_dir():
+            raise NotADirectoryError(0, "it is not a directory")
         target.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=target):
             pass
-    except OSError as error:
-        raise click.UsageError(f"cannot write tables to {directory!r}: {error.strerror or error}") from None
+    except (OSError, ValueError) as error:  # ValueError: a NUL byte in the name
+        reason = getattr(error, "strerror", None) or str(error)
+        raise click.UsageError(f"cannot write tables to {directory!r}: {reason}") from None
     names = list(table_games())
     with _progress(len(names), "tables") as step:
         written = generate(target, progress=step)
