@@ -265,9 +265,8 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, **
     strategy = strategy or "cdz"
     rules = build_rules(**options)
     if chart_file is not None:
-        from bjcalc.strategy import basic_strategy, deviations, evaluate
-
         from bjcalc.game import round_variance
+        from bjcalc.strategy import basic_strategy, deviations, evaluate
 
         chart = _read_chart(rules, chart_file)
         floats = Analysis(rules)
@@ -314,7 +313,8 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, **
 def sidebets(removed: str, pp_pays: str | None, tto_pays: str | None, fmt: str, exact: bool,
              **options: Any) -> None:
     """Exact house edges of Perfect Pairs and 21+3 for the game's shoe (full or depleted)."""
-    from bjcalc import render, sidebets as bets
+    from bjcalc import render
+    from bjcalc import sidebets as bets
 
     rules = build_rules(**options)
     if rules.decks is None:

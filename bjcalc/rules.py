@@ -136,7 +136,7 @@ def parse_payout(value: object, name: str) -> Fraction:
         elif isinstance(value, float):
             payout = Fraction(str(value))  # 1.2 means 6/5, not the binary float near it
         else:
-            payout = Fraction(value)  # type: ignore[arg-type]
+            payout = Fraction(value)  # type: ignore[call-overload]
     except (TypeError, ValueError, ZeroDivisionError, OverflowError):
         raise InvalidRulesError(
             f"{name} must be a payout like 3:2, 6:5 or 1.5, not {value!r}"

@@ -11,19 +11,19 @@ a hand, a split and a round; the random sweeps look further afield.
 
 from fractions import Fraction
 
+import naive_reference as naive
+import naive_split
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
+from test_against_naive import naive_rules
 
-import naive_reference as naive
-import naive_split
 from bjcalc import Action, Analysis, InvalidShoeError, Rules
 from bjcalc.cards import RANK_NOTATION
 from bjcalc.game import round_ev
 from bjcalc.numbers import to_fraction
 from bjcalc.player import as_numbers
-from test_against_naive import naive_rules
 
 SWEEP = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
