@@ -280,27 +280,37 @@ def visited_removals(pair_cards: int, most: int) -> tuple[int, ...]:
     return tuple(sorted(r for r in visited if pair_cards >= 2 + r))
 
 
-def split_recursion(values, most: int, first_hand_only: bool = False):
+def split_recursion(values: Callable[[int], tuple[Any, Any, Any]], most: int, first_hand_only: bool = False) -> Any:
     """The split EV from per-shoe values: ``values(removed)`` gives (free, not_pair, q) for the
     shoe with ``removed`` pair cards beyond the first two taken out (see the module docstring);
     ``most`` is the most hands allowed; ``first_hand_only`` counts the first hand alone."""
-    # a memo dict, not an lru_cache'd closure: a closure that calls itself is a reference
-    # cycle, which would keep ``values`` (and the solver and shoe arrays behind it) alive until
-    # the garbage collector happens to run
-    memo: dict[tuple[int, int, int], Any] = {}
+    return _SplitRecursion(values, most, first_hand_only).rest(0, 2, 1)
 
-    def rest(removed: int, hands: int, current: int) -> Any:
-        # expected result of hands current..hands when `current` is about to get its second
-        # card, on the shoe with `removed` pair cards beyond the first two taken out
+
+class _SplitRecursion:
+    """:func:`split_recursion`'s memoised recursion. An object with a memo dict rather than an
+    lru_cache'd closure: a closure that calls itself is a reference cycle, which would keep
+    ``values`` (and the solver and shoe arrays behind it) alive until the garbage collector
+    happened to run."""
+
+    def __init__(self, values: Callable[[int], tuple[Any, Any, Any]], most: int, first_hand_only: bool) -> None:
+        self.values, self.most, self.first_hand_only = values, most, first_hand_only
+        self.memo: dict[tuple[int, int, int], Any] = {}
+
+    def rest(self, removed: int, hands: int, current: int) -> Any:
+        """The expected result of hands ``current..hands`` when ``current`` is about to get its
+        second card, on the shoe with ``removed`` pair cards beyond the first two taken out."""
         key = (removed, hands, current)
-        if key in memo:
-            return memo[key]
-        if current > hands or (first_hand_only and current > 1):
-            value: Any = 0
+        if key in self.memo:
+            return self.memo[key]
+        rest = self.rest
+        value: Any
+        if current > hands or (self.first_hand_only and current > 1):
+            value = 0
         else:
-            free, not_pair, q = values(removed)
-            if hands >= most:
-                value = free if first_hand_only else (hands - current + 1) * free
+            free, not_pair, q = self.values(removed)
+            if hands >= self.most:
+                value = free if self.first_hand_only else (hands - current + 1) * free
             elif q == 0:
                 value = not_pair + rest(removed, hands, current + 1)
             else:
@@ -310,10 +320,5 @@ def split_recursion(values, most: int, first_hand_only: bool = False):
                     + rest(removed, hands, current + 1)
                     - q * rest(removed + 1, hands, current + 1)
                 )
-        memo[key] = value
+        self.memo[key] = value
         return value
-
-    try:
-        return rest(0, 2, 1)
-    finally:
-        del rest  # empties the closure cell, so the function and its cells are freed at once
