@@ -21,8 +21,8 @@ import time
 def run(decks: int, exact: bool) -> dict:
     started = time.perf_counter()
     from bjcalc import Analysis, Rules
-    from bjcalc.dealer import kernel_available
     from bjcalc.cards import RANK_NOTATION
+    from bjcalc.dealer import kernel_available
     from bjcalc.game import round_ev
     from bjcalc.strategy import basic_strategy, evaluate
 
@@ -74,7 +74,8 @@ def main() -> None:
             print(
                 f"{r['mode']:>5} {r['decks']} deck(s): total {r['total_s']:.2f} s (import {r['import_s']:.2f}, "
                 f"hands {r['hand_evs_s']:.2f}, round {r['round_ev_s']:.2f}, chart {r['chart_s']:.2f}); "
-                f"peak RSS {r['peak_rss_mb']} MB, dealer loop {r['dealer_loop']}; house edge CD {r['house_edge_cd']}, basic {r['house_edge_basic']}",
+                f"peak RSS {r['peak_rss_mb']} MB, dealer loop {r['dealer_loop']}; "
+                f"house edge CD {r['house_edge_cd']}, basic {r['house_edge_basic']}",
                 flush=True,
             )
 

@@ -22,7 +22,7 @@ from bjcalc.actions import Action
 from bjcalc.cards import ACE, TEN, Rank, counts_total, parse_card, parse_cards, ten_faces
 from bjcalc.dealer import BLACKJACK, BUST, compiled_dealer, max_draws, outcome_numerators
 from bjcalc.errors import InvalidCardError, InvalidHandError, InvalidRulesError, InvalidShoeError
-from bjcalc.numbers import Number, constant, quotient, ratio
+from bjcalc.numbers import Number, constant, quotient, ratio, to_api
 from bjcalc.player import ShoeIndex, Solved, UpCard, unsplit_layers, unsplit_table
 from bjcalc.rules import Rules, Surrender
 from bjcalc.shoe import Shoe
@@ -213,7 +213,9 @@ class Analysis:
     def _div(self, numerator: object, denominator: object) -> Fraction | float:
         return quotient(numerator, denominator, self.exact)
 
-    def joint_values(self, up: int, counts: tuple[int, ...], same_face: bool = True) -> tuple[dict[Action, Fraction | float], Fraction | float]:
+    def joint_values(
+        self, up: int, counts: tuple[int, ...], same_face: bool = True
+    ) -> tuple[dict[Action, Fraction | float], Fraction | float]:
         """Values of every action for a hand (given as rank counts) against up card ``up``, in
         the engine's measure: E[result; no dealer blackjack] when the dealer peeks with an A or T
         up, else unconditional; and P(dealer blackjack).
@@ -237,6 +239,7 @@ class Analysis:
         if table.can_hit[layer] and not natural:
             values[Action.HIT] = self._div(table.hit[layer][row], scale)
             if initial and rules.double.allows_total(total) and (rules.double_soft or not soft):
+                assert table.double is not None  # the two-card layer can draw
                 values[Action.DOUBLE] = self._div(table.double[row], scale)
         if initial and not natural:
             pair = next((r for r in range(10) if counts[r] == 2), None)
@@ -268,9 +271,10 @@ class Analysis:
         initial = len(hand) == 2
         natural = initial and counts[ACE] == 1 and counts[TEN] == 1
         if natural:
-            # a blackjack is paid at once; hitting or doubling it (as a soft 21) is shown for
-            # information, as other analysers do, and is never the best play
+            # a blackjack is settled as a natural; hitting or doubling it (as a soft 21) is shown
+            # for information, as other analysers do, and is never the best play
             layer, row = table.layers.index[counts]
+            assert table.double is not None
             joint[Action.HIT] = self._div(table.hit[layer][row], table.scale[layer])
             joint[Action.DOUBLE] = self._div(table.double[row], table.scale[layer])
         early = initial and rules.surrender is Surrender.EARLY
@@ -285,13 +289,13 @@ class Analysis:
                 value = value / (1 - p_bj)
             elif table.peeked and not (natural and action is Action.STAND):
                 value = value - p_bj  # early-surrender frame: a dealer blackjack takes the bet
-            evs[action] = constant(value, self.exact) if self.exact else float(value)
+            evs[action] = to_api(value, self.exact)
         insurance = even_money = None
         if up_rank.index == ACE and rules.insurance:
             insurance = self.insurance(up_rank, hand)
             if natural:
                 even_money = constant(1, self.exact)
-        p_blackjack = constant(p_bj, self.exact) if self.exact else float(p_bj)
+        p_blackjack = to_api(p_bj, self.exact)
         return HandResult(
             cards=hand,
             up=up_rank,

@@ -16,8 +16,8 @@ from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
 from bjcalc.game import two_card_hands, unconditional_best
 from bjcalc.numbers import to_api
-from bjcalc.strategy import Chart, chart_decider, evaluate
 from bjcalc.split import SplitSolver
+from bjcalc.strategy import Chart, chart_decider, evaluate
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,6 +53,8 @@ def bet_behind(analysis: Analysis, seated: Chart | None = None) -> BetBehind:
         else:
             splitter = analysis.splits(up)
         p_up = Fraction(full[up], n)
+        single: Any  # Fraction in exact mode, float otherwise; so is weight
+        weight: Any
         for counts, p_hand, same_face in two_card_hands(context.shoe, rules, up):
             if seated is None:
                 action, value = unconditional_best(analysis, up, counts, same_face)
@@ -65,6 +67,7 @@ def bet_behind(analysis: Analysis, seated: Chart | None = None) -> BetBehind:
                 g = table.scale[0]
                 p_bj = analysis._div(table.blackjack[0][row], g)
                 if action is Action.DOUBLE:
+                    assert table.one_card is not None
                     single = analysis._div(table.one_card[row], g)
                 else:
                     pair = next(r for r in range(10) if counts[r] == 2)

@@ -39,7 +39,7 @@ class Rank(str, enum.Enum):
     TEN = "T"
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]  # shadows str.index on purpose: the rank's slot
         """Position in a shoe's counts: 0 for the ace ... 9 for the ten-valued cards."""
         return RANK_NOTATION.index(self.value)
 

@@ -23,9 +23,10 @@ from bjcalc.shoe import Shoe
 class _OneLineErrors(click.Group):
     """Print every usage or input error as one line and exit 2, never a traceback."""
 
-    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
         try:
-            code = super().main(*args, standalone_mode=False, **kwargs)
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.ClickException as error:
             click.echo(f"Error: {error.format_message()}", err=True)
             sys.exit(error.exit_code)
@@ -326,7 +327,10 @@ def sidebets(removed: str, pp_pays: str | None, tto_pays: str | None, fmt: str, 
             shoe, bets.parse_pays(tto_pays, bets.TWENTY_ONE_PLUS_THREE_CATEGORIES) if tto_pays else None
         ),
     ]
-    click.echo(render.sidebets_json(results, exact) if fmt == "json" else render.sidebets_text(results, len(shoe), exact))
+    if fmt == "json":
+        click.echo(render.sidebets_json(results, exact))
+    else:
+        click.echo(render.sidebets_text(results, len(shoe), exact))
 
 
 @cli.command()

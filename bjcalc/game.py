@@ -37,7 +37,9 @@ class RoundResult:
         return -self.ev
 
 
-def two_card_hands(shoe: tuple[int, ...], rules: Any = None, up: int | None = None) -> list[tuple[tuple[int, ...], Fraction, bool]]:
+def two_card_hands(
+    shoe: tuple[int, ...], rules: Any = None, up: int | None = None
+) -> list[tuple[tuple[int, ...], Fraction, bool]]:
     """Every two-card hand from ``shoe`` (as rank counts) with its probability, and whether it
     may be split as a pair. Where only same-face tens may be split (``rules``, with the up
     card ``up`` already out of ``shoe``), a pair of tens comes twice: same face (splittable)
@@ -72,7 +74,9 @@ def same_face_share(rules: Any, up: int | None) -> Fraction:
     return Fraction(sum(f * (f - 1) for f in counts), tens * (tens - 1))
 
 
-def unconditional_best(analysis: Analysis, up: int, counts: tuple[int, ...], same_face: bool = True) -> tuple[Action, Any]:
+def unconditional_best(
+    analysis: Analysis, up: int, counts: tuple[int, ...], same_face: bool = True
+) -> tuple[Action, Any]:
     """The best first decision for a two-card hand and its unconditional EV (``same_face``:
     see :meth:`Analysis.joint_values`)."""
     joint, p_bj = analysis.joint_values(up, counts, same_face)
@@ -195,6 +199,9 @@ def round_variance(analysis: Analysis, chart: Any = None) -> Any | None:
                     d.busts, bust_sq_doubled, stand_sq_doubled[k + 1][d.safe])
                 double_sq = (d.left * after).sum(axis=1)
         p_up = Fraction(full[up], total_cards)
+        value: Any  # Fraction in exact mode, float otherwise; so are square and weight
+        square: Any
+        weight: Any
         for counts, p_hand, same_face in two_card_hands(context.shoe, rules, up):
             row = layers.index[counts][1]
             g = table.scale[0]

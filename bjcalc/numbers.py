@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import operator
 from fractions import Fraction
-from typing import Any, Union
+from typing import Any
 
-Number = Union[float, Any]  # float, or sympy.Rational in exact mode
+Number = float | Any  # float, or sympy.Rational in exact mode
 
 
 def quotient(numerator: Any, denominator: Any, exact: bool) -> Fraction | float:

@@ -238,11 +238,11 @@ def _hand_layers(
 ) -> HandLayers:
     whole = _all_hands(shoe, stop_at)
     if start is None:
-        keep = [np.ones(len(c), dtype=bool) for c in whole.counts]
+        keep: list[np.ndarray] = [np.ones(len(c), dtype=bool) for c in whole.counts]
         first = first_cards
     else:
         need = np.array(start, dtype=np.int64)
-        keep = [(c >= need[None, :]).all(axis=1) for c in whole.counts]
+        keep = [np.asarray((c >= need[None, :]).all(axis=1)) for c in whole.counts]
         first = sum(start)
     layers = list(range(first - 1, len(whole.counts)))
     while len(layers) > 1 and not keep[layers[-1]].any():
@@ -554,6 +554,7 @@ class UpCard:
             _, matrix = self.outcome_matrix(columns)
             return (matrix * as_numbers(self._pay[:, payoff].T, self.exact)).sum(axis=1)
         self._evaluate()
+        assert self._stand_table is not None  # tabled by every float dealer block
         return self._stand_table[columns, payoff]
 
     def outcomes(self, columns: np.ndarray) -> dict[int, np.ndarray]:
@@ -593,7 +594,7 @@ class _Stack:
 class _ShoePart(Sequence):
     """Shoe ``j``'s rows of stacked per-layer arrays, cut out when a layer is read."""
 
-    def __init__(self, arrays: list[np.ndarray], layers: HandLayers, j: int) -> None:
+    def __init__(self, arrays: Sequence[np.ndarray], layers: HandLayers, j: int) -> None:
         self._arrays, self._layers, self._j = arrays, layers, j
 
     def __len__(self) -> int:
@@ -618,7 +619,7 @@ class Solved:
     layers: HandLayers
     shoe: tuple[int, ...]  # the shoe the hand draws from (its own cards still in it)
     peeked: bool
-    scale: list[object]
+    scale: Sequence[int]  # Python ints in both modes
     stand: Sequence[np.ndarray]
     hit: Sequence[np.ndarray]
     best: Sequence[np.ndarray]
@@ -638,7 +639,7 @@ def solve(
     loss: int = 1,
     limit: int | None = None,
     may_double: np.ndarray | None = None,
-    decisions: list[np.ndarray] | None = None,
+    decisions: Sequence[np.ndarray] | None = None,
 ) -> Solved:
     """Stand/hit/double values of every hand in ``layers`` drawing from ``up.shoe - extra``.
 
@@ -660,7 +661,7 @@ def solve_many(
     loss: int = 1,
     limit: int | None = None,
     may_double: np.ndarray | None = None,
-    decisions: list[np.ndarray] | None = None,
+    decisions: Sequence[np.ndarray] | None = None,
 ) -> list[Solved]:
     """:func:`solve` for the same hands drawing from several shoes ``up.shoe - extras[j]``, in
     one backward pass: the shoes' rows are stacked layer by layer (each row's numerators keep
@@ -703,16 +704,17 @@ def solve_many(
         decision[k] = chosen
         value = np.where(chosen == HIT, total_hit, stand[k])
         if k == double_layer:
+            assert double is not None
             value = np.where(chosen == DOUBLE, double, value)
         best[k] = value
 
     out = []
     for j, (shoe, scale) in enumerate(zip(stack.shoes, stack.scales)):
-        def part(arrays: list[np.ndarray], j: int = j) -> Sequence[np.ndarray]:
+        def part(arrays: Sequence[np.ndarray], j: int = j) -> Sequence[np.ndarray]:
             return arrays if copies == 1 else _ShoePart(arrays, layers, j)
 
         def part_of(array: np.ndarray | None, k: int | None, j: int = j) -> np.ndarray | None:
-            if array is None or copies == 1:
+            if array is None or k is None or copies == 1:
                 return array
             rows = len(layers.counts[k])
             return array[j * rows : (j + 1) * rows]

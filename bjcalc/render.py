@@ -365,7 +365,9 @@ def edge_text(result, rules, exact: bool, variance=None) -> str:
     elif rules.split_hands > 2:
         lines.append(_NO_VARIANCE)
     if result.insurance is not None:
-        lines.append(f"insurance off the top: {number(result.insurance, exact)} per unit of insurance bet (never taken above)")
+        lines.append(
+            f"insurance off the top: {number(result.insurance, exact)} per unit of insurance bet (never taken above)"
+        )
     rows = [
         [up, number(result.upcard_probability[up], exact), number(ev, exact)]
         for up, ev in sorted(result.by_upcard.items(), key=lambda kv: "23456789TA".index(kv[0]))
@@ -387,7 +389,7 @@ def deviations_text(costs) -> str:
 def edge_json(result, rules, exact: bool, costs=None, variance=None) -> str:
     import math
 
-    extra = {} if costs is None else {"deviations": [dataclasses.asdict(d) for d in costs]}
+    extra: dict[str, Any] = {} if costs is None else {"deviations": [dataclasses.asdict(d) for d in costs]}
     extra["variance"] = None if variance is None else json_number(variance, exact)
     extra["sd"] = None if variance is None else math.sqrt(float(variance))
     return json.dumps(

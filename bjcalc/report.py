@@ -123,7 +123,9 @@ def one_rule_changes(rules: Rules) -> list[tuple[str, Rules]]:
     return [(words, rules.replace(**change)) for words, change in out]
 
 
-def rule_effects(rules: Rules, progress: Callable[[str], None] = lambda words: None) -> tuple[float, list[tuple[str, float, float]]]:
+def rule_effects(
+    rules: Rules, progress: Callable[[str], None] = lambda words: None
+) -> tuple[float, list[tuple[str, float, float]]]:
     """The baseline house edge (the game itself, CD play with split hands CDZ-) and, for each
     one-rule change, the house edge with it and its effect (percentage points, positive =
     better for the house). Float arithmetic (agrees with exact to 1e-12)."""

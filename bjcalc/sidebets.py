@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from math import comb, prod
-from typing import NamedTuple, Union
+from typing import NamedTuple
 
 from bjcalc.errors import CardNotInShoeError, InvalidCardError, InvalidRulesError, InvalidShoeError
 from bjcalc.rules import MAX_PAYOUT
@@ -65,7 +65,7 @@ _SUIT_ALIASES = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
 _CARD = re.compile(r"(10|[2-9TJQKA])([SHDC♠♥♦♣])", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[\s,;]+")
 
-Pays = Mapping[str, Union[Fraction, int, str]]
+Pays = Mapping[str, Fraction | int | str]
 
 
 class SuitedCard(NamedTuple):

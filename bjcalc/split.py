@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -205,6 +205,7 @@ class SplitSolver:
         removals = self.removals(pair)
         layers = self.layers(pair)
         may_double = may_double_after_split(up, layers, pair)
+        decisions: Sequence[np.ndarray] | None
         if self.decide is not None:
             decisions = self.decide(layers, may_double)
         elif self.strategy is PostSplit.CDZ:
@@ -226,7 +227,9 @@ class SplitSolver:
             solved.update(zip(removals, many))
         return solved
 
-    def _values(self, pair: int, removed: int, face_left: int | None = None) -> tuple[Fraction | float, Fraction | float, Fraction | float]:
+    def _values(
+        self, pair: int, removed: int, face_left: int | None = None
+    ) -> tuple[Fraction | float, Fraction | float, Fraction | float]:
         """(free, not-pair, q): the value of one split hand drawing its second card freely,
         the value weighted by its second card not being a pair card, and P(pair card).
         ``face_left``: for same-face tens, the cards of the pair's face left before the

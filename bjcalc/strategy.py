@@ -221,7 +221,8 @@ class _Solver:
         weights = self.deal * playing_first
         totals = {key: np.zeros(44) for key in options}
         for key, value in options.items():
-            totals[key] += np.bincount(first_cells, weights=weights * np.where(np.isfinite(value), value, -1e9), minlength=44)
+            finite = np.where(np.isfinite(value), value, -1e9)
+            totals[key] += np.bincount(first_cells, weights=weights * finite, minlength=44)
         keys = list(options)
         stacked = np.vstack([totals[key] for key in keys])
         new_first = np.array([keys[i] for i in stacked.argmax(axis=0)])
@@ -356,6 +357,7 @@ def evaluate(analysis: Analysis, chart: Chart, ups: list[int] | None = None) -> 
         splitter = SplitSolver(context, None, decide=chart_decider(decisions))  # type: ignore[arg-type]
         p_up = Fraction(full[up], n_cards)
         given_up: Any = 0
+        value: Any  # Fraction in exact mode, float otherwise
         for counts, p_hand, same_face in two_card_hands(context.shoe, rules, up):
             row = layers.index[counts][1]
             g = solved.scale[0]
@@ -369,6 +371,7 @@ def evaluate(analysis: Analysis, chart: Chart, ups: list[int] | None = None) -> 
                 if action is Action.SPLIT:
                     value = splitter.value(next(r for r in range(10) if counts[r] == 2))
                 elif action is Action.DOUBLE:
+                    assert solved.double is not None
                     value = div(solved.double[row], g)
                 elif action is Action.SURRENDER:
                     value = surrender_value(rules.surrender, context.peeked, p_bj)
@@ -456,10 +459,10 @@ def _code(code: object, kind: str, cell: str, where: str) -> str:
 
     >>> _code("rh", "hard", "hard 16 against up card 'T'", "chart")
     'Rh'
-    >>> _code("P", "hard", "hard 19 against up card 'A'", "chart")
+    >>> _code("P", "hard", "hard 19 against up card 'A'", "chart")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bjcalc.errors.InvalidRulesError: chart: code 'P' for hard 19 against up card 'A' is not allowed in the hard table (H, S, Dh, Ds, Rh, Rs)
+    bjcalc.errors.InvalidRulesError: chart: code 'P' for hard 19 against up card 'A' is not allowed in the hard ...
     """
     canonical = _CANONICAL_CODES.get(code.lower()) if isinstance(code, str) else None
     allowed = CHART_CODES if kind == "pairs" else TOTAL_CODES
@@ -684,7 +687,8 @@ def simple_policy(rules: Rules, name: str) -> Chart:
     if name == "never-bust":
         hit = np.array([c % 22 <= 11 if c < 22 else c % 22 <= 17 for c in range(44)])
     elif name == "mimic-dealer":
-        hit = np.array([c % 22 < 17 if c < 22 else (c % 22 < 17 or (c % 22 == 17 and rules.hit_soft_17)) for c in range(44)])
+        hit = np.array([c % 22 < 17 if c < 22 else (c % 22 < 17 or (c % 22 == 17 and rules.hit_soft_17))
+                        for c in range(44)])
     else:
         raise InvalidRulesError(f"unknown policy {name!r} (never-bust, mimic-dealer)")
     ups = {

@@ -11,11 +11,11 @@ from collections.abc import Callable
 from bjcalc.analysis import Analysis
 from bjcalc.game import round_ev
 from bjcalc.presets import GAMES
-from bjcalc.rules import Rules
+from bjcalc.rules import Rules, Surrender
 from bjcalc.strategy import basic_strategy, evaluate, exceptions
 
 STANDARD = {
-    "6-decks-s17-das-ls": ("6 decks, S17, DAS, late surrender", Rules(decks=6, surrender="late")),
+    "6-decks-s17-das-ls": ("6 decks, S17, DAS, late surrender", Rules(decks=6, surrender=Surrender.LATE)),
     "8-decks-h17-das": ("8 decks, H17, DAS", Rules(decks=8, hit_soft_17=True)),
     "1-deck-h17": ("1 deck, H17, DAS", Rules(decks=1, hit_soft_17=True)),
     "2-decks-h17-das": ("2 decks, H17, DAS", Rules(decks=2, hit_soft_17=True)),

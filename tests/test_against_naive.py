@@ -9,16 +9,18 @@ shoes, hands and rule combinations, and must agree to the last bit.
 import os
 from fractions import Fraction
 
+import naive_reference as naive
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-import naive_reference as naive
 from bjcalc import Action, Analysis, BlackjackTakes, InvalidShoeError, Loss, Rules
 from bjcalc.cards import RANK_NOTATION
 from bjcalc.numbers import to_fraction
 
 SETTINGS = settings(
-    max_examples=int(os.environ.get("BJCALC_EXAMPLES", 300)), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+    max_examples=int(os.environ.get("BJCALC_EXAMPLES", 300)),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 
 

@@ -3,10 +3,10 @@
 import json
 from fractions import Fraction
 
+import naive_reference as naive
 import pytest
 from click.testing import CliRunner
 
-import naive_reference as naive
 from bjcalc import Analysis, Rules
 from bjcalc.betbehind import bet_behind
 from bjcalc.cli import cli
@@ -103,7 +103,9 @@ def test_evaluating_the_optimal_chart_file_gives_the_basic_edge(two_decks, tmp_p
                            "--strategy", "basic", "--format", "json").output)
     assert from_file["ev"] == basic["ev"] and from_file["deviations"] == []
     csv_path = tmp_path / "chart.csv"
-    csv_path.write_text(run("chart", "--decks", "2", "--surrender", "late", "--max-cards", "0", "--format", "csv").output)
+    csv_path.write_text(
+        run("chart", "--decks", "2", "--surrender", "late", "--max-cards", "0", "--format", "csv").output
+    )
     from_csv = json.loads(run("edge", "--decks", "2", "--surrender", "late", "--max-cards", "0",
                               "--chart", str(csv_path), "--format", "json").output)
     assert from_csv["ev"] == basic["ev"]

@@ -27,6 +27,8 @@ def test_wizard_house_edge(row):
     rules = Rules(decks=int(row["decks"]), **{**BASE, **CHANGES[row["change"]]})
     edge = 100 * round_ev(Analysis(rules, post_split="cdp")).house_edge
     if row["status"] == "exact":
-        assert matches_printed(edge, row["edge"]), f"{row['change']} {row['decks']} decks: bjcalc {edge:.5f} %, published {row['edge']} %"
+        assert matches_printed(edge, row["edge"]), (
+            f"{row['change']} {row['decks']} decks: bjcalc {edge:.5f} %, published {row['edge']} %"
+        )
     else:
         assert abs(edge - float(row["edge"])) <= 0.0015, f"{row['change']} {row['decks']} decks: bjcalc {edge:.5f} %"

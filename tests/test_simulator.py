@@ -15,10 +15,9 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import pytest
-
 from simulator import play_sequence, simulate
 
 UPS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "A"]
@@ -154,7 +153,7 @@ def exact_ev(shoe, policy, R):
     dmax = R["dealer_max_cards"] or 0
     dl_all = {u: R["nhc_double_loss"][u] == "all" for u in (1, 10)}
 
-    @lru_cache(maxsize=None)
+    @cache
     def dealer(rem, hard, ace, n, up):
         """Dealer outcome distribution {result: p}; result = total, 0 = bust, ("BJ", up)."""
         if n >= 2:
@@ -255,7 +254,7 @@ def p_both_bust_s17(shoe):
             fr = new
         return out
 
-    @lru_cache(maxsize=None)
+    @cache
     def p_bust(rem):
         return sum(finals(rem).values())
 

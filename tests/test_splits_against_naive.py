@@ -6,15 +6,15 @@ hole card dealt first; the engine uses the exact pair-card recursion of bjcalc/s
 
 import os
 
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
-
 import naive_reference as naive
 import naive_split
-from bjcalc import Action, Analysis, InvalidShoeError, Rules
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from test_against_naive import naive_rules, rule_sets
+
+from bjcalc import Action, Analysis, InvalidShoeError
 from bjcalc.cards import RANK_NOTATION
 from bjcalc.numbers import to_fraction
-from test_against_naive import naive_rules, rule_sets
 
 SETTINGS = settings(
     max_examples=int(os.environ.get("BJCALC_SPLIT_EXAMPLES", 25)),

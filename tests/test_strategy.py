@@ -1,12 +1,12 @@
 """Charts, the round EV under them, and their agreement with independent checks."""
 
 import pytest
+from simulator import simulate
 
 from bjcalc import Analysis, Rules
 from bjcalc.game import round_ev
 from bjcalc.numbers import to_fraction
 from bjcalc.strategy import basic_strategy, evaluate, exceptions
-from simulator import simulate
 
 # Wizard of Odds' basic strategy for 4-8 decks, S17, DAS, late surrender (the standard printed
 # card). Rows hard 8..17, soft 13..19, pairs; columns 2..9, T, A.
