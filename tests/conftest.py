@@ -1,6 +1,21 @@
 import pathlib
 
+from hypothesis import HealthCheck, settings
+
 DATA = pathlib.Path(__file__).parent / "data"
+
+# Hypothesis profiles: ``bjcalc`` (loaded by default, what CI runs) and ``thorough``, ten times the
+# examples of every property test: ``python3 -m pytest --hypothesis-profile thorough``.
+_QUIET = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+settings.register_profile("bjcalc", max_examples=100, **_QUIET)
+settings.register_profile("thorough", max_examples=1000, **_QUIET)
+settings.load_profile("bjcalc")
+
+
+def examples(n: int) -> int:
+    """``n`` examples under the ``bjcalc`` profile, scaled with the loaded profile (``thorough``:
+    ten times as many). Property tests size their runs with it, not with fixed counts."""
+    return max(1, n * settings.default.max_examples // 100)
 
 
 def read_table(name):

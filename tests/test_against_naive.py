@@ -1,4 +1,4 @@
-"""The engine against the naive reference (tests/naive_reference.py), exactly.
+"""The engine against the naive reference (tests/oracles/naive_reference.py), exactly.
 
 The reference was written from docs/model.md alone: it deals the hole card first (conditioned
 on no blackjack for a peeking dealer) and expectimaxes over every card sequence with
@@ -6,22 +6,18 @@ on no blackjack for a peeking dealer) and expectimaxes over every card sequence 
 shoes, hands and rule combinations, and must agree to the last bit.
 """
 
-import os
 from fractions import Fraction
 
-import naive_reference as naive
-from hypothesis import HealthCheck, assume, given, settings
+from conftest import examples
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from oracles import naive_reference as naive
 
 from bjcalc import Action, Analysis, BlackjackTakes, InvalidShoeError, Loss, Rules
 from bjcalc.cards import RANK_NOTATION
 from bjcalc.numbers import to_fraction
 
-SETTINGS = settings(
-    max_examples=int(os.environ.get("BJCALC_EXAMPLES", 300)),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
+SETTINGS = settings(max_examples=examples(300))
 
 
 @st.composite

@@ -7,7 +7,8 @@ Hypothesis test at the end feeds random option values to every command.
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from conftest import examples
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bjcalc import Analysis, BjcalcError, Rules
@@ -267,7 +268,7 @@ def command_lines(draw):
     return args
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150))
 @given(args=command_lines())
 def test_random_options_never_give_a_traceback(args):
     if "--decks" in args:

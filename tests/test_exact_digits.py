@@ -11,12 +11,13 @@ a hand, a split and a round; the random sweeps look further afield.
 
 from fractions import Fraction
 
-import naive_reference as naive
-import naive_split
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, example, given, settings
+from conftest import examples
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
+from oracles import naive_reference as naive
+from oracles import naive_split
 from test_against_naive import naive_rules
 
 from bjcalc import Action, Analysis, InvalidShoeError, Rules
@@ -24,8 +25,6 @@ from bjcalc.cards import RANK_NOTATION
 from bjcalc.game import round_ev
 from bjcalc.numbers import to_fraction
 from bjcalc.player import as_numbers
-
-SWEEP = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 # issue 8: 6,7 v A, S17, peek, no card limit; the engine printed -124045126516038420/160947367194363749
 ISSUE_SHOE = (2, 4, 4, 4, 4, 2, 3, 3, 3, 5)
@@ -62,7 +61,7 @@ def _rules(shoe, hit_soft_17, hole_card, surrender, **more):
     return Rules(shoe=shoe, hit_soft_17=hit_soft_17, hole_card=hole_card, surrender=surrender, **more)
 
 
-@settings(SWEEP, max_examples=25)
+@settings(max_examples=examples(25))
 @given(shoe=long_run_shoes(24, 34), up=st.sampled_from([0, 9]), hit_soft_17=st.booleans(),
        hole_card=st.sampled_from(["peek", "none"]), surrender=st.sampled_from(["none", "late", "early"]),
        limit=st.sampled_from([None, None, 3, 4]), data=st.data())
@@ -106,7 +105,7 @@ def _split_reference(rules):
     return reference
 
 
-@settings(SWEEP, max_examples=6)
+@settings(max_examples=examples(6))
 @given(shoe=long_run_shoes(22, 34), pair=st.sampled_from([0, 7, 8, 9]), up=st.sampled_from([0, 9]),
        hands=st.just(2), hit_soft_17=st.booleans(), hole_card=st.sampled_from(["peek", "none"]),
        surrender=st.sampled_from(["none", "late"]), dealer_limit=st.sampled_from([5, 6]))

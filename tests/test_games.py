@@ -3,9 +3,9 @@
 import json
 from fractions import Fraction
 
-import naive_reference as naive
 import pytest
 from click.testing import CliRunner
+from oracles import naive_reference as naive
 
 from bjcalc import Analysis, Rules
 from bjcalc.betbehind import bet_behind

@@ -1,4 +1,4 @@
-"""Tests of the naive oracle (tests/naive_reference.py) itself, against published figures and
+"""Tests of the naive oracle (tests/oracles/naive_reference.py) itself, against published figures and
 against exact identities of the rule model (docs/model.md).
 
 Published figures come from /work/shared/reference/published.md; each table below names its
@@ -6,15 +6,10 @@ source. A published figure is matched to within half a unit in its last printed 
 """
 
 import itertools
-import os
-import sys
 from fractions import Fraction
 
 import pytest
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from naive_reference import (  # noqa: E402
+from oracles.naive_reference import (
     DEFAULT_RULES,
     ShoeExhausted,
     decks,

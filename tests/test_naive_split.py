@@ -1,16 +1,11 @@
-"""Tests of the naive split / round oracle (tests/naive_split.py): published figures, hand
+"""Tests of the naive split / round oracle (tests/oracles/naive_split.py): published figures, hand
 derivations and exact identities of the rule model (docs/model.md, "Splitting", "The round").
 """
 
-import os
-import sys
 from fractions import Fraction
 
 import pytest
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from naive_reference import (  # noqa: E402
+from oracles.naive_reference import (
     ShoeExhausted,
     decks,
     hand_total,
@@ -18,7 +13,7 @@ from naive_reference import (  # noqa: E402
     naive_hand,
     rules_with,
 )
-from naive_split import cdz_decision, naive_round, naive_split  # noqa: E402
+from oracles.naive_split import cdz_decision, naive_round, naive_split
 
 ORIGINAL = {1: "original", 10: "original"}
 ALL = {1: "all", 10: "all"}

@@ -1,13 +1,14 @@
 """Splitting only same-face ten pairs (unlike tens may not be split): the engine against the
-face-by-face naive oracle (tests/naive_faces.py), and the rule's other effects."""
+face-by-face naive oracle (tests/oracles/naive_faces.py), and the rule's other effects."""
 
 from fractions import Fraction
 
-import naive_faces
-import naive_reference as naive
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from conftest import examples
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from oracles import naive_faces
+from oracles import naive_reference as naive
 
 from bjcalc import Analysis, Rules
 from bjcalc.actions import Action
@@ -28,7 +29,7 @@ def test_same_face_split_matches_the_oracle(up, max_hands):
     assert to_fraction(engine) == oracle
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25))
 @given(small=st.lists(st.integers(0, 1), min_size=8, max_size=8), tens=st.sampled_from([8, 12]),
        up=st.integers(1, 9), max_hands=st.integers(2, 4), das=st.booleans(), h17=st.booleans())
 def test_same_face_split_matches_the_oracle_on_random_shoes(small, tens, up, max_hands, das, h17):
@@ -68,7 +69,7 @@ def test_round_ev_counts_unlike_tens_as_unsplittable():
     """Without resplits the split of a same-face pair is worth what any ten pair's is, so the
     two rules differ only on unlike tens, which must play by their total: checked against the
     naive oracles hand by hand."""
-    import naive_split
+    from oracles import naive_split
 
     from bjcalc.game import round_ev
 

@@ -9,6 +9,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -194,7 +195,7 @@ def test_21_plus_3_matches_brute_force(shoe):
     assert sum(n for n, _, _ in result.categories.values()) == result.total_combinations
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(st.lists(st.integers(0, 51), min_size=3, max_size=30))
 def test_random_small_shoes_match_brute_force(indices):
     # A shoe of up to 30 cards drawn with repeats from the 52, so duplicated suited cards occur.

@@ -1,4 +1,4 @@
-"""Self-checks of the Monte Carlo oracle tests/simulator.py (independent of the bjcalc engine).
+"""Self-checks of the Monte Carlo oracle tests/oracles/simulator.py (independent of the bjcalc engine).
 
 Three kinds of checks:
 * rigged rounds (`play_sequence` deals the cards in a fixed order: player, up, player, hole, the
@@ -18,7 +18,7 @@ from fractions import Fraction
 from functools import cache
 
 import pytest
-from simulator import play_sequence, simulate
+from oracles.simulator import play_sequence, simulate
 
 UPS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "A"]
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"]

@@ -1,26 +1,22 @@
-"""Split EVs and whole rounds against the naive reference (tests/naive_split.py), exactly.
+"""Split EVs and whole rounds against the naive reference (tests/oracles/naive_split.py), exactly.
 
 The reference enumerates every card sequence of the split play, resplits included, with the
 hole card dealt first; the engine uses the exact pair-card recursion of bjcalc/split.py.
 """
 
-import os
 
-import naive_reference as naive
-import naive_split
-from hypothesis import HealthCheck, assume, given, settings
+from conftest import examples
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from oracles import naive_reference as naive
+from oracles import naive_split
 from test_against_naive import naive_rules, rule_sets
 
 from bjcalc import Action, Analysis, InvalidShoeError
 from bjcalc.cards import RANK_NOTATION
 from bjcalc.numbers import to_fraction
 
-SETTINGS = settings(
-    max_examples=int(os.environ.get("BJCALC_SPLIT_EXAMPLES", 25)),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
+SETTINGS = settings(max_examples=examples(25))
 
 
 @st.composite
@@ -61,8 +57,7 @@ def test_split_ev_matches_naive_reference(case, rules, hands, data):
     assert to_fraction(result.evs[Action.SPLIT]) == expected
 
 
-@settings(max_examples=int(os.environ.get("BJCALC_SPLIT_EXAMPLES", 25)) // 2, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=examples(12))
 @given(rules=rule_sets(), data=st.data())
 def test_round_ev_matches_naive_reference(rules, data):
     from bjcalc.game import round_ev

@@ -1,7 +1,7 @@
 """Charts, the round EV under them, and their agreement with independent checks."""
 
 import pytest
-from simulator import simulate
+from oracles.simulator import simulate
 
 from bjcalc import Analysis, Rules
 from bjcalc.game import round_ev

@@ -3,9 +3,9 @@
 from fractions import Fraction
 from itertools import permutations
 
-import naive_reference as naive
-import naive_split
 import pytest
+from oracles import naive_reference as naive
+from oracles import naive_split
 
 from bjcalc import Analysis, Rules
 from bjcalc.game import round_ev, round_variance

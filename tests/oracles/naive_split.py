@@ -43,7 +43,7 @@ natural (only "stand" is defined): such a split hand always stands.
 
 from fractions import Fraction
 
-from naive_reference import (
+from .naive_reference import (
     ACE,
     RANKS,
     TEN,
@@ -319,7 +319,7 @@ def naive_split(shoe, up, pair, rules, *, exhausted="raise"):
     shoe stands with the total held (e.g. 10 v a player's 19: the player wins); the player
     drawing from an empty shoe still raises.
 
-    >>> from naive_reference import rules_with
+    >>> from oracles.naive_reference import rules_with
     >>> r = rules_with(split_hands=2)
     >>> naive_split((0, 0, 0, 0, 0, 0, 0, 2, 0, 5), 10, 8, r)  # 8+T = 18 twice v T+T = 20
     Fraction(-2, 1)

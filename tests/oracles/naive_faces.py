@@ -12,8 +12,8 @@ dealer draws from the cards left (``naive_reference``'s dealer, by rank).
 
 from fractions import Fraction
 
-import naive_split
-from naive_reference import TEN, ShoeExhausted, _dealer_distribution, hand_total
+from . import naive_split
+from .naive_reference import TEN, ShoeExhausted, _dealer_distribution, hand_total
 
 FACES = ("10", "J", "Q", "K")
 

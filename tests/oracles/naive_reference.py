@@ -76,7 +76,7 @@ DEFAULT_RULES = {
     "charlie": None,
     "player_max_cards": None,
     "dealer_max_cards": None,
-    # Splitting (used by tests/naive_split.py; naive_hand ignores them). Not in RULE_KEYS, so
+    # Splitting (used by tests/oracles/naive_split.py; naive_hand ignores them). Not in RULE_KEYS, so
     # rules dicts written without them still pass naive_hand's checks.
     "split_hands": 4,
     "resplit_aces": False,
