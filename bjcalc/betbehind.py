@@ -14,7 +14,7 @@ from typing import Any
 
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
-from bjcalc.game import two_card_hands, unconditional_best
+from bjcalc.deal import two_card_hands, unconditional_best
 from bjcalc.numbers import to_api
 from bjcalc.split import SplitSolver
 from bjcalc.strategy import Chart, chart_decider, evaluate

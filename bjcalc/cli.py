@@ -370,7 +370,7 @@ def betbehind(seated: str | None, chart_file: str | None, fmt: str, exact: bool,
             "seated": result.seated,
             "follows_everything": json_number(result.follows_everything, exact),
             "cannot_afford": json_number(result.cannot_afford, exact),
-            "rules": __import__("bjcalc.render", fromlist=["rules_dict"]).rules_dict(rules),
+            "rules": rules.to_dict(),
         }, indent=2))
     else:
         click.echo("\n".join([

@@ -8,84 +8,15 @@
 
 from __future__ import annotations
 
-import dataclasses
 from fractions import Fraction
 from typing import Any
 
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
-from bjcalc.cards import RANK_NOTATION, TEN
+from bjcalc.cards import RANK_NOTATION
+from bjcalc.deal import RoundResult, two_card_hands, unconditional_best
 from bjcalc.numbers import to_api
 from bjcalc.rules import Surrender
-
-
-@dataclasses.dataclass(frozen=True)
-class RoundResult:
-    """``ev``: the player's expected result per round, unconditional, in units of the initial
-    bet (``house_edge = -ev``); ``by_upcard``: the EV given each up card (unconditional);
-    ``upcard_probability``; ``insurance``: EV per unit of insurance bet off the top (never taken
-    in ``ev``)."""
-
-    ev: Any
-    by_upcard: dict[str, Any]
-    upcard_probability: dict[str, Any]
-    strategy: str
-    insurance: Any | None
-
-    @property
-    def house_edge(self) -> Any:
-        return -self.ev
-
-
-def two_card_hands(
-    shoe: tuple[int, ...], rules: Any = None, up: int | None = None
-) -> list[tuple[tuple[int, ...], Fraction, bool]]:
-    """Every two-card hand from ``shoe`` (as rank counts) with its probability, and whether it
-    may be split as a pair. Where only same-face tens may be split (``rules``, with the up
-    card ``up`` already out of ``shoe``), a pair of tens comes twice: same face (splittable)
-    and unlike faces, each with its share of the probability."""
-    n = sum(shoe)
-    out = []
-    for a in range(10):
-        for b in range(a, 10):
-            ways = shoe[a] * (shoe[a] - 1) if a == b else 2 * shoe[a] * shoe[b]
-            if not ways:
-                continue
-            counts = tuple((r == a) + (r == b) for r in range(10))
-            p = Fraction(ways, n * (n - 1))
-            if a == b == TEN and rules is not None and not rules.split_unlike_tens:
-                same = same_face_share(rules, up)
-                out.append((counts, p * same, True))
-                if same != 1:
-                    out.append((counts, p * (1 - same), False))
-            else:
-                out.append((counts, p, True))
-    return out
-
-
-def same_face_share(rules: Any, up: int | None) -> Fraction:
-    """P(two ten-valued cards are of one face | both tens), with the up card out of the shoe:
-    the four faces are equally many in the full shoe; a ten up card is of any face alike."""
-    faces = rules.shoe_counts[TEN] // 4
-    counts = [faces - 1, faces, faces, faces] if up == TEN else [faces] * 4
-    tens = sum(counts)
-    if tens < 2:
-        return Fraction(1)
-    return Fraction(sum(f * (f - 1) for f in counts), tens * (tens - 1))
-
-
-def unconditional_best(
-    analysis: Analysis, up: int, counts: tuple[int, ...], same_face: bool = True
-) -> tuple[Action, Any]:
-    """The best first decision for a two-card hand and its unconditional EV (``same_face``:
-    see :meth:`Analysis.joint_values`)."""
-    joint, p_bj = analysis.joint_values(up, counts, same_face)
-    peeked = analysis.table(up).peeked
-    natural = counts[0] == 1 and counts[9] == 1
-    action, value = max(joint.items(), key=lambda item: item[1])
-    if peeked and not natural:
-        value = value - p_bj  # a peeking dealer's blackjack takes the original bet
-    return action, value
 
 
 def round_ev(analysis: Analysis) -> RoundResult:

@@ -7,7 +7,6 @@ or strings ``"p/q"`` in exact mode, since JSON has no exact rationals.
 from __future__ import annotations
 
 import dataclasses
-import enum
 import json
 from fractions import Fraction
 from typing import Any
@@ -48,21 +47,8 @@ def json_number(value: Any, exact: bool) -> float | str:
 
 
 def rules_dict(rules: Rules) -> dict[str, Any]:
-    """The rules as plain JSON values."""
-    out: dict[str, Any] = {}
-    for field in dataclasses.fields(rules):
-        value = getattr(rules, field.name)
-        if isinstance(value, enum.Enum):
-            value = value.value
-        elif isinstance(value, Fraction):
-            value = f"{value.numerator}:{value.denominator}"
-        elif field.name == "blackjack_takes":
-            value = {k: v.value for k, v in dataclasses.asdict(value).items()}
-        elif isinstance(value, tuple):
-            value = list(value)
-        out[field.name] = value
-    out["shoe_counts"] = list(rules.shoe_counts)
-    return out
+    """The rules as plain JSON values (:meth:`Rules.to_dict`)."""
+    return rules.to_dict()
 
 
 def rules_line(rules: Rules) -> str:

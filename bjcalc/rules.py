@@ -284,6 +284,28 @@ class Rules:
             changes.setdefault("shoe", None)
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
+    def to_dict(self) -> dict[str, object]:
+        """The rules as plain JSON values (enums by value, the payout as ``"3:2"``), with the
+        shoe's ten counts as ``shoe_counts``.
+
+        >>> Rules(decks=1).to_dict()["blackjack_pays"]
+        '3:2'
+        """
+        out: dict[str, object] = {}
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if isinstance(value, enum.Enum):
+                value = value.value
+            elif isinstance(value, Fraction):
+                value = f"{value.numerator}:{value.denominator}"
+            elif isinstance(value, BlackjackTakes):
+                value = {k: v.value for k, v in dataclasses.asdict(value).items()}
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[field.name] = value
+        out["shoe_counts"] = list(self.shoe_counts)
+        return out
+
     def describe(self) -> list[tuple[str, str]]:
         """The rules as (name, value) rows for printing."""
         shoe = f"{self.decks} deck{'s' if self.decks != 1 else ''}" if self.decks else (

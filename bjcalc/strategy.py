@@ -23,8 +23,8 @@ import numpy as np
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis, surrender_value
 from bjcalc.cards import ACE, RANK_NOTATION, TEN, parse_card
+from bjcalc.deal import RoundResult, same_face_share, two_card_hands, unconditional_best
 from bjcalc.errors import InvalidCardError, InvalidRulesError
-from bjcalc.game import RoundResult, same_face_share, two_card_hands, unconditional_best
 from bjcalc.numbers import to_api
 from bjcalc.player import DOUBLE, HIT, STAND, HandLayers, solve, stop_at, unsplit_layers
 from bjcalc.rules import Rules, Surrender
@@ -100,9 +100,7 @@ class Chart:
         }
 
     def to_dict(self) -> dict[str, Any]:
-        from bjcalc.render import rules_dict
-
-        return {"rules": rules_dict(self.rules), "strategy": self.strategy,
+        return {"rules": self.rules.to_dict(), "strategy": self.strategy,
                 **{kind: self.table(kind) for kind in ("hard", "soft", "pairs")}}
 
 
