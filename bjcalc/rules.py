@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import numbers
 from fractions import Fraction
 
 from bjcalc.errors import InvalidRulesError
@@ -99,7 +100,8 @@ BLACKJACK_TAKES = {
 
 
 def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    """A whole number: an int, or any integral type such as numpy's, but not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 MAX_DECKS = 1_000_000
@@ -223,7 +225,7 @@ class Rules:
             if isinstance(self.shoe, (str, bytes)) or not hasattr(self.shoe, "__len__"):
                 raise InvalidRulesError(f"shoe must be ten card counts A..T, not {self.shoe!r}")
             shoe = tuple(self.shoe)
-            if len(shoe) != 10 or not all(_whole(n) and n >= 0 for n in shoe):
+            if len(shoe) != 10 or not all(_whole(n) and n >= 0 for n in shoe):  # type: ignore[operator]
                 raise InvalidRulesError(
                     f"shoe must be ten card counts A..T, each a whole number >= 0, not {self.shoe!r}"
                 )
@@ -231,7 +233,7 @@ class Rules:
                 raise InvalidRulesError(f"shoe must hold at least one card, not {self.shoe!r}")
             if sum(shoe) > MAX_CARDS:
                 raise InvalidRulesError(f"shoe must hold at most {MAX_CARDS} cards, not {sum(shoe)}")
-            object.__setattr__(self, "shoe", shoe)
+            object.__setattr__(self, "shoe", tuple(int(n) for n in shoe))  # type: ignore[call-overload]
             return
         if self.decks is None:
             object.__setattr__(self, "decks", 8)
@@ -239,6 +241,8 @@ class Rules:
             raise InvalidRulesError(
                 f"decks must be a whole number from 1 to {MAX_DECKS}, not {self.decks!r}"
             )
+        else:
+            object.__setattr__(self, "decks", int(self.decks))
 
     def _check_combinations(self) -> None:
         tens = self.shoe_counts[9]

@@ -175,6 +175,18 @@ def test_rules_check_every_field(fields, message):
     assert message in str(error.value)
 
 
+def test_rules_take_numpy_integers_and_store_ints():
+    import numpy as np
+
+    rules = Rules(shoe=np.array([4] * 9 + [16]))
+    assert rules.shoe == (4,) * 9 + (16,) and all(type(n) is int for n in rules.shoe)
+    assert type(Rules(decks=np.int64(6)).decks) is int
+    with pytest.raises(BjcalcError, match="decks must be a whole number"):
+        Rules(decks=np.bool_(True))
+    with pytest.raises(BjcalcError, match="shoe must be ten card counts"):
+        Rules(shoe=np.array([4.0] * 10))
+
+
 def test_rules_take_payouts_as_people_write_them():
     from fractions import Fraction
 
