@@ -213,9 +213,9 @@ def outcome_numerators(
 
 
 # Residues are below 2**31 and are multiplied by card counts and summed over ten ranks, so int64
-# holds every intermediate while a shoe has fewer than 2**63 / 2**31 / 10 > 2**28 cards; Rules
-# allows at most MAX_CARDS.
-MAX_CARDS = 2**28
+# holds every intermediate while a shoe has fewer than 2**63 / 2**31 / 10 > 2**28 cards
+# (rules.MAX_CARDS stays below this; a test checks it).
+EXACT_CARD_LIMIT = 2**28
 
 
 def _is_prime(n: int) -> bool:

@@ -105,7 +105,7 @@ def _whole(value: object) -> bool:
 
 
 MAX_DECKS = 1_000_000
-MAX_CARDS = 52 * MAX_DECKS  # exact dealer arithmetic stays in int64 residues up to 2**28 cards
+MAX_CARDS = 52 * MAX_DECKS  # below dealer.EXACT_CARD_LIMIT, where exact residues stay in int64
 MAX_PAYOUT = 1000  # to 1: a blackjack or side-bet payout above this is a typing error
 
 _BOOLEANS = ("hit_soft_17", "double_soft", "double_after_split", "resplit_aces", "hit_split_aces",
@@ -214,6 +214,9 @@ class Rules:
             value = getattr(self, name)
             if value is not None and (not _whole(value) or not 3 <= value <= 99):
                 raise InvalidRulesError(f"{name} must be a whole number from 3 to 99 (or None), not {value!r}")
+        for name in ("split_hands", "charlie", "player_max_cards", "dealer_max_cards"):
+            if getattr(self, name) is not None:  # plain ints (numpy's would not go into JSON)
+                set_(self, name, int(getattr(self, name)))
         self._check_combinations()
 
     def _check_shoe(self) -> None:

@@ -5,6 +5,8 @@ The table below holds the inputs a new user was seen to try (issue 8) and their 
 Hypothesis test at the end feeds random option values to every command.
 """
 
+import json
+
 import pytest
 from click.testing import CliRunner
 from conftest import examples
@@ -181,6 +183,8 @@ def test_rules_take_numpy_integers_and_store_ints():
     rules = Rules(shoe=np.array([4] * 9 + [16]))
     assert rules.shoe == (4,) * 9 + (16,) and all(type(n) is int for n in rules.shoe)
     assert type(Rules(decks=np.int64(6)).decks) is int
+    limits = Rules(split_hands=np.int64(2), charlie=np.int8(5), dealer_max_cards=np.int32(6))
+    assert json.dumps(limits.to_dict())  # every value a plain JSON value
     with pytest.raises(BjcalcError, match="decks must be a whole number"):
         Rules(decks=np.bool_(True))
     with pytest.raises(BjcalcError, match="shoe must be ten card counts"):

@@ -106,3 +106,11 @@ def test_exact_dealer_primes_are_the_largest_primes_below_2_31():
     while len(expected) < 40:
         expected.append(sympy.prevprime(expected[-1]))
     assert list(primes) == expected
+
+
+def test_the_largest_shoe_allowed_keeps_exact_residues_in_int64():
+    from bjcalc.dealer import EXACT_CARD_LIMIT
+    from bjcalc.rules import MAX_CARDS
+
+    # a residue (< 2**31) times a card count, summed over ten ranks, must stay below 2**63
+    assert MAX_CARDS <= EXACT_CARD_LIMIT and (2**31) * EXACT_CARD_LIMIT * 10 < 2**63
