@@ -343,15 +343,13 @@ def sidebets(removed: str, pp_pays: str | None, tto_pays: str | None, fmt: str, 
 @EXACT
 def betbehind(seated: str | None, chart_file: str | None, fmt: str, exact: bool, **options: Any) -> None:
     """EV of a Bet Behind, following everything and when doubles and splits cannot be followed."""
-    import json
-
     if seated is not None and chart_file is not None:
         _refuse_both(f"--seated {seated}", "--chart", "the seated player follows the chart file")
     seated = seated or "optimal"
 
+    from bjcalc import render
     from bjcalc.analysis import Analysis
     from bjcalc.betbehind import bet_behind
-    from bjcalc.render import json_number, number, rules_line
     from bjcalc.strategy import basic_strategy, simple_policy
 
     rules = build_rules(**options)
@@ -366,20 +364,9 @@ def betbehind(seated: str | None, chart_file: str | None, fmt: str, exact: bool,
         chart = simple_policy(rules, seated)
     result = bet_behind(analysis, chart)
     if fmt == "json":
-        click.echo(json.dumps({
-            "seated": result.seated,
-            "follows_everything": json_number(result.follows_everything, exact),
-            "cannot_afford": json_number(result.cannot_afford, exact),
-            "rules": rules.to_dict(),
-        }, indent=2))
+        click.echo(render.betbehind_json(result, rules, exact))
     else:
-        click.echo("\n".join([
-            f"Bet Behind   {rules_line(rules)}",
-            f"seated player: {result.seated}; no insurance; EV per unit bet behind, unconditional",
-            f"follows every double and split: {number(result.follows_everything, exact)}",
-            f"cannot afford doubles and splits (one card instead of a double, the right-hand hand "
-            f"of a split): {number(result.cannot_afford, exact)}",
-        ]))
+        click.echo(render.betbehind_text(result, rules, exact))
 
 
 @contextlib.contextmanager

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
@@ -18,6 +18,9 @@ from bjcalc.analysis import HandResult
 from bjcalc.numbers import constant
 from bjcalc.presets import Game
 from bjcalc.rules import Rules
+
+if TYPE_CHECKING:  # the renderer formats results; it needs the engine only for their types
+    from bjcalc.betbehind import BetBehind
 
 
 def fixed(value: Any, places: int = 6, sign: bool = False) -> str:
@@ -539,3 +542,23 @@ def effects_markdown(title: str, rules, base: float, effects) -> str:
         tabulate(rows, headers=["change", "house edge", "effect"], tablefmt="github", disable_numparse=True),
         "",
     ])
+
+
+def betbehind_text(result: BetBehind, rules: Rules, exact: bool) -> str:
+    """A Bet Behind's two EVs, with the seated player's strategy and the frame."""
+    return "\n".join([
+        f"Bet Behind   {rules_line(rules)}",
+        f"seated player: {result.seated}; no insurance; EV per unit bet behind, unconditional",
+        f"follows every double and split: {number(result.follows_everything, exact)}",
+        f"cannot afford doubles and splits (one card instead of a double, the right-hand hand "
+        f"of a split): {number(result.cannot_afford, exact)}",
+    ])
+
+
+def betbehind_json(result: BetBehind, rules: Rules, exact: bool) -> str:
+    return json.dumps({
+        "seated": result.seated,
+        "follows_everything": json_number(result.follows_everything, exact),
+        "cannot_afford": json_number(result.cannot_afford, exact),
+        "rules": rules.to_dict(),
+    }, indent=2)

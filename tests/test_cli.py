@@ -147,3 +147,17 @@ def test_sidebets_command():
     assert f"{nine['21+3']['expected_return']:.6f}" == "-0.032386"
     assert run("sidebets", "--shoe", "1,1,1,1,1,1,1,1,1,4").exit_code == 2
     assert run("sidebets", "--removed", "Ah Zz").exit_code == 2
+
+
+def test_betbehind_output_and_following_everything_is_the_round():
+    shoe = ["--shoe", "2,2,2,2,2,2,2,2,2,8", "--exact"]
+    text = run("betbehind", *shoe)
+    assert text.exit_code == 0, text.output
+    lines = text.output.splitlines()
+    assert lines[0].startswith("Bet Behind   counts A..T 2,2,2,2,2,2,2,2,2,8")
+    assert "EV per unit bet behind, unconditional" in lines[1]
+    out = json.loads(run("betbehind", *shoe, "--format", "json").output)
+    assert set(out) == {"seated", "follows_everything", "cannot_afford", "rules"}
+    # following every decision of an optimal seated player earns that player's EV: the round's
+    edge = json.loads(run("edge", *shoe, "--format", "json").output)
+    assert out["follows_everything"] == edge["ev"]
