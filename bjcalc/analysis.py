@@ -100,10 +100,6 @@ def _cards(cards: str | Sequence[Rank | str | int]) -> tuple[Rank, ...]:
     return tuple(parse_card(c) for c in cards)
 
 
-def _up(up: Rank | str | int) -> Rank:
-    return parse_card(up)
-
-
 class Analysis:
     """Exact or float analysis of one rule set; results are computed on demand and cached.
 
@@ -169,7 +165,7 @@ class Analysis:
         Before the peek by default (``blackjack`` included); ``peeked=True`` conditions on no
         dealer blackjack. ``removed`` are further cards known to be out of the shoe.
         """
-        up_rank = _up(up)
+        up_rank = parse_card(up)
         gone = _cards(removed) if removed else ()
         without_up = self.shoe.remove([up_rank])
         shoe = without_up.remove(gone)
@@ -203,7 +199,7 @@ class Analysis:
 
         Off the top (nothing removed) it is ``(2 tens - others) / remaining``.
         """
-        up_rank = _up(up)
+        up_rank = parse_card(up)
         if up_rank.index != ACE:
             raise InvalidHandError(f"insurance is offered only against an ace up, not {str(up_rank)!r}")
         left = self.shoe.remove((up_rank,) + (_cards(removed) if removed else ()))
@@ -253,7 +249,7 @@ class Analysis:
     def hand(self, cards: str | Sequence[Rank | str], up: Rank | str) -> HandResult:
         """EVs of every action the rules allow for ``cards`` against ``up``."""
         hand = _cards(cards)
-        up_rank = _up(up)
+        up_rank = parse_card(up)
         if len(hand) < 2:
             raise InvalidHandError(f"a hand needs at least two cards, not {len(hand)}")
         counts = tuple(sum(1 for c in hand if c.index == r) for r in range(10))

@@ -16,7 +16,16 @@ import click
 
 from bjcalc.errors import BjcalcError, InvalidRulesError
 from bjcalc.presets import DEFAULT_GAME, GAMES, game
-from bjcalc.rules import BLACKJACK_TAKES, Doubling, HoleCard, Rules, Surrender, parse_payout  # noqa: F401
+from bjcalc.rules import (  # noqa: F401
+    BLACKJACK_TAKES,
+    FEWEST_CARDS,
+    MOST_CARDS,
+    Doubling,
+    HoleCard,
+    Rules,
+    Surrender,
+    parse_payout,
+)
 from bjcalc.shoe import Shoe
 
 
@@ -110,8 +119,10 @@ def build_rules(
     if peek is not None:
         changes["hole_card"] = HoleCard.PEEK if peek else HoleCard.NONE
     for option, value in (("--charlie", charlie), ("--max-cards", max_cards)):
-        if value is not None and value != 0 and not 3 <= value <= 99:
-            raise InvalidRulesError(f"{option} must be 0 (none) or a whole number from 3 to 99, not {value}")
+        if value is not None and value != 0 and not FEWEST_CARDS <= value <= MOST_CARDS:
+            raise InvalidRulesError(
+                f"{option} must be 0 (none) or a whole number from {FEWEST_CARDS} to {MOST_CARDS}, not {value}"
+            )
     if charlie is not None:
         changes["charlie"] = charlie or None
     if max_cards is not None:
@@ -238,11 +249,9 @@ def _read_chart(rules: Rules, path: str):
             text = handle.read()
     except OSError as error:
         raise InvalidRulesError(f"cannot read chart {path!r}: {error.strerror}") from None
-    except ValueError as error:  # a NUL byte in the name; UnicodeDecodeError is handled below
-        if isinstance(error, UnicodeDecodeError):
-            raise InvalidRulesError(
-                f"cannot read chart {path!r}: it is not UTF-8 text (save it as CSV UTF-8)"
-            ) from None
+    except UnicodeDecodeError:
+        raise InvalidRulesError(f"cannot read chart {path!r}: it is not UTF-8 text (save it as CSV UTF-8)") from None
+    except ValueError as error:  # a NUL byte in the name
         raise InvalidRulesError(f"cannot read chart {path!r}: {error}") from None
     return load_chart(rules, text, path)
 

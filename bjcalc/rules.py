@@ -107,6 +107,21 @@ def _whole(value: object) -> bool:
 MAX_DECKS = 1_000_000
 MAX_CARDS = 52 * MAX_DECKS  # below dealer.EXACT_CARD_LIMIT, where exact residues stay in int64
 MAX_PAYOUT = 1000  # to 1: a blackjack or side-bet payout above this is a typing error
+FEWEST_CARDS, MOST_CARDS = 3, 99  # card limits and Charlie (2 would mean no hand ever draws)
+
+
+def plain_number(text: str) -> Fraction:
+    """A number as a pay table writes it: ``9``, ``2.5`` or ``3/2``; ``ValueError`` for
+    anything else (``1e999`` is a typing error, not a pay) and for a zero denominator.
+
+    >>> plain_number("3/2"), plain_number("2.5")
+    (Fraction(3, 2), Fraction(5, 2))
+    """
+    import re
+
+    if not re.fullmatch(r"\d+(\.\d+)?(/\d*[1-9]\d*)?", text):
+        raise ValueError(text)
+    return Fraction(text)
 
 _BOOLEANS = ("hit_soft_17", "double_soft", "double_after_split", "resplit_aces", "hit_split_aces",
              "split_unlike_tens", "insurance")
@@ -131,10 +146,7 @@ def parse_payout(value: object, name: str) -> Fraction:
             raise TypeError
         if isinstance(value, str):
             match = re.fullmatch(r"\s*(\d+)\s*:\s*(\d+)\s*", value)
-            text = f"{match.group(1)}/{match.group(2)}" if match else value.strip()
-            if not re.fullmatch(r"\d+(\.\d+)?(/\d+)?", text):
-                raise ValueError
-            payout = Fraction(text)
+            payout = plain_number(f"{match.group(1)}/{match.group(2)}" if match else value.strip())
         elif isinstance(value, float):
             payout = Fraction(str(value))  # 1.2 means 6/5, not the binary float near it
         else:
@@ -208,12 +220,12 @@ class Rules:
             raise InvalidRulesError(
                 f"split_hands must be a whole number from 1 to 16 (1 = no splitting), not {self.split_hands!r}"
             )
-        # a card limit of 2 would mean no hand ever draws: the dealer's and the player's
-        # limits start at 3 cards, as does a Charlie
         for name in ("charlie", "player_max_cards", "dealer_max_cards"):
             value = getattr(self, name)
-            if value is not None and (not _whole(value) or not 3 <= value <= 99):
-                raise InvalidRulesError(f"{name} must be a whole number from 3 to 99 (or None), not {value!r}")
+            if value is not None and (not _whole(value) or not FEWEST_CARDS <= value <= MOST_CARDS):
+                raise InvalidRulesError(
+                    f"{name} must be a whole number from {FEWEST_CARDS} to {MOST_CARDS} (or None), not {value!r}"
+                )
         for name in ("split_hands", "charlie", "player_max_cards", "dealer_max_cards"):
             if getattr(self, name) is not None:  # plain ints (numpy's would not go into JSON)
                 set_(self, name, int(getattr(self, name)))

@@ -26,7 +26,7 @@ from math import comb, prod
 from typing import NamedTuple
 
 from bjcalc.errors import CardNotInShoeError, InvalidCardError, InvalidRulesError, InvalidShoeError
-from bjcalc.rules import MAX_PAYOUT
+from bjcalc.rules import MAX_PAYOUT, plain_number
 
 RANKS = "A23456789TJQK"
 SUITS = "shdc"
@@ -349,12 +349,12 @@ def parse_pays(text: str, names: Sequence[str]) -> dict[str, Fraction]:
 
     def number(value: str, name: str) -> Fraction:
         written = value.strip()
-        # plain numbers only: '1e999' is a typing error, not a pay
-        if not re.fullmatch(r"\d+(\.\d+)?(/\d+)?", written) or re.fullmatch(r".*/0+", written):
+        try:
+            payout = plain_number(written)
+        except ValueError:
             raise InvalidRulesError(
                 f"pay for {name!r} must be a number like 9, 2.5 or 3/2, not {written!r} in {text!r}"
-            )
-        payout = Fraction(written)
+            ) from None
         if payout > MAX_PAYOUT:
             raise InvalidRulesError(
                 f"pay for {name!r} must be at most {MAX_PAYOUT} (to 1), not {written!r}"
