@@ -9,8 +9,8 @@ from setuptools import Extension, setup
 setup(
     ext_modules=[
         Extension(
-            "bjcalc._dealer_kernel",
-            ["bjcalc/_dealer_kernel.c"],
+            "bjcalc.engine._dealer_kernel",
+            ["bjcalc/engine/_dealer_kernel.c"],
             extra_compile_args=["-O3"],
             optional=True,
         )

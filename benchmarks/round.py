@@ -22,23 +22,21 @@ def run(decks: int, exact: bool) -> dict:
     started = time.perf_counter()
     from bjcalc import Analysis, Rules
     from bjcalc.cards import RANK_NOTATION
-    from bjcalc.dealer import kernel_available
-    from bjcalc.game import round_ev
-    from bjcalc.strategy import basic_strategy, evaluate
+    from bjcalc.engine.dealer import kernel_available
 
     imported = time.perf_counter()
     rules = Rules(decks=decks, surrender="late", split_hands=4, double_after_split=True)
     analysis = Analysis(rules, exact=exact)
-    analysis.prepare_all()
+    analysis.engine.prepare_all()
     for up in RANK_NOTATION:
         for a, b in itertools.combinations_with_replacement(RANK_NOTATION, 2):
             analysis.hand(a + b, up)
     hands = time.perf_counter()
-    cd = round_ev(analysis)
+    cd = analysis.round()
     rounded = time.perf_counter()
     floats = analysis if not exact else Analysis(rules)
-    chart = basic_strategy(rules, floats)
-    basic, _ = evaluate(analysis, chart)
+    chart = floats.chart()
+    basic = analysis.evaluate(chart).round
     done = time.perf_counter()
     return {
         "mode": "exact" if exact else "float",

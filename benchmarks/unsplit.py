@@ -21,7 +21,7 @@ def run(decks: int, exact: bool) -> dict:
     started = time.perf_counter()
     from bjcalc import Analysis, Rules
     from bjcalc.cards import RANK_NOTATION
-    from bjcalc.dealer import kernel_available
+    from bjcalc.engine.dealer import kernel_available
 
     imported = time.perf_counter()
     # stand/hit/double/surrender only: splits are timed by benchmarks/round.py

@@ -1,4 +1,4 @@
-"""The library's front door: dealer tables and per-hand EVs for a rule set.
+"""The library's front door: everything bjcalc computes for one rule set.
 
 >>> from bjcalc import Analysis, Rules
 >>> a = Analysis(Rules(decks=1, hit_soft_17=True), exact=True)
@@ -7,88 +7,50 @@
 (True, Action.HIT)
 >>> round(float(r.evs[Action.STAND]), 6)
 -0.538433
+>>> f"{Analysis(Rules(decks=6)).round().house_edge_percent:.4f}"
+'0.4029'
+
+Every method returns a typed, frozen result (:mod:`bjcalc.results`) that states its strategy
+and frame; numbers are ``float``, or ``sympy.Rational`` with ``exact=True``.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, Literal, cast, overload
 
 import numpy as np
 
 from bjcalc.actions import Action
 from bjcalc.cards import ACE, TEN, Rank, counts_total, parse_card, parse_cards, ten_faces
-from bjcalc.dealer import BLACKJACK, BUST, compiled_dealer, max_draws, outcome_numerators
+from bjcalc.engine.analyser import Engine
+from bjcalc.engine.dealer import BLACKJACK, BUST, compiled_dealer, max_draws, outcome_numerators
+from bjcalc.engine.split import PostSplit
+from bjcalc.engine.walk import Dealt, Optimal, round_totals
 from bjcalc.errors import InvalidCardError, InvalidHandError, InvalidRulesError, InvalidShoeError
-from bjcalc.numbers import Number, constant, quotient, ratio, to_api
-from bjcalc.player import ShoeIndex, Solved, UpCard, unsplit_layers, unsplit_table
+from bjcalc.numbers import constant, ratio, to_api
+from bjcalc.results import (
+    BetBehindResult,
+    ChartEvaluation,
+    ChartException,
+    DealerResult,
+    Deviation,
+    HandPlay,
+    HandResult,
+    N,
+    Outcome,
+    RoundResult,
+    Strategy,
+    Variance,
+)
 from bjcalc.rules import Rules, Surrender
 from bjcalc.shoe import Shoe
-from bjcalc.split import PostSplit, SplitSolver
 
-OUTCOME_NAMES = {BUST: "bust", BLACKJACK: "blackjack"}
+if TYPE_CHECKING:
+    from sympy import Rational
 
-
-def surrender_value(surrender: Surrender, peeked: bool, p_bj: Any) -> Any:
-    """Surrendering, in the engine's joint measure: E[result; no dealer blackjack] when the
-    dealer peeks with an A or T up, else unconditional. ``p_bj`` (P(dealer blackjack)) may be a
-    Fraction, a float or a numpy array of floats.
-
-    Late: -1/2 after the peek; with no hole card a dealer blackjack still takes the whole bet.
-    Early: -1/2 whatever the dealer holds (so E[result; no blackjack] = -1/2 + P(blackjack)).
-    """
-    half = Fraction(1, 2) if isinstance(p_bj, Fraction) else 0.5
-    if surrender is Surrender.EARLY:
-        return p_bj - half if peeked else p_bj * 0 - half
-    return -(1 - p_bj) * half - (0 if peeked else p_bj)
-
-
-def outcome_name(outcome: int) -> str:
-    return OUTCOME_NAMES.get(outcome, str(outcome))
-
-
-@dataclasses.dataclass(frozen=True)
-class HandResult:
-    """EVs of every available action for one hand against one up card.
-
-    ``evs`` are in units of the initial bet, assuming composition-dependent optimal play after
-    the first decision (strategy ``"CD"``). They are conditioned on the dealer not having
-    blackjack when ``conditioned`` is true (a peeking dealer with an A or T up), otherwise
-    unconditional. ``insurance`` is the EV per unit of insurance bet and ``even_money`` the
-    value of taking even money; both are decided before the peek and are unconditional.
-    """
-
-    cards: tuple[Rank, ...]
-    up: Rank
-    evs: dict[Action, Number]
-    conditioned: bool
-    dealer_blackjack: Number
-    insurance: Number | None = None
-    even_money: Number | None = None
-    strategy: str = "CD"
-    faces: tuple[str, ...] = ()  # the ten-valued cards' faces as given, where they matter
-
-    @property
-    def notation(self) -> str:
-        """The cards as ``A,7``; ten-valued cards by face (``K,Q``) where only same-face tens
-        split."""
-        faces = iter(self.faces)
-        return ",".join(next(faces, "T") if c is Rank.TEN and self.faces else str(c) for c in self.cards)
-
-    @property
-    def ranked(self) -> list[tuple[Action, Number]]:
-        """Actions and EVs, best first."""
-        return sorted(self.evs.items(), key=lambda item: -item[1])
-
-    @property
-    def best(self) -> Action:
-        return self.ranked[0][0]
-
-    @property
-    def is_blackjack(self) -> bool:
-        return sorted(c.index for c in self.cards) == [ACE, TEN]
+    from bjcalc.strategy import Chart
 
 
 def _cards(cards: str | Sequence[Rank | str | int]) -> tuple[Rank, ...]:
@@ -100,11 +62,26 @@ def _cards(cards: str | Sequence[Rank | str | int]) -> tuple[Rank, ...]:
     return tuple(parse_card(c) for c in cards)
 
 
-class Analysis:
+class Analysis(Generic[N]):
     """Exact or float analysis of one rule set; results are computed on demand and cached.
 
-    In exact mode every number handed out is a ``sympy.Rational``; otherwise a ``float``.
+    ``exact=True`` makes every number a ``sympy.Rational`` (``Analysis[Rational]``); otherwise
+    a ``float`` (``Analysis[float]``). ``post_split``: how split hands play under CD play,
+    ``"cdz-"`` (as the unsplit hand of the same cards), ``"cdp1"`` or ``"cdp"``.
     """
+
+    @overload
+    def __init__(
+        self: Analysis[float], rules: Rules, *, exact: Literal[False] = ..., post_split: PostSplit | str = ...
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self: Analysis[Rational], rules: Rules, *, exact: Literal[True], post_split: PostSplit | str = ...
+    ) -> None: ...
+
+    @overload
+    def __init__(self: Analysis[Any], rules: Rules, *, exact: bool, post_split: PostSplit | str = ...) -> None: ...
 
     def __init__(self, rules: Rules, *, exact: bool = False, post_split: PostSplit | str = PostSplit.CDZ) -> None:
         if not isinstance(rules, Rules):
@@ -118,48 +95,110 @@ class Analysis:
             raise InvalidRulesError(f"post_split must be one of {choices}, not {post_split!r}") from None
         self.rules = rules
         self.exact = exact
-        self._splits: dict[int, SplitSolver] = {}
         self.shoe = Shoe(rules.shoe_counts)
-        self._ups: dict[int, UpCard] = {}
-        self._index = ShoeIndex()  # the shoes the hands leave, shared by the up cards
-        self._tables: dict[int, Solved] = {}
+        self.engine = Engine(rules, exact, self.post_split)
+        self._float_engine: Engine | None = None if exact else self.engine
+        self._chart: Chart | None = None
 
-    def upcard(self, up: int) -> UpCard:
-        """The up card's context: shoe, dealer graph and batched dealer outcomes (cached)."""
-        if up not in self._ups:
-            self.shoe.remove([up])
-            self._ups[up] = UpCard(self.rules, up, self.exact, self._index)
-        return self._ups[up]
+    # -- strategies ---------------------------------------------------------------------------
 
-    def table(self, up: int) -> Solved:
-        """The unsplit values of every hand against up card index ``up`` (cached)."""
-        if up not in self._tables:
-            self._tables[up] = unsplit_table(self.upcard(up))
-        return self._tables[up]
+    @property
+    def cd(self) -> Strategy:
+        """The strategy of :meth:`round` and :meth:`hand`: CD, split hands by ``post_split``."""
+        return Strategy("CD", split_hands=self.post_split.label if self.rules.split_hands > 1 else None)
 
-    def prepare(self, up: int) -> None:
-        """Batch the dealer work for every hand and every split against ``up`` at once."""
-        if up not in self._tables:
-            context = self.upcard(up)
-            context.register(unsplit_layers(self.rules), (0,) * 10)
-            if self.rules.split_hands > 1:
-                SplitSolver(context, None, self.post_split).prepare()  # type: ignore[arg-type]
-            context.start_dealer()
+    def _floats(self) -> Engine:
+        """A float engine of the same rules (charts are chosen in floating point)."""
+        if self._float_engine is None:
+            self._float_engine = Engine(self.rules, False, self.post_split)
+        return self._float_engine
 
-    def prepare_all(self, ups: Iterable[int] | None = None) -> None:
-        """:meth:`prepare` every up card in the shoe (or ``ups``): in float mode the dealer
-        pass of one up card then runs while the next one is prepared."""
-        for up in range(10) if ups is None else ups:
-            if self.rules.shoe_counts[up]:
-                self.prepare(up)
+    def _policy(self, chart: Chart | None) -> tuple[Any, Strategy]:
+        if chart is None:
+            return Optimal(self.engine), self.cd
+        from bjcalc.strategy import ChartPolicy
 
-    def splits(self, up: int) -> SplitSolver:
-        """Split EVs against up card index ``up`` for this analysis' post-split strategy."""
-        if up not in self._splits:
-            self._splits[up] = SplitSolver(self.upcard(up), self.table(up), self.post_split)
-        return self._splits[up]
+        self._check_chart(chart)
+        return ChartPolicy(self.engine, chart), Strategy(chart.strategy, chart=True, split_hands="by the chart")
 
-    def dealer(self, up: Rank | str, *, peeked: bool = False, removed: str | Sequence[Rank] = ()) -> dict[str, Number]:
+    def _check_chart(self, chart: Chart) -> None:
+        from bjcalc.strategy import Chart
+
+        if not isinstance(chart, Chart):
+            raise InvalidRulesError(f"chart must be a bjcalc Chart (Analysis.chart(), load_chart), not {chart!r}")
+        missing = [str(Rank.from_index(up)) for up in self.engine.ups() if up not in chart.ups]
+        if missing:
+            raise InvalidRulesError(f"chart has no column for up card {', '.join(missing)}, which this shoe can deal")
+
+    # -- the round ----------------------------------------------------------------------------
+
+    def round(self) -> RoundResult[N]:
+        """The whole round with CD play: its EV (unconditional), the house edge, the EV by up
+        card and insurance off the top."""
+        from bjcalc.game import round_result
+
+        return round_result(self.engine, round_totals(self.engine, Optimal(self.engine)), self.cd)
+
+    def chart(self) -> Chart:
+        """The total-dependent basic strategy chart (decisions chosen in floating point)."""
+        if self._chart is None:
+            from bjcalc.strategy import basic_strategy
+
+            self._chart = basic_strategy(self.rules, self._floats())
+        return self._chart
+
+    def evaluate(self, chart: Chart) -> ChartEvaluation[N]:
+        """The round played entirely by ``chart`` (first plays, hit/stand, split hands), and
+        every two-card hand's first play under it."""
+        from bjcalc.game import round_result
+
+        policy, strategy = self._policy(chart)
+        totals = round_totals(self.engine, policy)
+        plays = tuple(self._hand_play(d) for d in totals.plays)
+        return ChartEvaluation(round_result(self.engine, totals, strategy), plays)
+
+    def _hand_play(self, dealt: Dealt) -> HandPlay[N]:
+        cards = tuple(Rank.from_index(r) for r in range(10) for _ in range(dealt.counts[r]))
+        return HandPlay(Rank.from_index(dealt.up), cards, to_api(dealt.probability, self.exact), dealt.action,
+                        to_api(dealt.value, self.exact), dealt.same_face)
+
+    def exceptions(self, chart: Chart) -> list[ChartException]:
+        """Two-card hands where CD play beats ``chart``'s first play, by up card (2..T, A),
+        largest gain first."""
+        from bjcalc.strategy import ChartPolicy, exceptions
+
+        self._check_chart(chart)
+        floats = self._floats()
+        return exceptions(floats, round_totals(floats, ChartPolicy(floats, chart)).plays)
+
+    def deviations(self, chart: Chart, optimal: Chart | None = None) -> list[Deviation]:
+        """Every cell of ``chart`` that differs from ``optimal`` (default: :meth:`chart`), with
+        its cost per round (float), largest first."""
+        from bjcalc.strategy import deviations
+
+        self._check_chart(chart)
+        return deviations(self._floats(), chart, self.chart() if optimal is None else optimal)
+
+    def variance(self, chart: Chart | None = None) -> Variance[N]:
+        """The variance of the round's result with CD play, or with every play by ``chart``
+        (insurance not taken); ``variance`` is ``None`` where resplitting is allowed."""
+        from bjcalc.game import round_variance
+
+        policy, strategy = self._policy(chart)
+        return Variance(round_variance(self.engine, policy), strategy)
+
+    def bet_behind(self, chart: Chart | None = None) -> BetBehindResult[N]:
+        """Bet Behind a seated player who plays CD, or ``chart``."""
+        from bjcalc.betbehind import bet_behind
+
+        policy, strategy = self._policy(chart)
+        return bet_behind(self.engine, policy, strategy)
+
+    # -- one hand, one up card ----------------------------------------------------------------
+
+    def dealer(
+        self, up: Rank | str | int, *, peeked: bool = False, removed: str | Sequence[Rank] = ()
+    ) -> DealerResult[N]:
         """Dealer final-outcome probabilities with ``up`` showing.
 
         Before the peek by default (``blackjack`` included); ``peeked=True`` conditions on no
@@ -192,9 +231,10 @@ class Analysis:
             if total == 0:
                 raise InvalidShoeError("the dealer always has blackjack with this shoe and up card")
         ordered = sorted(values, key=lambda o: (o > 21, o))
-        return {outcome_name(o): ratio(values[o], total, self.exact) for o in ordered}
+        probabilities = {Outcome.of_code(o): ratio(values[o], total, self.exact) for o in ordered}
+        return DealerResult(up_rank, probabilities, peeked, tuple(gone))
 
-    def insurance(self, up: Rank | str = "A", removed: str | Sequence[Rank] = ()) -> Number:
+    def insurance(self, up: Rank | str = "A", removed: str | Sequence[Rank] = ()) -> N:
         """EV of insurance per unit of insurance bet, with ``up`` (an ace) and ``removed`` out.
 
         Off the top (nothing removed) it is ``(2 tens - others) / remaining``.
@@ -204,49 +244,9 @@ class Analysis:
             raise InvalidHandError(f"insurance is offered only against an ace up, not {str(up_rank)!r}")
         left = self.shoe.remove((up_rank,) + (_cards(removed) if removed else ()))
         tens, n = left.counts[TEN], len(left)
-        return constant(Fraction(2 * tens - (n - tens), n), self.exact)
+        return cast(N, constant(Fraction(2 * tens - (n - tens), n), self.exact))
 
-    def _div(self, numerator: object, denominator: object) -> Fraction | float:
-        return quotient(numerator, denominator, self.exact)
-
-    def joint_values(
-        self, up: int, counts: tuple[int, ...], same_face: bool = True
-    ) -> tuple[dict[Action, Fraction | float], Fraction | float]:
-        """Values of every action for a hand (given as rank counts) against up card ``up``, in
-        the engine's measure: E[result; no dealer blackjack] when the dealer peeks with an A or T
-        up, else unconditional; and P(dealer blackjack).
-        Two-card hands get the first-decision actions; a natural gets only its payout.
-        ``same_face``: for two tens where unlike tens may not be split, whether they are of the
-        same face (only then may they be split)."""
-        rules = self.rules
-        table = self.table(up)
-        layer, row = table.layers.index[counts]
-        scale = table.scale[layer]
-        p_bj = self._div(table.blackjack[layer][row], scale)
-        initial = layer == 0
-        total, soft = counts_total(counts)
-        values: dict[Action, Fraction | float] = {}
-        natural = initial and counts[ACE] == 1 and counts[TEN] == 1
-        values[Action.STAND] = (
-            rules.blackjack_pays * (1 - p_bj) if natural else self._div(table.stand[layer][row], scale)
-        )
-        if natural and not self.exact:
-            values[Action.STAND] = float(values[Action.STAND])
-        if table.can_hit[layer] and not natural:
-            values[Action.HIT] = self._div(table.hit[layer][row], scale)
-            if initial and rules.double.allows_total(total) and (rules.double_soft or not soft):
-                assert table.double is not None  # the two-card layer can draw
-                values[Action.DOUBLE] = self._div(table.double[row], scale)
-        if initial and not natural:
-            pair = next((r for r in range(10) if counts[r] == 2), None)
-            splittable = same_face or pair != TEN or rules.split_unlike_tens
-            if pair is not None and rules.split_hands >= 2 and splittable:
-                values[Action.SPLIT] = self.splits(up).value(pair)
-            if rules.surrender is not Surrender.NONE:
-                values[Action.SURRENDER] = surrender_value(rules.surrender, table.peeked, p_bj)
-        return values, p_bj
-
-    def hand(self, cards: str | Sequence[Rank | str], up: Rank | str) -> HandResult:
+    def hand(self, cards: str | Sequence[Rank | str], up: Rank | str) -> HandResult[N]:
         """EVs of every action the rules allow for ``cards`` against ``up``."""
         hand = _cards(cards)
         up_rank = parse_card(up)
@@ -259,11 +259,12 @@ class Analysis:
             raise InvalidHandError(f"hand {notation!r} is already over 21 ({total})")
         self.shoe.remove((up_rank,) + hand)
         rules = self.rules
-        table = self.table(up_rank.index)
+        engine = self.engine
+        table = engine.table(up_rank.index)
         if counts not in table.layers.index:
             raise InvalidHandError(f"hand {notation!r} has more cards than the rules allow")
         faces = ten_faces(cards)
-        joint, p_bj = self.joint_values(up_rank.index, counts, same_face=len(set(faces)) <= 1)
+        joint, p_bj = engine.joint_values(up_rank.index, counts, same_face=len(set(faces)) <= 1)
         initial = len(hand) == 2
         natural = initial and counts[ACE] == 1 and counts[TEN] == 1
         if natural:
@@ -271,13 +272,13 @@ class Analysis:
             # for information, as other analysers do, and is never the best play
             layer, row = table.layers.index[counts]
             assert table.double is not None
-            joint[Action.HIT] = self._div(table.hit[layer][row], table.scale[layer])
-            joint[Action.DOUBLE] = self._div(table.double[row], table.scale[layer])
+            joint[Action.HIT] = engine.div(table.hit[layer][row], table.scale[layer])
+            joint[Action.DOUBLE] = engine.div(table.double[row], table.scale[layer])
         early = initial and rules.surrender is Surrender.EARLY
         conditioned = table.peeked and not early
         if conditioned and p_bj == 1:
             raise InvalidShoeError("the dealer always has blackjack with this shoe and up card")
-        evs: dict[Action, Number] = {}
+        evs: dict[Action, Any] = {}
         for action, value in joint.items():
             if action is Action.SURRENDER and early:
                 value = Fraction(-1, 2)
@@ -291,15 +292,14 @@ class Analysis:
             insurance = self.insurance(up_rank, hand)
             if natural:
                 even_money = constant(1, self.exact)
-        p_blackjack = to_api(p_bj, self.exact)
         return HandResult(
             cards=hand,
             up=up_rank,
             evs=evs,
             conditioned=conditioned,
-            dealer_blackjack=p_blackjack,
+            dealer_blackjack=to_api(p_bj, self.exact),
             insurance=insurance,
             even_money=even_money,
-            strategy="CD" if Action.SPLIT not in evs else f"CD; split hands {self.post_split.label}",
+            strategy=self.cd if Action.SPLIT in evs else Strategy("CD"),
             faces=() if rules.split_unlike_tens else tuple("T" if f == "10" else f for f in faces),
         )

@@ -184,7 +184,7 @@ def dealer(up: str | None, peeked: bool, fmt: str, exact: bool, **options: Any) 
                      "a dealer with no hole card does not peek")
     analysis = Analysis(rules, exact=exact)
     ups = [parse_card(up)] if up is not None else [parse_card(r) for r in RANK_NOTATION]
-    tables = {str(u): analysis.dealer(u, peeked=peeked) for u in ups}
+    tables = [analysis.dealer(u, peeked=peeked) for u in ups]
     if fmt == "json":
         click.echo(render.dealer_json(tables, exact))
     else:
@@ -220,15 +220,12 @@ def chart(fmt: str, exact: bool, **options: Any) -> None:
     composition-dependent exceptions. With no options: the default game."""
     from bjcalc import render
     from bjcalc.analysis import Analysis
-    from bjcalc.strategy import basic_strategy, evaluate, exceptions
 
     rules = build_rules(**options)
-    floats = Analysis(rules)
-    table = basic_strategy(rules, floats)
-    result, plays = evaluate(floats, table)
-    unusual = exceptions(floats, plays)
-    if exact:
-        result, _ = evaluate(Analysis(rules, exact=True), table)
+    analysis = Analysis(rules, exact=exact)
+    table = analysis.chart()
+    result = analysis.evaluate(table).round
+    unusual = analysis.exceptions(table)
     if fmt == "json":
         click.echo(render.chart_json(table, result, unusual, exact))
     elif fmt == "csv":
@@ -275,34 +272,26 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, **
     strategy = strategy or "cdz"
     rules = build_rules(**options)
     if chart_file is not None:
-        from bjcalc.game import round_variance
-        from bjcalc.strategy import basic_strategy, deviations, evaluate
-
         chart = _read_chart(rules, chart_file)
-        floats = Analysis(rules)
-        costs = deviations(floats, chart, basic_strategy(rules, floats))
-        analysis = Analysis(rules, exact=True) if exact else floats
-        result, _ = evaluate(analysis, chart)
-        variance = round_variance(analysis, chart)
+        analysis = Analysis(rules, exact=exact)
+        costs = analysis.deviations(chart)
+        result = analysis.evaluate(chart).round
+        variance = analysis.variance(chart).variance
         if fmt == "json":
             click.echo(render.edge_json(result, rules, exact, costs, variance=variance))
         else:
             click.echo(render.edge_text(result, rules, exact, variance=variance) + "\n\n"
                        + render.deviations_text(costs))
         return
-    from bjcalc.game import round_ev, round_variance
-
     if strategy == "basic":
-        from bjcalc.strategy import basic_strategy, evaluate
-
         analysis = Analysis(rules, exact=exact)
-        table = basic_strategy(rules)
-        result, _ = evaluate(analysis, table)
-        variance = round_variance(analysis, table)
+        table = analysis.chart()
+        result = analysis.evaluate(table).round
+        variance = analysis.variance(table).variance
     else:
         analysis = Analysis(rules, exact=exact, post_split=strategy)
-        result = round_ev(analysis)
-        variance = round_variance(analysis)
+        result = analysis.round()
+        variance = analysis.variance().variance
     if fmt == "json":
         click.echo(render.edge_json(result, rules, exact, variance=variance))
     else:
@@ -358,20 +347,19 @@ def betbehind(seated: str | None, chart_file: str | None, fmt: str, exact: bool,
 
     from bjcalc import render
     from bjcalc.analysis import Analysis
-    from bjcalc.betbehind import bet_behind
-    from bjcalc.strategy import basic_strategy, simple_policy
+    from bjcalc.strategy import simple_policy
 
     rules = build_rules(**options)
     analysis = Analysis(rules, exact=exact)
     if chart_file is not None:
         chart = _read_chart(rules, chart_file)
     elif seated == "basic":
-        chart = basic_strategy(rules, analysis)
+        chart = analysis.chart()
     elif seated == "optimal":
         chart = None
     else:
         chart = simple_policy(rules, seated)
-    result = bet_behind(analysis, chart)
+    result = analysis.bet_behind(chart)
     if fmt == "json":
         click.echo(render.betbehind_json(result, rules, exact))
     else:

@@ -1,16 +1,18 @@
 """Number modes: the engine computes with float64 or with exact integers over common
-denominators; the API hands out ``float`` or ``sympy.Rational``.
+denominators (:func:`as_numbers`); the API hands out ``float`` or ``sympy.Rational``.
 
 SymPy is imported only here, and only when an exact value is handed out.
 """
 
 from __future__ import annotations
 
+import math
 import operator
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-Number = float | Any  # float, or sympy.Rational in exact mode
+import numpy as np
 
 
 def quotient(numerator: Any, denominator: Any, exact: bool) -> Fraction | float:
@@ -22,12 +24,13 @@ def quotient(numerator: Any, denominator: Any, exact: bool) -> Fraction | float:
     return float(numerator) / float(denominator)
 
 
-def ratio(numerator: Any, denominator: Any, exact: bool) -> Number:
-    """``numerator / denominator`` as the API's number type."""
+def ratio(numerator: Any, denominator: Any, exact: bool) -> Any:
+    """``numerator / denominator`` as the API's number type (float, or sympy.Rational in exact
+    mode: the front door's results carry the type as their parameter ``N``)."""
     return to_api(quotient(numerator, denominator, exact), exact)
 
 
-def constant(value: Fraction | int, exact: bool) -> Number:
+def constant(value: Fraction | int, exact: bool) -> Any:
     if exact:
         import sympy
 
@@ -36,14 +39,14 @@ def constant(value: Fraction | int, exact: bool) -> Number:
     return float(value)
 
 
-def to_fraction(value: Number) -> Fraction:
+def to_fraction(value: Any) -> Fraction:
     """A sympy.Rational (or int) as a ``fractions.Fraction``."""
     if isinstance(value, float):
         raise TypeError("a float is not exact")
     return Fraction(int(value.p), int(value.q)) if hasattr(value, "p") else Fraction(value)
 
 
-def to_api(value: Fraction | float, exact: bool) -> Number:
+def to_api(value: Fraction | float, exact: bool) -> Any:
     """An engine number (Fraction or float) as the API's type: sympy.Rational or float."""
     if exact:
         import sympy
@@ -51,3 +54,33 @@ def to_api(value: Fraction | float, exact: bool) -> Number:
         value = Fraction(value)
         return sympy.Rational(value.numerator, value.denominator)
     return float(value)
+
+
+def as_numbers(array: np.ndarray | Sequence[Any], exact: bool) -> np.ndarray:
+    """Integers (an integer array, or nested lists of Python ints) as Python ints in an object
+    array (exact mode) or as float64.
+
+    Lists never pass through ``np.asarray`` in exact mode: numpy types ``[2**63, 5]`` as
+    float64 (uint64 and int64 promote to float), which silently rounds the big integers.
+    """
+    if not exact:
+        return np.asarray(array).astype(np.float64)
+    if isinstance(array, np.ndarray):
+        if array.dtype.kind not in "iub" and array.dtype != object:
+            raise TypeError(f"exact numbers must be integers, not {array.dtype}")
+        return array.astype(object)
+    out = np.array(array, dtype=object)
+    if not all(isinstance(x, int) for x in out.flat):
+        raise TypeError("exact numbers must be integers")
+    return out
+
+
+def falling(n: int, k: int) -> int:
+    """``n (n-1) ... (n-k+1)``."""
+    if k <= 0:
+        return 1
+    if n >= k:
+        return math.perm(n, k)
+    return 0 if n >= 0 else math.prod(range(n, n - k, -1))
+
+

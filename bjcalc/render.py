@@ -8,19 +8,20 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
 from bjcalc.actions import Action
-from bjcalc.analysis import HandResult
 from bjcalc.numbers import constant
 from bjcalc.presets import Game
+from bjcalc.results import DealerResult, HandResult
 from bjcalc.rules import Rules
 
 if TYPE_CHECKING:  # the renderer formats results; it needs the engine only for their types
-    from bjcalc.betbehind import BetBehind
+    from bjcalc.results import BetBehindResult as BetBehind
 
 
 def fixed(value: Any, places: int = 6, sign: bool = False) -> str:
@@ -154,7 +155,7 @@ def hand_json(result: HandResult, rules: Rules, exact: bool) -> str:
     out["best"] = result.best.key
     out["conditioned"] = result.conditioned
     out["frames"] = frames
-    out["strategy"] = result.strategy
+    out["strategy"] = result.strategy.label
     out["rules"] = rules_dict(rules)
     return json.dumps(out, indent=2)
 
@@ -168,9 +169,10 @@ def _outcome_label(outcome: str) -> str:
     return f"{outcome} (card limit)" if outcome.isdigit() and int(outcome) < 17 else outcome
 
 
-def _dealer_columns(tables: dict[str, dict[str, Any]], exact: bool) -> tuple[list[str], dict[str, dict[str, Any]]]:
+def _dealer_columns(results: Sequence[DealerResult], exact: bool) -> tuple[list[str], dict[str, dict[str, Any]]]:
     """Every outcome any up card has, in order, and the tables with each of them (0 where an up
     card cannot reach it: only some up cards can stop below 17 at a card limit)."""
+    tables = {str(r.up): {str(o): p for o, p in r.items()} for r in results}
     columns: list[str] = []
     for table in tables.values():
         columns += [outcome for outcome in table if outcome not in columns]
@@ -179,8 +181,8 @@ def _dealer_columns(tables: dict[str, dict[str, Any]], exact: bool) -> tuple[lis
     return columns, {up: {o: table.get(o, zero) for o in columns} for up, table in tables.items()}
 
 
-def dealer_text(tables: dict[str, dict[str, Any]], rules: Rules, peeked: bool, exact: bool) -> str:
-    columns, tables = _dealer_columns(tables, exact)
+def dealer_text(results: Sequence[DealerResult], rules: Rules, peeked: bool, exact: bool) -> str:
+    columns, tables = _dealer_columns(results, exact)
     frame = (
         "after the peek (conditioned on no dealer blackjack)"
         if peeked
@@ -203,11 +205,11 @@ def dealer_text(tables: dict[str, dict[str, Any]], rules: Rules, peeked: bool, e
     return "\n".join(lines)
 
 
-def dealer_json(tables: dict[str, dict[str, Any]], exact: bool) -> str:
+def dealer_json(results: Sequence[DealerResult], exact: bool) -> str:
     """Up card -> outcome -> probability; every up card has the same outcomes (0 where it cannot
     reach one), and a total below 17, reached only by stopping at the card limit, is labelled
     ``"16 (card limit)"``."""
-    columns, tables = _dealer_columns(tables, exact)
+    columns, tables = _dealer_columns(results, exact)
     return json.dumps(
         {up: {_outcome_label(o): json_number(table[o], exact) for o in columns} for up, table in tables.items()},
         indent=2,
@@ -288,7 +290,7 @@ def exceptions_lines(exceptions_, markdown: bool = False) -> list[str]:
     if not exceptions_:
         return ["", "No two-card hand has a composition-dependent play that beats the chart."]
     rows = [
-        [e.hand, "A23456789T"[e.up], e.chart.key, e.best.key, fixed(e.gain)] for e in exceptions_
+        [e.hand, str(e.up), e.chart.key, e.best.key, fixed(e.gain)] for e in exceptions_
     ]
     return [
         "",
@@ -332,7 +334,7 @@ def chart_json(chart, result, exceptions_, exact: bool) -> str:
     data["ev"] = json_number(result.ev, exact)
     data["house_edge"] = json_number(result.house_edge, exact)
     data["exceptions"] = [
-        {"hand": e.hand, "up": "A23456789T"[e.up], "chart": e.chart.key, "best": e.best.key, "gain": e.gain}
+        {"hand": e.hand, "up": str(e.up), "chart": e.chart.key, "best": e.best.key, "gain": e.gain}
         for e in exceptions_
     ]
     return json.dumps(data, indent=2)
@@ -389,7 +391,7 @@ def edge_json(result, rules, exact: bool, costs=None, variance=None) -> str:
             "by_upcard": {u: json_number(v, exact) for u, v in result.by_upcard.items()},
             "upcard_probability": {u: json_number(v, exact) for u, v in result.upcard_probability.items()},
             "insurance": None if result.insurance is None else json_number(result.insurance, exact),
-            "strategy": result.strategy,
+            "strategy": result.strategy.label,
             "rules": rules_dict(rules),
         },
         indent=2,
@@ -435,7 +437,7 @@ def sidebets_json(results, exact: bool) -> str:
 
 def exceptions_dicts(exceptions_) -> list[dict]:
     return [
-        {"hand": e.hand, "up": "A23456789T"[e.up], "chart": e.chart.key, "best": e.best.key, "gain": e.gain}
+        {"hand": e.hand, "up": str(e.up), "chart": e.chart.key, "best": e.best.key, "gain": e.gain}
         for e in exceptions_
     ]
 
@@ -557,7 +559,7 @@ def betbehind_text(result: BetBehind, rules: Rules, exact: bool) -> str:
 
 def betbehind_json(result: BetBehind, rules: Rules, exact: bool) -> str:
     return json.dumps({
-        "seated": result.seated,
+        "seated": result.seated.label,
         "follows_everything": json_number(result.follows_everything, exact),
         "cannot_afford": json_number(result.cannot_afford, exact),
         "rules": rules.to_dict(),

@@ -8,17 +8,15 @@ composition-dependent exceptions, the side bets, and Bet Behind.
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 from bjcalc.analysis import Analysis
-from bjcalc.betbehind import bet_behind
-from bjcalc.game import round_ev, round_variance
 from bjcalc.render import fixed
+from bjcalc.results import ChartException
 from bjcalc.rules import BLACKJACK_TAKES, Doubling, HoleCard, Rules, Surrender
-from bjcalc.strategy import Chart, Exception_, basic_strategy, evaluate, exceptions
+from bjcalc.strategy import Chart
 
 
 @dataclasses.dataclass(frozen=True)
@@ -27,7 +25,7 @@ class Report:
     rules: Rules
     assumed: tuple[str, ...]
     chart: Chart
-    exceptions: list[Exception_]
+    exceptions: list[ChartException]
     figures: list[tuple[str, str]]  # label, value (text)
     data: dict[str, Any]  # the same figures as JSON values
 
@@ -37,9 +35,9 @@ def build_report(title: str, rules: Rules, assumed: tuple[str, ...] = ()) -> Rep
     from bjcalc import sidebets
 
     analysis = Analysis(rules)
-    chart = basic_strategy(rules, analysis)
-    basic, plays = evaluate(analysis, chart)
-    cd = round_ev(analysis)
+    chart = analysis.chart()
+    basic = analysis.evaluate(chart).round
+    cd = analysis.round()
     figures = [
         ("house edge, basic chart", f"{fixed(100 * basic.house_edge, 4)} %"),
         ("house edge, CD play (CDZ-)", f"{fixed(100 * cd.house_edge, 4)} %"),
@@ -49,29 +47,29 @@ def build_report(title: str, rules: Rules, assumed: tuple[str, ...] = ()) -> Rep
         "house_edge_cd": cd.house_edge,
         "ev_by_upcard_basic": basic.by_upcard,
     }
-    for key, label, variance in (("basic", "basic chart", round_variance(analysis, chart)),
-                                 ("cd", "CD play (CDZ-)", round_variance(analysis))):
-        if variance is not None:
-            figures.append((f"standard deviation per round, {label}", fixed(math.sqrt(variance), 4)))
-            data[f"sd_{key}"] = math.sqrt(variance)
+    for key, label, variance in (("basic", "basic chart", analysis.variance(chart)),
+                                 ("cd", "CD play (CDZ-)", analysis.variance())):
+        if variance.sd is not None:
+            figures.append((f"standard deviation per round, {label}", fixed(variance.sd, 4)))
+            data[f"sd_{key}"] = variance.sd
     if rules.split_hands > 2:
         figures.append(("standard deviation per round", "not computed (resplitting allowed)"))
     if cd.insurance is not None:
         figures.append(("insurance EV, off the top", fixed(cd.insurance)))
         data["insurance"] = float(cd.insurance)
-    behind = [bet_behind(analysis), bet_behind(analysis, chart)]
+    behind = [analysis.bet_behind(), analysis.bet_behind(chart)]
     for result in behind:
-        label = "optimal" if result.seated.startswith("optimal") else "basic"
+        label = "basic" if result.seated.chart else "optimal"
         figures.append((f"Bet Behind ({label} seat), follows all", fixed(result.follows_everything)))
         figures.append((f"Bet Behind ({label} seat), no doubles/splits", fixed(result.cannot_afford)))
-    data["bet_behind"] = [dataclasses.asdict(r) for r in behind]
+    data["bet_behind"] = [r.to_dict() for r in behind]
     if rules.decks is not None:
         shoe = sidebets.SuitedShoe.of_decks(rules.decks)
         for bet in (sidebets.perfect_pairs(shoe), sidebets.twenty_one_plus_three(shoe)):
             figures.append((f"house edge, {bet.name}",
                             f"{fixed(-100 * float(bet.expected_return), 4)} %"))
             data[f"house_edge_{bet.name.replace(' ', '_')}"] = float(-bet.expected_return)
-    return Report(title, rules, assumed, chart, exceptions(analysis, plays), figures, data)
+    return Report(title, rules, assumed, chart, analysis.exceptions(chart), figures, data)
 
 
 def one_rule_changes(rules: Rules) -> list[tuple[str, Rules]]:
@@ -129,10 +127,10 @@ def rule_effects(
     """The baseline house edge (the game itself, CD play with split hands CDZ-) and, for each
     one-rule change, the house edge with it and its effect (percentage points, positive =
     better for the house). Float arithmetic (agrees with exact to 1e-12)."""
-    base = 100 * round_ev(Analysis(rules)).house_edge
+    base = Analysis(rules).round().house_edge_percent
     out = []
     for words, variant in one_rule_changes(rules):
         progress(words)
-        edge = 100 * round_ev(Analysis(variant)).house_edge
+        edge = Analysis(variant).round().house_edge_percent
         out.append((words, edge, edge - base))
     return base, out

@@ -15,26 +15,26 @@ point; the EV of the resulting chart is then computed exactly in exact mode.
 from __future__ import annotations
 
 import dataclasses
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from bjcalc.actions import Action
-from bjcalc.analysis import Analysis, surrender_value
-from bjcalc.cards import ACE, RANK_NOTATION, TEN, parse_card
-from bjcalc.deal import RoundResult, same_face_share, two_card_hands, unconditional_best
+from bjcalc.cards import ACE, RANK_NOTATION, TEN, Rank, counts_total, parse_card
+from bjcalc.engine.analyser import Engine, surrender_value
+from bjcalc.engine.codes import Code
+from bjcalc.engine.deal import same_face_share
+from bjcalc.engine.hands import HandLayers
+from bjcalc.engine.split import SplitSolver
+from bjcalc.engine.values import HandValues, solve, stop_at, unsplit_layers
+from bjcalc.engine.walk import Dealt, EngineNumber, round_totals
 from bjcalc.errors import InvalidCardError, InvalidRulesError
-from bjcalc.numbers import to_api
-from bjcalc.player import DOUBLE, HIT, STAND, HandLayers, solve, stop_at, unsplit_layers
+from bjcalc.results import ChartException, Deviation
 from bjcalc.rules import Rules, Surrender
-from bjcalc.split import SplitSolver
 
 UP_ORDER = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0]  # chart columns: 2..9, T, A
 HARD_ROWS = list(range(4, 22))
 SOFT_ROWS = list(range(12, 22))
-NONE, SURRENDER = -1, 3
-PLAY_AS_TOTAL, SPLIT, PAIR_SURRENDER = 0, 1, 2
 
 
 def cell_of(total: int, soft: bool) -> int:
@@ -46,36 +46,36 @@ class UpcardChart:
     """The TD decisions against one up card, indexed by cell (``total + 22 * soft``)."""
 
     hit: np.ndarray  # bool per cell: hit (else stand)
-    first: np.ndarray  # per cell: NONE, DOUBLE or SURRENDER on the first two cards
-    pair: np.ndarray  # per pair rank: PLAY_AS_TOTAL, SPLIT or PAIR_SURRENDER
+    first: np.ndarray  # per cell: Code.NONE, Code.DOUBLE or Code.SURRENDER on the first two cards
+    pair: np.ndarray  # per pair rank: Code.NONE, Code.SPLIT or Code.SURRENDER
     split_beats_total: np.ndarray  # per pair rank, for the Rp code
     das_only: np.ndarray | None = None  # per pair rank: split only pays with double after split
 
     def decisions(self, layers: HandLayers) -> list[np.ndarray]:
         """Hit or stand, by the chart, for every hand of ``layers`` (after the first decision)."""
-        return [np.where(self.hit[cells], HIT, STAND) for cells in layers.cells]
+        return [np.where(self.hit[cells], Code.HIT, Code.STAND) for cells in layers.cells]
 
     def code(self, kind: str, row: int | str) -> str:
         if kind == "pairs":
             rank = RANK_NOTATION.index(str(row))
-            if self.pair[rank] == SPLIT:
+            if self.pair[rank] == Code.SPLIT:
                 if self.das_only is not None and self.das_only[rank]:
                     total, soft = (12, True) if rank == ACE else (2 * (rank + 1), False)
                     plain = self.code("soft" if soft else "hard", total)
                     return "P" + ("d" if plain.startswith("D") else plain[-1].lower())
                 return "P"
-            if self.pair[rank] == PAIR_SURRENDER and self.split_beats_total[rank]:
+            if self.pair[rank] == Code.SURRENDER and self.split_beats_total[rank]:
                 return "Rp"
             total, soft = (12, True) if rank == ACE else (2 * (rank + 1), False)
             code = self.code("soft" if soft else "hard", total)
-            if self.pair[rank] == PAIR_SURRENDER and not code.startswith("R"):
+            if self.pair[rank] == Code.SURRENDER and not code.startswith("R"):
                 return "R" + code[-1].lower()
             return code
         cell = cell_of(int(row), kind == "soft")
         fallback = "H" if self.hit[cell] else "S"
-        if self.first[cell] == DOUBLE:
+        if self.first[cell] == Code.DOUBLE:
             return "D" + fallback.lower()
-        if self.first[cell] == SURRENDER:
+        if self.first[cell] == Code.SURRENDER:
             return "R" + fallback.lower()
         return fallback
 
@@ -107,10 +107,10 @@ class Chart:
 class _Solver:
     """The TD optimisation for one up card (float)."""
 
-    def __init__(self, analysis: Analysis, up: int) -> None:
-        self.analysis, self.up = analysis, up
-        self.context = analysis.upcard(up)
-        self.rules = analysis.rules
+    def __init__(self, engine: Engine, up: int) -> None:
+        self.engine, self.up = engine, up
+        self.context = engine.context(up)
+        self.rules = engine.rules
         self.layers = unsplit_layers(self.rules)
         self.cells = self.layers.cells
         shoe = self.context.shoe
@@ -150,7 +150,7 @@ class _Solver:
         P(dealer blackjack)."""
         _, stand, hit, double, p_bj = self.values(chart)
         options = self._first_options(chart, stand, hit, double, p_bj)
-        as_total = options[NONE].copy()
+        as_total = options[Code.NONE].copy()
         for key, value in options.items():
             as_total = np.where(chart.first[self.cells[0]] == key, value, as_total)
         return as_total, p_bj
@@ -161,10 +161,10 @@ class _Solver:
         if not self.rules.double_after_split or self.rules.split_hands < 2:
             return
         as_total, p_bj = self._as_total(chart)
-        plain = SplitSolver(self.context, None, decide=chart_decider(chart, double_after_split=False))  # type: ignore[arg-type]
+        plain = self.engine.chart_splits(self.up, chart_decider(chart, double_after_split=False))
         for row in np.flatnonzero((self.pair_rank >= 0) & (self.deal > 0)):  # pairs this shoe can deal
             rank = self.pair_rank[row]
-            if chart.pair[rank] == SPLIT:
+            if chart.pair[rank] == Code.SPLIT:
                 chart.das_only[rank] = float(plain.value(rank)) < as_total[row]
 
     def _reach(self, chart: UpcardChart, playing: np.ndarray) -> list[np.ndarray]:
@@ -185,22 +185,22 @@ class _Solver:
         rules = self.rules
         cells = self.cells[0]
         play = np.where(chart.hit[cells], hit[0], stand[0])
-        options = {NONE: play}
+        options = {Code.NONE: play}
         totals, soft = self.layers.totals[0], self.layers.soft[0]
         if double is not None:
             may = np.array([rules.double.allows_total(int(t)) for t in totals]) & (rules.double_soft | ~soft)
-            options[DOUBLE] = np.where(may, double, -np.inf)
+            options[Code.DOUBLE] = np.where(may, double, -np.inf)
         if rules.surrender is not Surrender.NONE:
-            options[SURRENDER] = surrender_value(self.rules.surrender, self.context.peeked, p_bj)
+            options[Code.SURRENDER] = surrender_value(self.rules.surrender, self.context.peeked, p_bj)
         return options
 
     def _improve_totals(self, chart: UpcardChart) -> bool:
         _, stand, hit, double, p_bj = self.values(chart)
-        splitting = (self.pair_rank >= 0) & (chart.pair[np.maximum(self.pair_rank, 0)] != PLAY_AS_TOTAL)
+        splitting = (self.pair_rank >= 0) & (chart.pair[np.maximum(self.pair_rank, 0)] != Code.NONE)
         first_cells = self.cells[0]
         # the share of each two-card hand played by the hard/soft cells
         playing_first = ~self.natural * (1 - splitting * self.split_share)
-        playing = playing_first * (chart.first[first_cells] == NONE)
+        playing = playing_first * (chart.first[first_cells] == Code.NONE)
         reach = self._reach(chart, playing)
         gain = np.zeros(44)
         for k in range(len(self.cells)):
@@ -224,7 +224,7 @@ class _Solver:
         keys = list(options)
         stacked = np.vstack([totals[key] for key in keys])
         new_first = np.array([keys[i] for i in stacked.argmax(axis=0)])
-        new_first[stacked.max(axis=0) == stacked[0]] = NONE  # ties (and empty cells): no extra play
+        new_first[stacked.max(axis=0) == stacked[0]] = Code.NONE  # ties (and empty cells): no extra play
         changed = not (np.array_equal(new_hit, chart.hit) and np.array_equal(new_first, chart.first))
         chart.hit, chart.first = new_hit, new_first
         return changed
@@ -233,15 +233,15 @@ class _Solver:
         if self.rules.split_hands < 2:
             return False
         as_total, p_bj = self._as_total(chart)
-        splitter = SplitSolver(self.context, None, decide=chart_decider(chart))  # type: ignore[arg-type]
+        splitter = self.engine.chart_splits(self.up, chart_decider(chart))
         changed = False
         for row in np.flatnonzero((self.pair_rank >= 0) & (self.deal > 0)):  # pairs this shoe can deal
             rank = self.pair_rank[row]
             split = float(splitter.value(rank))
-            choices = {PLAY_AS_TOTAL: as_total[row], SPLIT: split}
+            choices = {Code.NONE: as_total[row], Code.SPLIT: split}
             if self.rules.surrender is not Surrender.NONE:
-                choices[PAIR_SURRENDER] = surrender_value(self.rules.surrender, self.context.peeked, p_bj[row])
-            best = max(choices, key=lambda key: (choices[key], key == PLAY_AS_TOTAL))
+                choices[Code.SURRENDER] = surrender_value(self.rules.surrender, self.context.peeked, p_bj[row])
+            best = max(choices, key=lambda key: (choices[key], key == Code.NONE))
             chart.split_beats_total[rank] = split > as_total[row]
             if best != chart.pair[rank]:
                 chart.pair[rank], changed = best, True
@@ -260,11 +260,11 @@ def chart_decider(chart: UpcardChart, double_after_split: bool = True):
         out = []
         for k, size in enumerate(layers.sizes):
             cells = layers.cells[k]
-            chosen = np.where(hit[cells], HIT, STAND)
+            chosen = np.where(hit[cells], Code.HIT, Code.STAND)
             if size == 1:
-                chosen = np.full(len(cells), HIT)
+                chosen = np.full(len(cells), Code.HIT)
             elif size == 2 and may_double is not None:
-                chosen = np.where(may_double & (first[cells] == DOUBLE), DOUBLE, chosen)
+                chosen = np.where(may_double & (first[cells] == Code.DOUBLE), Code.DOUBLE, chosen)
             out.append(chosen)
         return out
 
@@ -280,38 +280,25 @@ def _deal_probability(counts: list[int], shoe: tuple[int, ...], n: int) -> float
     return ways / (n * (n - 1))
 
 
-def basic_strategy(rules: Rules, analysis: Analysis | None = None) -> Chart:
+def basic_strategy(rules: Rules, engine: Engine | None = None) -> Chart:
     """The total-dependent basic strategy chart for ``rules`` (see the module docstring).
-    ``analysis``: a float analysis of the same rules to share work with."""
-    if analysis is None or analysis.exact:
-        analysis = Analysis(rules, exact=False)
+    ``engine``: a float engine of the same rules to share work with."""
+    if engine is None or engine.exact:
+        from bjcalc.engine.split import PostSplit
+
+        engine = Engine(rules, False, PostSplit.CDZ)
     ups = {}
-    analysis.prepare_all()
-    for up in range(10):
-        if not rules.shoe_counts[up]:
-            continue
-        solver = _Solver(analysis, up)
+    engine.prepare_all()
+    for up in engine.ups():
+        solver = _Solver(engine, up)
         initial = UpcardChart(
             hit=np.array([t < 17 if c < 22 else t < 18 for c, t in ((c, c % 22) for c in range(44))]),
-            first=np.full(44, NONE),
-            pair=np.zeros(10, dtype=int),
+            first=np.full(44, Code.NONE),
+            pair=np.full(10, Code.NONE),
             split_beats_total=np.zeros(10, dtype=bool),
         )
         ups[up] = solver.optimise(initial)
     return Chart(rules=rules, ups=ups)
-
-
-@dataclasses.dataclass(frozen=True)
-class HandPlay:
-    """One two-card hand against one up card: the play a strategy makes and its EV
-    (unconditional, per initial bet)."""
-
-    up: int
-    counts: tuple[int, ...]
-    probability: Any  # P(up card and this hand)
-    action: Action
-    ev: Any
-    same_face: bool = True  # False: two tens of unlike faces, where those may not be split
 
 
 def chart_action(rules: Rules, chart: UpcardChart, counts: tuple[int, ...], total: int, soft: bool,
@@ -322,108 +309,83 @@ def chart_action(rules: Rules, chart: UpcardChart, counts: tuple[int, ...], tota
     if pair == TEN and not same_face and not rules.split_unlike_tens:
         pair = None
     if pair is not None and rules.split_hands >= 2:
-        if chart.pair[pair] == SPLIT:
+        if chart.pair[pair] == Code.SPLIT:
             return Action.SPLIT
-        if chart.pair[pair] == PAIR_SURRENDER and rules.surrender is not Surrender.NONE:
+        if chart.pair[pair] == Code.SURRENDER and rules.surrender is not Surrender.NONE:
             return Action.SURRENDER
     cell = cell_of(total, soft)
-    if chart.first[cell] == DOUBLE and rules.double.allows_total(total) and (rules.double_soft or not soft):
+    if chart.first[cell] == Code.DOUBLE and rules.double.allows_total(total) and (rules.double_soft or not soft):
         return Action.DOUBLE
-    if chart.first[cell] == SURRENDER and rules.surrender is not Surrender.NONE:
+    if chart.first[cell] == Code.SURRENDER and rules.surrender is not Surrender.NONE:
         return Action.SURRENDER
     return Action.HIT if chart.hit[cell] else Action.STAND
 
 
-def evaluate(analysis: Analysis, chart: Chart, ups: list[int] | None = None) -> tuple[RoundResult, list[HandPlay]]:
-    """The exact (or float) EV of a round played by ``chart``: first plays, later hit/stand
-    and split hands all follow the chart. ``ups``: only these up cards (a partial sum)."""
-    from bjcalc.cards import counts_total
+class ChartPolicy:
+    """A :class:`~bjcalc.engine.walk.Policy` that plays a chart: first plays, later hit/stand
+    and split hands all follow it."""
 
-    rules = analysis.rules
-    full = rules.shoe_counts
-    n_cards = sum(full)
-    ev: Any = 0
-    by_upcard, p_up_out, plays = {}, {}, []
-    analysis.prepare_all(ups if ups is not None else chart.ups)
-    for up, decisions in chart.ups.items():
-        if ups is not None and up not in ups:
-            continue
-        analysis.prepare(up)
-        context = analysis.upcard(up)
-        layers = unsplit_layers(rules)
-        solved = solve(context, layers, decisions=decisions.decisions(layers))
-        splitter = SplitSolver(context, None, decide=chart_decider(decisions))  # type: ignore[arg-type]
-        p_up = Fraction(full[up], n_cards)
-        given_up: Any = 0
-        value: Any  # Fraction in exact mode, float otherwise
-        for counts, p_hand, same_face in two_card_hands(context.shoe, rules, up):
-            row = layers.index[counts][1]
-            g = solved.scale[0]
-            div = analysis._div
-            p_bj = div(solved.blackjack[0][row], g)
-            total, soft = counts_total(counts)
-            if counts[ACE] == 1 and counts[TEN] == 1:
-                action, value = Action.STAND, rules.blackjack_pays * (1 - p_bj)
-            else:
-                action = chart_action(rules, decisions, counts, total, soft, same_face)
-                if action is Action.SPLIT:
-                    value = splitter.value(next(r for r in range(10) if counts[r] == 2))
-                elif action is Action.DOUBLE:
-                    assert solved.double is not None
-                    value = div(solved.double[row], g)
-                elif action is Action.SURRENDER:
-                    value = surrender_value(rules.surrender, context.peeked, p_bj)
-                elif action is Action.HIT:
-                    value = div(solved.hit[0][row], g)
-                else:
-                    value = div(solved.stand[0][row], g)
-                if context.peeked:
-                    value = value - p_bj
-            if not analysis.exact:
-                value = float(value)
-            weight = p_hand if analysis.exact else float(p_hand)
-            given_up += weight * value
-            plays.append(HandPlay(up, counts, p_up * p_hand, action, value, same_face))
-        by_upcard[RANK_NOTATION[up]] = given_up
-        p_up_out[RANK_NOTATION[up]] = p_up
-        ev += (p_up if analysis.exact else float(p_up)) * given_up
-    result = RoundResult(
-        ev=to_api(ev, analysis.exact),
-        by_upcard={u: to_api(v, analysis.exact) for u, v in by_upcard.items()},
-        upcard_probability={u: to_api(p, analysis.exact) for u, p in p_up_out.items()},
-        strategy=f"{chart.strategy} (chart; split hands by the chart)",
-        insurance=analysis.insurance("A") if full[0] and rules.insurance else None,
-    )
-    return result, plays
-
-
-@dataclasses.dataclass(frozen=True)
-class Exception_:
-    """A two-card hand whose composition-dependent best first play differs from the chart."""
-
-    up: int
-    counts: tuple[int, ...]
-    chart: Action
-    best: Action
-    gain: float  # EV gained by the CD play, per occurrence (unconditional)
+    def __init__(self, engine: Engine, chart: Chart) -> None:
+        self.engine, self.chart = engine, chart
+        self._hands: dict[int, HandValues] = {}
+        self._splits: dict[int, SplitSolver] = {}
 
     @property
-    def hand(self) -> str:
-        return ",".join(RANK_NOTATION[r] for r in range(10) for _ in range(self.counts[r]))
+    def label(self) -> str:
+        return f"{self.chart.strategy} (chart; split hands by the chart)"
+
+    def hands(self, up: int) -> HandValues:
+        if up not in self._hands:
+            layers = unsplit_layers(self.engine.rules)
+            self._hands[up] = solve(self.engine.context(up), layers, decisions=self.chart.ups[up].decisions(layers))
+        return self._hands[up]
+
+    def splits(self, up: int) -> SplitSolver:
+        if up not in self._splits:
+            self._splits[up] = self.engine.chart_splits(up, chart_decider(self.chart.ups[up]))
+        return self._splits[up]
+
+    def first(self, up: int, counts: tuple[int, ...], same_face: bool) -> tuple[Action, EngineNumber]:
+        engine, rules = self.engine, self.engine.rules
+        solved = self.hands(up)
+        row = solved.layers.index[counts][1]
+        g = solved.scale[0]
+        div = engine.div
+        p_bj = div(solved.blackjack[0][row], g)
+        value: EngineNumber
+        if counts[ACE] == 1 and counts[TEN] == 1:
+            return Action.STAND, engine.number(rules.blackjack_pays) * (1 - p_bj)
+        total, soft = counts_total(counts)
+        action = chart_action(rules, self.chart.ups[up], counts, total, soft, same_face)
+        if action is Action.SPLIT:
+            value = self.splits(up).value(next(r for r in range(10) if counts[r] == 2))
+        elif action is Action.DOUBLE:
+            assert solved.double is not None
+            value = div(solved.double[row], g)
+        elif action is Action.SURRENDER:
+            value = surrender_value(rules.surrender, solved.peeked, p_bj)
+        elif action is Action.HIT:
+            value = div(solved.hit[0][row], g)
+        else:
+            value = div(solved.stand[0][row], g)
+        if solved.peeked:
+            value = value - p_bj
+        return action, value
 
 
-def exceptions(analysis: Analysis, plays: list[HandPlay]) -> list[Exception_]:
-    """Two-card hands where CD play (split hands by the analysis' post-split strategy) beats
+def exceptions(engine: Engine, plays: list[Dealt]) -> list[ChartException]:
+    """Two-card hands where CD play (split hands by the engine's post-split strategy) beats
     the chart's first play, largest gain first."""
     out = []
     for play in plays:
         if play.counts[ACE] == 1 and play.counts[TEN] == 1:
             continue
-        best, value = unconditional_best(analysis, play.up, play.counts, play.same_face)
-        gain = float(value) - float(play.ev)
+        best, value = engine.best_first(play.up, play.counts, play.same_face)
+        gain = float(value) - float(play.value)
         if best is not play.action and gain > 1e-12:
-            out.append(Exception_(play.up, play.counts, play.action, best, gain))
-    return sorted(out, key=lambda e: (UP_ORDER.index(e.up), -e.gain))
+            cards = tuple(Rank.from_index(r) for r in range(10) for _ in range(play.counts[r]))
+            out.append(ChartException(Rank.from_index(play.up), cards, play.action, best, gain))
+    return sorted(out, key=lambda e: (UP_ORDER.index(e.up.index), -e.gain))
 
 
 CHART_CODES = ("H", "S", "Dh", "Ds", "Rh", "Rs", "P", "Ph", "Ps", "Pd", "Rp")  # docs/charts.md
@@ -569,25 +531,25 @@ def chart_from_tables(rules: Rules, tables: Tables, strategy: str,
             continue
         key = RANK_NOTATION[up]
         hit = np.array([c % 22 < 17 if c < 22 else c % 22 < 18 for c in range(44)])
-        first = np.full(44, NONE)
-        pair = np.zeros(10, dtype=int)
+        first = np.full(44, Code.NONE)
+        pair = np.full(10, Code.NONE)
         beats = np.zeros(10, dtype=bool)
         das_only = np.zeros(10, dtype=bool)
         for kind, rows in (("hard", HARD_ROWS), ("soft", SOFT_ROWS)):
             for total in rows:
                 code = codes[kind][str(total)][key]
                 cell = cell_of(total, kind == "soft")
-                first[cell] = {"D": DOUBLE, "R": SURRENDER}.get(code[0], NONE)
+                first[cell] = {"D": Code.DOUBLE, "R": Code.SURRENDER}.get(code[0], Code.NONE)
                 hit[cell] = code[-1] in "Hh"
         for rank in range(10):
             code = codes["pairs"][RANK_NOTATION[rank]][key]
             if code == "P" or (code in ("Ph", "Ps", "Pd") and rules.double_after_split):
-                pair[rank] = SPLIT
+                pair[rank] = Code.SPLIT
                 das_only[rank] = code != "P"
             elif code == "Rp":
-                pair[rank], beats[rank] = PAIR_SURRENDER, True
+                pair[rank], beats[rank] = Code.SURRENDER, True
             elif code in ("Rh", "Rs"):
-                pair[rank] = PAIR_SURRENDER
+                pair[rank] = Code.SURRENDER
         ups[up] = UpcardChart(hit=hit, first=first, pair=pair, split_beats_total=beats, das_only=das_only)
     return Chart(rules=rules, ups=ups, strategy=strategy, written=written)
 
@@ -690,30 +652,18 @@ def simple_policy(rules: Rules, name: str) -> Chart:
     else:
         raise InvalidRulesError(f"unknown policy {name!r} (never-bust, mimic-dealer)")
     ups = {
-        up: UpcardChart(hit=hit.copy(), first=np.full(44, NONE), pair=np.zeros(10, dtype=int),
+        up: UpcardChart(hit=hit.copy(), first=np.full(44, Code.NONE), pair=np.full(10, Code.NONE),
                         split_beats_total=np.zeros(10, dtype=bool))
         for up in range(10) if rules.shoe_counts[up]
     }
     return Chart(rules=rules, ups=ups, strategy=name)
 
 
-@dataclasses.dataclass(frozen=True)
-class Deviation:
-    """A cell where a chart differs from the optimal chart, and what it costs per round."""
-
-    kind: str
-    row: str
-    up: str
-    code: str
-    optimal: str
-    cost: float
-
-
-def deviations(analysis: Analysis, chart: Chart, optimal: Chart) -> list[Deviation]:
+def deviations(engine: Engine, chart: Chart, optimal: Chart) -> list[Deviation]:
     """Every cell of ``chart`` that differs from ``optimal``, with its cost: the round EV of
     ``optimal`` minus that of ``optimal`` with only that cell changed. Largest first."""
     out = []
-    base = {up: evaluate(analysis, optimal, [up])[0].ev for up in optimal.ups}
+    base = {up: round_totals(engine, ChartPolicy(engine, optimal), [up]).ev for up in optimal.ups}
     for kind in ("hard", "soft", "pairs"):
         mine, best = chart.table(kind), optimal.table(kind)
         for row in mine:
@@ -723,8 +673,8 @@ def deviations(analysis: Analysis, chart: Chart, optimal: Chart) -> list[Deviati
                 up = RANK_NOTATION.index(up_name)
                 tables = {k: optimal.table(k) for k in ("hard", "soft", "pairs")}
                 tables[kind][row][up_name] = code
-                changed = chart_from_tables(analysis.rules, tables, "deviation")
-                ev = evaluate(analysis, changed, [up])[0].ev
+                changed = chart_from_tables(engine.rules, tables, "deviation")
+                ev = round_totals(engine, ChartPolicy(engine, changed), [up]).ev
                 shown = chart.written[kind][row][up_name] if chart.written else code  # the user's own code
-                out.append(Deviation(kind, row, up_name, shown, best[row][up_name], float(base[up] - ev)))
+                out.append(Deviation(kind, row, Rank(up_name), shown, best[row][up_name], float(base[up] - ev)))
     return sorted(out, key=lambda d: -d.cost)

@@ -9,10 +9,8 @@ import pathlib
 from collections.abc import Callable
 
 from bjcalc.analysis import Analysis
-from bjcalc.game import round_ev
 from bjcalc.presets import GAMES
 from bjcalc.rules import Rules, Surrender
-from bjcalc.strategy import basic_strategy, evaluate, exceptions
 
 STANDARD = {
     "6-decks-s17-das-ls": ("6 decks, S17, DAS, late surrender", Rules(decks=6, surrender=Surrender.LATE)),
@@ -43,10 +41,10 @@ def game_files(rules: Rules) -> tuple[dict[str, str], dict[str, float]]:
     from bjcalc import render
 
     analysis = Analysis(rules)
-    chart = basic_strategy(rules, analysis)
-    basic, plays = evaluate(analysis, chart)
-    unusual = exceptions(analysis, plays)
-    cd = round_ev(analysis)
+    chart = analysis.chart()
+    basic = analysis.evaluate(chart).round
+    unusual = analysis.exceptions(chart)
+    cd = analysis.round()
     edges = {"basic": 100 * basic.house_edge, "cd": 100 * cd.house_edge}
     cd_line = (
         f"composition-dependent play (split hands CDZ-): player EV per round {cd.ev:.6f} "
@@ -55,8 +53,8 @@ def game_files(rules: Rules) -> tuple[dict[str, str], dict[str, float]]:
     text = render.chart_text(chart, basic, unusual, exact=False) + "\n\n" + cd_line + "\n"
     markdown = render.chart_markdown(chart, basic, unusual, exact=False) + "\n" + cd_line + "\n"
     data = json.loads(render.chart_json(chart, basic, unusual, exact=False))
-    data["cd"] = {"ev": cd.ev, "house_edge": cd.house_edge, "strategy": cd.strategy,
-                  "by_upcard": cd.by_upcard}
+    data["cd"] = {"ev": cd.ev, "house_edge": cd.house_edge, "strategy": cd.strategy.label,
+                  "by_upcard": {str(up): ev for up, ev in cd.by_upcard.items()}}
     return {"txt": text, "md": markdown, "json": json.dumps(_rounded(data), indent=2) + "\n"}, edges
 
 

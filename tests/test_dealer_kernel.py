@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 from bjcalc import Analysis, Rules
-from bjcalc import dealer as d
-from bjcalc.game import round_ev
+from bjcalc.engine import dealer as d
 
 needs_kernel = pytest.mark.skipif(d._dealer_kernel is None, reason="compiled dealer loop not built")
 
@@ -57,10 +56,10 @@ def test_kernel_matches_exact_numerators():
 @needs_kernel
 def test_round_same_with_numpy_loop(monkeypatch):
     rules = Rules(decks=2, hit_soft_17=True, split_hands=4, surrender="late", double_after_split=True)
-    compiled = round_ev(Analysis(rules)).ev
+    compiled = Analysis(rules).round().ev
     monkeypatch.setenv("BJCALC_NUMPY_DEALER", "1")
     assert not d.kernel_available()
-    with_numpy = round_ev(Analysis(rules)).ev
+    with_numpy = Analysis(rules).round().ev
     assert abs(compiled - with_numpy) < 1e-13
 
 

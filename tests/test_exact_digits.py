@@ -22,9 +22,7 @@ from test_against_naive import naive_rules
 
 from bjcalc import Action, Analysis, InvalidShoeError, Rules
 from bjcalc.cards import RANK_NOTATION
-from bjcalc.game import round_ev
-from bjcalc.numbers import to_fraction
-from bjcalc.player import as_numbers
+from bjcalc.numbers import as_numbers, to_fraction
 
 # issue 8: 6,7 v A, S17, peek, no card limit; the engine printed -124045126516038420/160947367194363749
 ISSUE_SHOE = (2, 4, 4, 4, 4, 2, 3, 3, 3, 5)
@@ -138,5 +136,5 @@ def test_round_with_its_largest_denominator_near_2_64_matches_naive_exactly():
     # layer denominator of the round is a 64-bit number (the naive needs the card limits)
     rules = Rules(shoe=(500,) * 9 + (2000,), split_hands=1, player_max_cards=3, dealer_max_cards=4,
                   surrender="late")
-    engine = to_fraction(round_ev(Analysis(rules, exact=True)).ev)
+    engine = to_fraction(Analysis(rules, exact=True).round().ev)
     assert engine == naive_split.naive_round(rules.shoe, _split_reference(rules))

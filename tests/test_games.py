@@ -8,12 +8,10 @@ from click.testing import CliRunner
 from oracles import naive_reference as naive
 
 from bjcalc import Analysis, Rules
-from bjcalc.betbehind import bet_behind
 from bjcalc.cli import cli
-from bjcalc.game import round_ev
 from bjcalc.numbers import to_fraction
 from bjcalc.presets import game
-from bjcalc.strategy import basic_strategy, chart_from_tables, deviations, evaluate, simple_policy
+from bjcalc.strategy import chart_from_tables, simple_policy
 
 
 def run(*args):
@@ -25,8 +23,8 @@ def test_bet_behind_an_optimal_player_is_the_cd_round_ev_without_insurance():
     # insurance never taken), exactly
     rules = game("live-dealer").rules.replace(decks=1)
     analysis = Analysis(rules, exact=True)
-    result = bet_behind(analysis)
-    assert to_fraction(result.follows_everything) == to_fraction(round_ev(analysis).ev)
+    result = analysis.bet_behind()
+    assert to_fraction(result.follows_everything) == to_fraction(analysis.round().ev)
     # not following doubles and splits costs the bet behind something
     assert result.cannot_afford < result.follows_everything
 
@@ -34,8 +32,8 @@ def test_bet_behind_an_optimal_player_is_the_cd_round_ev_without_insurance():
 def test_bet_behind_a_basic_strategy_player_is_the_chart_ev():
     rules = Rules(decks=2, surrender="late")
     analysis = Analysis(rules)
-    chart = basic_strategy(rules, analysis)
-    assert abs(bet_behind(analysis, chart).follows_everything - evaluate(analysis, chart)[0].ev) < 1e-15
+    chart = analysis.chart()
+    assert abs(analysis.bet_behind(chart).follows_everything - analysis.evaluate(chart).round.ev) < 1e-15
 
 
 def _both_bust_probability(shoe, rules):
@@ -81,7 +79,7 @@ def test_bet_behind_a_mimic_the_dealer_player_is_the_classical_mimic_value():
                   surrender="none", split_hands=1)
     reference = naive.rules_with(blackjack_pays=Fraction(1), hole_card="none")
     expected = -_both_bust_probability(shoe, reference)
-    result = bet_behind(Analysis(rules, exact=True), simple_policy(rules, "mimic-dealer"))
+    result = Analysis(rules, exact=True).bet_behind(simple_policy(rules, "mimic-dealer"))
     assert to_fraction(result.follows_everything) == expected
     assert result.cannot_afford == result.follows_everything  # never doubles or splits
 
@@ -90,7 +88,7 @@ def test_bet_behind_a_mimic_the_dealer_player_is_the_classical_mimic_value():
 def two_decks():
     rules = Rules(decks=2, surrender="late")
     analysis = Analysis(rules)
-    return rules, analysis, basic_strategy(rules, analysis)
+    return rules, analysis, analysis.chart()
 
 
 def test_evaluating_the_optimal_chart_file_gives_the_basic_edge(two_decks, tmp_path):
@@ -117,9 +115,9 @@ def test_a_single_mistake_costs_exactly_its_cost(two_decks):
     assert tables["hard"]["16"]["T"] in ("Rh", "Rs") and tables["pairs"]["8"]["6"] == "P"
     tables["pairs"]["8"]["6"] = "S"  # stand on 8,8 against a 6 instead of splitting
     mistaken = chart_from_tables(rules, tables, "mistake")
-    best_ev = evaluate(analysis, chart)[0].ev
-    mistake_ev = evaluate(analysis, mistaken)[0].ev
-    costs = deviations(analysis, mistaken, chart)
+    best_ev = analysis.evaluate(chart).round.ev
+    mistake_ev = analysis.evaluate(mistaken).round.ev
+    costs = analysis.deviations(mistaken, chart)
     assert [(d.kind, d.row, d.up) for d in costs] == [("pairs", "8", "6")]
     assert mistake_ev < best_ev
     assert abs((best_ev - mistake_ev) - costs[0].cost) < 1e-15

@@ -4,7 +4,6 @@ import pytest
 from conftest import matches_printed, read_table
 
 from bjcalc import Analysis, Rules
-from bjcalc.game import round_ev
 
 BASE = dict(hit_soft_17=True, double="any", double_after_split=True, split_hands=4,
             resplit_aces=False, hit_split_aces=False, surrender="late", hole_card="peek")
@@ -25,7 +24,7 @@ CHANGES = {
 @pytest.mark.parametrize("row", read_table("house_edge_wizard.txt"), ids=lambda r: f"{r['change']}-{r['decks']}d")
 def test_wizard_house_edge(row):
     rules = Rules(decks=int(row["decks"]), **{**BASE, **CHANGES[row["change"]]})
-    edge = 100 * round_ev(Analysis(rules, post_split="cdp")).house_edge
+    edge = 100 * Analysis(rules, post_split="cdp").round().house_edge
     if row["status"] == "exact":
         assert matches_printed(edge, row["edge"]), (
             f"{row['change']} {row['decks']} decks: bjcalc {edge:.5f} %, published {row['edge']} %"

@@ -12,8 +12,6 @@ import weakref
 from collections import Counter
 
 from bjcalc import Analysis, Rules
-from bjcalc.game import round_ev
-from bjcalc.strategy import basic_strategy
 
 HALF_DECK = (3,) * 9 + (12,)
 
@@ -39,9 +37,9 @@ def _bjcalc_objects() -> Counter:
 def _analyse(i: int) -> weakref.ref:
     rules = Rules(shoe=_depleted(i), surrender="late")
     analysis = Analysis(rules)
-    round_ev(analysis)
+    analysis.round()
     if i % 10 == 0:
-        basic_strategy(rules, analysis)
+        analysis.chart()
     return weakref.ref(analysis)
 
 
@@ -52,15 +50,15 @@ def test_a_dropped_analysis_is_freed_at_once():
         gone = _analyse(0)
         # with the cycle collector off, only reference counting frees it: no cycles hold it
         assert gone() is None
-        assert not any(type(o).__name__ in ("Analysis", "UpCard", "SplitSolver") for o in gc.get_objects())
+        assert not any(type(o).__name__ in ("Analysis", "Engine", "UpcardContext", "SplitSolver") for o in gc.get_objects())
     finally:
         gc.enable()
 
 
 def _clear_value_caches() -> None:
-    from bjcalc import dealer, player, split
+    from bjcalc.engine import dealer, hands, split
 
-    for cache in (player._hand_layers, player._all_hands, dealer.compiled_dealer, split.visited_removals):
+    for cache in (hands._hand_layers, hands._all_hands, dealer.compiled_dealer, split.visited_removals):
         cache.cache_clear()
     gc.collect()
 

@@ -71,11 +71,10 @@ def test_round_ev_counts_unlike_tens_as_unsplittable():
     naive oracles hand by hand."""
     from oracles import naive_split
 
-    from bjcalc.game import round_ev
 
     options = {"shoe": SHOE, "split_hands": 2, "double_after_split": True, "surrender": "none"}
-    free = to_fraction(round_ev(Analysis(Rules(**options), exact=True)).ev)
-    same = to_fraction(round_ev(Analysis(Rules(split_unlike_tens=False, **options), exact=True)).ev)
+    free = to_fraction(Analysis(Rules(**options), exact=True).round().ev)
+    same = to_fraction(Analysis(Rules(split_unlike_tens=False, **options), exact=True).round().ev)
     rules = naive.rules_with(split_hands=2)
     n = sum(SHOE)
     expected = Fraction(0)
@@ -98,13 +97,12 @@ def test_round_ev_counts_unlike_tens_as_unsplittable():
 
 
 def test_basic_strategy_with_same_face_tens_exact_and_float_agree():
-    from bjcalc.strategy import basic_strategy, evaluate
-
     rules = Rules(decks=1, split_unlike_tens=False, hit_soft_17=True)
-    chart = basic_strategy(rules)
-    exact, plays = evaluate(Analysis(rules, exact=True), chart)
-    floats, _ = evaluate(Analysis(rules), chart)
+    chart = Analysis(rules).chart()
+    evaluation = Analysis(rules, exact=True).evaluate(chart)
+    exact, plays = evaluation.round, evaluation.plays
+    floats = Analysis(rules).evaluate(chart).round
     assert abs(float(to_fraction(exact.ev)) - floats.ev) < 1e-12
-    tens = [p for p in plays if p.up == 5 and p.counts == (0,) * 9 + (2,)]
+    tens = [p for p in plays if p.up == "6" and p.hand == "T,T"]
     assert sorted(p.same_face for p in tens) == [False, True]
-    assert abs(sum(p.probability for p in tens) - Fraction(1, 13) * Fraction(16 * 15, 51 * 50)) < 1e-15
+    assert to_fraction(sum(p.probability for p in tens)) == Fraction(1, 13) * Fraction(16 * 15, 51 * 50)

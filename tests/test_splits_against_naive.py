@@ -60,13 +60,12 @@ def test_split_ev_matches_naive_reference(case, rules, hands, data):
 @settings(max_examples=examples(12))
 @given(rules=rule_sets(), data=st.data())
 def test_round_ev_matches_naive_reference(rules, data):
-    from bjcalc.game import round_ev
 
     counts = tuple([data.draw(st.integers(0, 1)) for _ in range(9)] + [data.draw(st.integers(6, 9))])
     assume(12 <= sum(counts) <= 15)
     rules = rules.replace(shoe=counts, split_hands=data.draw(st.integers(1, 3), label="hands"))
     try:
-        engine = round_ev(Analysis(rules, exact=True)).ev
+        engine = Analysis(rules, exact=True).round().ev
     except InvalidShoeError:
         assume(False)
     reference = naive_rules(rules)

@@ -4,9 +4,7 @@ import pytest
 from oracles.simulator import simulate
 
 from bjcalc import Analysis, Rules
-from bjcalc.game import round_ev
 from bjcalc.numbers import to_fraction
-from bjcalc.strategy import basic_strategy, evaluate, exceptions
 
 # Wizard of Odds' basic strategy for 4-8 decks, S17, DAS, late surrender (the standard printed
 # card). Rows hard 8..17, soft 13..19, pairs; columns 2..9, T, A.
@@ -39,7 +37,7 @@ WIZARD_S17_DAS_LS = {
 def eight_deck_chart():
     rules = Rules(decks=8, surrender="late")
     analysis = Analysis(rules)
-    return rules, analysis, basic_strategy(rules, analysis)
+    return rules, analysis, analysis.chart()
 
 
 def test_chart_matches_the_published_card(eight_deck_chart):
@@ -57,18 +55,18 @@ def test_splits_that_need_das_are_marked(eight_deck_chart):
     pairs = chart.table("pairs")
     assert pairs["2"]["2"] == "Ph" and pairs["3"]["3"] == "Ph" and pairs["4"]["5"] == "Ph"
     assert all(code == "P" for code in pairs["8"].values())
-    no_das = basic_strategy(Rules(decks=8, surrender="late", double_after_split=False))
+    no_das = Analysis(Rules(decks=8, surrender="late", double_after_split=False)).chart()
     assert "Ph" not in " ".join(no_das.table("pairs")["2"].values())
 
 
 def test_basic_strategy_ev_is_at_most_cd(eight_deck_chart):
     rules, analysis, chart = eight_deck_chart
-    basic, plays = evaluate(analysis, chart)
-    cd = round_ev(analysis)
+    basic = analysis.evaluate(chart).round
+    cd = analysis.round()
     assert basic.ev <= cd.ev + 1e-15
     # published basic-strategy house edge for this game is about 0.36 % (Wizard of Odds)
     assert 0.34 < 100 * basic.house_edge < 0.38
-    assert all(e.gain > 0 for e in exceptions(analysis, plays))
+    assert all(e.gain > 0 for e in analysis.exceptions(chart))
 
 
 def test_one_deck_exceptions_are_the_classic_ones():
@@ -76,15 +74,14 @@ def test_one_deck_exceptions_are_the_classic_ones():
     # T,2 v 4 hit, 7,7 v T stand, 2,6 v 6 hit rather than double.
     rules = Rules(decks=1, hit_soft_17=True)
     analysis = Analysis(rules)
-    _, plays = evaluate(analysis, basic_strategy(rules, analysis))
-    found = {(e.hand, "A23456789T"[e.up], e.best.key) for e in exceptions(analysis, plays)}
+    found = {(e.hand, str(e.up), e.best.key) for e in analysis.exceptions(analysis.chart())}
     assert {("2,T", "4", "hit"), ("7,7", "T", "stand"), ("2,6", "6", "hit")} <= found
 
 
 def test_exact_round_ev_is_rational_and_floats_agree():
     rules = Rules(decks=1, split_hands=3, surrender="late", hit_soft_17=True)
-    exact = round_ev(Analysis(rules, exact=True))
-    floats = round_ev(Analysis(rules))
+    exact = Analysis(rules, exact=True).round()
+    floats = Analysis(rules).round()
     value = to_fraction(exact.ev)
     assert value.denominator > 1
     assert abs(float(value) - floats.ev) < 1e-12
@@ -118,7 +115,7 @@ def simulator_rules(rules: Rules) -> dict:
 )
 def test_simulation_of_the_chart_agrees_within_4_standard_errors(rules):
     analysis = Analysis(rules)
-    chart = basic_strategy(rules, analysis)
-    result, _ = evaluate(analysis, chart)
+    chart = analysis.chart()
+    result = analysis.evaluate(chart).round
     mean, error = simulate(chart.to_dict(), simulator_rules(rules), rules.shoe_counts, 600_000, seed=2026)
     assert abs(mean - result.ev) < 4 * error, f"simulated {mean:.5f} +- {error:.5f}, exact {result.ev:.5f}"

@@ -8,7 +8,6 @@ from oracles import naive_reference as naive
 from oracles import naive_split
 
 from bjcalc import Analysis, Rules
-from bjcalc.game import round_ev, round_variance
 from bjcalc.numbers import to_fraction
 
 
@@ -101,8 +100,8 @@ def test_exact_variance_matches_brute_force(shoe):
     rules = Rules(shoe=shoe, split_hands=1, surrender="none", double="any")
     analysis = Analysis(rules, exact=True)
     mean, square = brute_force(shoe, naive.rules_with())
-    assert to_fraction(round_ev(analysis).ev) == mean
-    assert to_fraction(round_variance(analysis)) == square - mean * mean
+    assert to_fraction(analysis.round().ev) == mean
+    assert to_fraction(analysis.variance().variance) == square - mean * mean
 
 
 def brute_force_with_splits(shoe, rules):
@@ -158,16 +157,16 @@ def test_exact_variance_with_one_split_matches_brute_force(shoe):
     analysis = Analysis(rules, exact=True)
     mean, square, splits = brute_force_with_splits(shoe, naive.rules_with(split_hands=2))
     assert splits > 0  # the shoe does make splitting the best play somewhere
-    assert to_fraction(round_ev(analysis).ev) == mean
-    assert to_fraction(round_variance(analysis)) == square - mean * mean
+    assert to_fraction(analysis.round().ev) == mean
+    assert to_fraction(analysis.variance().variance) == square - mean * mean
 
 
 def test_variance_float_agrees_and_resplitting_is_declined():
     for rules in (Rules(decks=1, split_hands=1, surrender="late", hit_soft_17=True),
                   Rules(decks=1, split_hands=2, hit_soft_17=True, double_after_split=True)):
-        exact = to_fraction(round_variance(Analysis(rules, exact=True)))
-        assert abs(float(exact) - round_variance(Analysis(rules))) < 1e-12
-    assert round_variance(Analysis(Rules(decks=1, split_hands=3))) is None
+        exact = to_fraction(Analysis(rules, exact=True).variance().variance)
+        assert abs(float(exact) - Analysis(rules).variance().variance) < 1e-12
+    assert Analysis(Rules(decks=1, split_hands=3)).variance().variance is None
 
 
 def test_edge_reports_the_standard_deviation():
@@ -193,11 +192,11 @@ def test_edge_reports_the_standard_deviation():
 def test_split_moments_first_moment_is_the_split_ev(options):
     """The joint enumeration of both split hands gives the split EV of the independent
     recursion in bjcalc/split.py exactly (so its weights and blackjack settlements are right)."""
-    from bjcalc.moments import split_moments
+    from bjcalc.engine.moments import split_moments
 
     analysis = Analysis(Rules(decks=1, split_hands=2, double_after_split=True, **options), exact=True)
     for up, pair in ((0, 0), (0, 7), (9, 1), (5, 9), (6, 6)):
-        splitter = analysis.splits(up)
+        splitter = analysis.engine.splits(up)
         mean, _ = split_moments(splitter, pair)
         assert mean == to_fraction(splitter.value(pair))
 
@@ -232,13 +231,12 @@ def brute_force_chart(shoe, chart_table):
 
 
 def test_chart_variance_matches_brute_force():
-    from bjcalc.strategy import basic_strategy, evaluate
 
     shoe = (0, 2, 0, 1, 0, 1, 0, 1, 0, 6)
     rules = Rules(shoe=shoe, split_hands=2, surrender="none", double="any", double_after_split=True)
-    chart = basic_strategy(rules)
+    chart = Analysis(rules).chart()
     mean, square, splits = brute_force_chart(shoe, chart.to_dict())
     assert splits > 0
     analysis = Analysis(rules, exact=True)
-    assert to_fraction(evaluate(analysis, chart)[0].ev) == mean
-    assert to_fraction(round_variance(analysis, chart)) == square - mean * mean
+    assert to_fraction(analysis.evaluate(chart).round.ev) == mean
+    assert to_fraction(analysis.variance(chart).variance) == square - mean * mean

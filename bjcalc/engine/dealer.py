@@ -27,7 +27,7 @@ import networkx as nx
 import numpy as np
 
 try:  # the compiled float loop (optional build, see setup.py); BJCALC_NUMPY_DEALER=1 skips it
-    from bjcalc import _dealer_kernel  # type: ignore[attr-defined]
+    from bjcalc.engine import _dealer_kernel  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - depends on the build
     _dealer_kernel = None
 

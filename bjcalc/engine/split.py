@@ -26,19 +26,16 @@ from typing import Any
 import numpy as np
 
 from bjcalc.cards import ACE, TEN
+from bjcalc.engine.codes import Code
+from bjcalc.engine.context import UpcardContext
+from bjcalc.engine.hands import HandLayers, hand_layers
+from bjcalc.engine.values import HandValues, solve, solve_many, stop_at
 from bjcalc.numbers import quotient
-from bjcalc.player import (
-    DOUBLE,
-    HIT,
-    STAND,
-    HandLayers,
-    Solved,
-    UpCard,
-    hand_layers,
-    solve,
-    solve_many,
-    stop_at,
-)
+from bjcalc.rules import Rules
+
+# a fixed play for split hands: (split-hand graph, which two-card hands may double) -> a code
+# per hand, layer by layer; its ``key`` names the chart, so solvers of one chart share values
+Decide = Callable[[HandLayers, "np.ndarray | None"], list[np.ndarray]]
 
 
 class PostSplit(str, enum.Enum):
@@ -63,15 +60,14 @@ class PostSplit(str, enum.Enum):
         return self.value.upper()
 
 
-def max_hands(rules, pair: int) -> int:
+def max_hands(rules: Rules, pair: int) -> int:
     if pair == ACE and not rules.resplit_aces:
         return min(2, rules.split_hands)
     return rules.split_hands
 
 
-def may_double_after_split(up: UpCard, layers, pair: int) -> np.ndarray | None:
+def may_double_after_split(rules: Rules, layers: HandLayers, pair: int) -> np.ndarray | None:
     """Which two-card split hands the rules let double."""
-    rules = up.rules
     if not rules.double_after_split or (pair == ACE and not rules.hit_split_aces):
         return None
     sizes = layers.sizes
@@ -85,29 +81,29 @@ def may_double_after_split(up: UpCard, layers, pair: int) -> np.ndarray | None:
     return allowed
 
 
-def cdz_decisions(unsplit: Solved, layers, may_double: np.ndarray | None) -> list[np.ndarray]:
+def cdz_decisions(unsplit: HandValues, layers: HandLayers, may_double: np.ndarray | None) -> list[np.ndarray]:
     """Each split hand played as the unsplit hand of the same cards (CDZ-)."""
     out = []
     for k, size in enumerate(layers.sizes):
         counts = layers.counts[k]
         if size < 2:
-            out.append(np.full(len(counts), HIT))
+            out.append(np.full(len(counts), Code.HIT))
             continue
         u_layer = size - unsplit.layers.first
         index = layers.rows_in(unsplit.layers)[k]
         stand = unsplit.stand[u_layer][index]
         if not unsplit.can_hit[u_layer]:
-            out.append(np.full(len(counts), STAND))
+            out.append(np.full(len(counts), Code.STAND))
             continue
         hit = unsplit.hit[u_layer][index]
-        chosen = np.where(hit > stand, HIT, STAND)
+        chosen = np.where(hit > stand, Code.HIT, Code.STAND)
         if size == 2 and may_double is not None and unsplit.double is not None:
             double = unsplit.double[index]
-            better = may_double & (double > np.where(chosen == HIT, hit, stand))
-            chosen = np.where(better, DOUBLE, chosen)
+            better = may_double & (double > np.where(chosen == Code.HIT, hit, stand))
+            chosen = np.where(better, Code.DOUBLE, chosen)
         if size == 2:
             # the unsplit hand of an ace and a ten is a blackjack, which stands
-            chosen = np.where((counts[:, ACE] == 1) & (counts[:, TEN] == 1), STAND, chosen)
+            chosen = np.where((counts[:, ACE] == 1) & (counts[:, TEN] == 1), Code.STAND, chosen)
         out.append(chosen)
     return out
 
@@ -117,53 +113,67 @@ class SplitSolver:
 
     def __init__(
         self,
-        up: UpCard,
-        unsplit: Solved,
+        context: UpcardContext,
+        unsplit: HandValues | None,
         strategy: PostSplit = PostSplit.CDZ,
-        decide: Callable[[HandLayers, np.ndarray | None], list[np.ndarray]] | None = None,
+        decide: Decide | None = None,
+        shared: dict[tuple[Any, int], dict[int, HandValues]] | None = None,
     ) -> None:
-        """``decide`` (layers, which two-card hands may double) -> a play per state overrides
-        ``strategy`` with a fixed chart (total-dependent basic strategy)."""
-        self.up, self.unsplit, self.strategy = up, unsplit, PostSplit(strategy)
+        """Use :meth:`optimal` or :meth:`fixed`."""
+        self.context, self.unsplit, self.strategy = context, unsplit, PostSplit(strategy)
         self.decide = decide
-        self._solved: dict[int, dict[int, Solved]] = {}  # pair -> removal -> split-hand values
+        self._shared = shared if shared is not None else {}
+        self._solved: dict[int, dict[int, HandValues]] = {}  # pair -> removal -> split-hand values
+
+    @classmethod
+    def optimal(cls, context: UpcardContext, unsplit: HandValues, strategy: PostSplit) -> SplitSolver:
+        """Split hands played by a post-split strategy (CDZ- follows ``unsplit``'s plays)."""
+        return cls(context, unsplit, strategy)
+
+    @classmethod
+    def fixed(
+        cls, context: UpcardContext, decide: Decide, shared: dict[tuple[Any, int], dict[int, HandValues]] | None = None
+    ) -> SplitSolver:
+        """Split hands played by ``decide`` (a chart); values are kept in ``shared`` under the
+        decider's ``key`` for later solvers of the same chart."""
+        return cls(context, None, decide=decide, shared=shared)
 
     def limit(self, pair: int) -> int:
         """Cards at which a split hand stops drawing: 2 for split aces without hitting."""
-        rules = self.up.rules
+        rules = self.context.rules
         return 2 if pair == ACE and not rules.hit_split_aces else stop_at(rules)
 
     def layers(self, pair: int):
         start = tuple(1 if r == pair else 0 for r in range(10))
-        return hand_layers(self.up.rules.shoe_counts, 1, self.limit(pair), start)
+        return hand_layers(self.context.rules.shoe_counts, 1, self.limit(pair), start)
 
     def pairs(self) -> list[int]:
         """The ranks that can be split against this up card from this shoe."""
-        if self.up.rules.split_hands < 2:
+        if self.context.rules.split_hands < 2:
             return []
-        return [p for p in range(10) if self.up.shoe[p] >= 2]
+        return [p for p in range(10) if self.context.shoe[p] >= 2]
 
     def removals(self, pair: int) -> tuple[int, ...]:
         """The numbers of pair cards (beyond the first two) removed from the shoe in the
         states :func:`split_recursion` visits (for same-face tens, under every up-card face)."""
-        most = max_hands(self.up.rules, pair)
+        most = max_hands(self.context.rules, pair)
         if self.same_face(pair):
             return visited_removals(self.face_count(), most)
-        return visited_removals(self.up.shoe[pair], most)
+        return visited_removals(self.context.shoe[pair], most)
 
     def same_face(self, pair: int) -> bool:
         """Whether only cards of the pair's own face resplit it (tens, unlike tens not split)."""
-        return pair == TEN and not self.up.rules.split_unlike_tens
+        return pair == TEN and not self.context.rules.split_unlike_tens
 
     def face_count(self) -> int:
         """Cards of each ten-valued face in the full shoe (faces equally many, checked by Rules)."""
-        return self.up.rules.shoe_counts[TEN] // 4
+        return self.context.rules.shoe_counts[TEN] // 4
 
     def up_faces(self) -> list[tuple[Fraction, int]]:
         """For a pair of one ten-valued face: (probability, cards of that face left in the shoe
         after the up card and the pair) for each case of the up card's face."""
-        faces, tens = self.face_count(), self.up.rules.shoe_counts[TEN]
-        if self.up.up != TEN:
+        faces, tens = self.face_count(), self.context.rules.shoe_counts[TEN]
+        if self.context.up != TEN:
             return [(Fraction(1), faces - 2)]
         same = Fraction(faces - 2, tens - 2)  # P(the up card is of the pair's face)
         return [(same, faces - 3), (1 - same, faces - 2)]
@@ -178,50 +188,51 @@ class SplitSolver:
         batch, so that the dealer is evaluated once for all of them."""
         for pair in self.pairs():
             for removed in self.removals(pair):
-                self.up.register(self.layers(pair), self.extra(pair, removed))
+                self.context.batch.index.register(self.layers(pair), self.extra(pair, removed))
 
-    def _hand(self, pair: int, removed: int) -> Solved:
+    def hand_values(self, pair: int, removed: int) -> HandValues:
         """The split-hand graph evaluated on the shoe without the other pair card and
         ``removed`` further pair cards."""
         return self._hands(pair)[removed]
 
-    def _hands(self, pair: int) -> dict[int, Solved]:
-        """:meth:`_hand` for every removal the recursion visits, solved together (cached on
-        the solver, so that they go with it). A fixed chart's values are kept on the up card
+    def _hands(self, pair: int) -> dict[int, HandValues]:
+        """:meth:`hand_values` for every removal the recursion visits, solved together (cached on
+        the solver, so that they go with it). A fixed chart's values are kept in the shared dict
         (under the decider's ``key``) for later solvers."""
         if pair not in self._solved:
             key = getattr(self.decide, "key", None)
             if key is None:
                 self._solved[pair] = self._solve_hands(pair)
             else:
-                shared = self.up.split_hands
+                shared = self._shared
                 if (key, pair) not in shared:
                     shared[key, pair] = self._solve_hands(pair)
                 self._solved[pair] = shared[key, pair]
         return self._solved[pair]
 
-    def _solve_hands(self, pair: int) -> dict[int, Solved]:
-        up = self.up
+    def _solve_hands(self, pair: int) -> dict[int, HandValues]:
+        context = self.context
         removals = self.removals(pair)
         layers = self.layers(pair)
-        may_double = may_double_after_split(up, layers, pair)
+        may_double = may_double_after_split(context.rules, layers, pair)
         decisions: Sequence[np.ndarray] | None
         if self.decide is not None:
             decisions = self.decide(layers, may_double)
         elif self.strategy is PostSplit.CDZ:
+            assert self.unsplit is not None  # optimal() has one
             decisions = cdz_decisions(self.unsplit, layers, may_double)
         else:
             decisions = None
         solved = {}
         if self.strategy is PostSplit.CDP1 and self.decide is None and removals:
             # re-optimised once, on the shoe right after the split; later hands play the same
-            first = solve(up, layers, self.extra(pair, removals[0]), loss=up.split_loss,
+            first = solve(context, layers, self.extra(pair, removals[0]), loss=context.split_loss,
                           limit=self.limit(pair), may_double=may_double)
             solved[removals[0]] = first
             decisions, removals = first.decision, removals[1:]
         if removals:
             many = solve_many(
-                up, layers, tuple(self.extra(pair, r) for r in removals), loss=up.split_loss,
+                context, layers, tuple(self.extra(pair, r) for r in removals), loss=context.split_loss,
                 limit=self.limit(pair), may_double=may_double, decisions=decisions,
             )
             solved.update(zip(removals, many))
@@ -234,13 +245,13 @@ class SplitSolver:
         the value weighted by its second card not being a pair card, and P(pair card).
         ``face_left``: for same-face tens, the cards of the pair's face left before the
         ``removed`` ones (only those resplit; the hand values depend on the ten count alone)."""
-        solved = self._hand(pair, removed)
+        solved = self.hand_values(pair, removed)
         n_left = sum(solved.shoe) - 1
         pair_left = solved.shoe[pair] - 1 if face_left is None else max(face_left - removed, 0)
         free = solved.hit[0][0]
         child = solved.layers.children[0][0, pair]
         pair_term = pair_left * solved.best[1][child] if child >= 0 and pair_left > 0 else 0
-        g, exact = solved.scale[0], self.up.exact
+        g, exact = solved.scale[0], self.context.exact
         q = Fraction(pair_left, n_left) if exact else pair_left / n_left
         return quotient(free, g, exact), quotient(free - pair_term, g, exact), q
 
@@ -248,23 +259,23 @@ class SplitSolver:
         """The split EV of ``pair, pair`` weighted like the engine's numerators: for a peeking
         dealer with an A or T up, E[result; no dealer blackjack]; else unconditional.
         ``first_hand_only``: the result of the first (right-hand) split hand alone."""
-        most = max_hands(self.up.rules, pair)
+        most = max_hands(self.context.rules, pair)
         if not self.same_face(pair):
             total = split_recursion(functools.partial(self._values, pair), most, first_hand_only)
         else:
             # against a ten up, the up card may be of the pair's face: one card fewer resplits
             total = sum(
-                (p if self.up.exact else float(p))
+                (p if self.context.exact else float(p))
                 * split_recursion(functools.partial(self._values, pair, face_left=left), most, first_hand_only)
                 for p, left in self.up_faces()
             )
-        up = self.up
-        if not up.peeked and up.bj_rank is not None and up.split_loss == 0:
+        context = self.context
+        if not context.peeked and context.bj_rank is not None and context.split_loss == 0:
             # the original bet is lost to a dealer blackjack even when split bets are returned
-            shoe = up.shoe
+            shoe = context.shoe
             left = sum(shoe) - 2
-            bj = shoe[up.bj_rank] - (2 if pair == up.bj_rank else 0)
-            total = total - (Fraction(bj, left) if up.exact else bj / left)
+            bj = shoe[context.bj_rank] - (2 if pair == context.bj_rank else 0)
+            total = total - (Fraction(bj, left) if context.exact else bj / left)
         return total
 
 

@@ -1,8 +1,4 @@
-"""The deal, below the strategies and the round: every two-card hand with its probability,
-the best first decision of one, and the result of a whole round.
-
-Both the round (:mod:`bjcalc.game`) and the charts (:mod:`bjcalc.strategy`) walk the deal; this
-module is what they share, so that neither needs the other.
+"""The deal: every two-card hand with its probability, given the up card.
 
 >>> hands = two_card_hands((4,) * 9 + (16,))
 >>> len(hands), sum(p for _, p, _ in hands)
@@ -11,31 +7,10 @@ module is what they share, so that neither needs the other.
 
 from __future__ import annotations
 
-import dataclasses
 from fractions import Fraction
 from typing import Any
 
-from bjcalc.actions import Action
-from bjcalc.analysis import Analysis
 from bjcalc.cards import TEN
-
-
-@dataclasses.dataclass(frozen=True)
-class RoundResult:
-    """``ev``: the player's expected result per round, unconditional, in units of the initial
-    bet (``house_edge = -ev``); ``by_upcard``: the EV given each up card (unconditional);
-    ``upcard_probability``; ``insurance``: EV per unit of insurance bet off the top (never taken
-    in ``ev``)."""
-
-    ev: Any
-    by_upcard: dict[str, Any]
-    upcard_probability: dict[str, Any]
-    strategy: str
-    insurance: Any | None
-
-    @property
-    def house_edge(self) -> Any:
-        return -self.ev
 
 
 def two_card_hands(
@@ -73,17 +48,3 @@ def same_face_share(rules: Any, up: int | None) -> Fraction:
     if tens < 2:
         return Fraction(1)
     return Fraction(sum(f * (f - 1) for f in counts), tens * (tens - 1))
-
-
-def unconditional_best(
-    analysis: Analysis, up: int, counts: tuple[int, ...], same_face: bool = True
-) -> tuple[Action, Any]:
-    """The best first decision for a two-card hand and its unconditional EV (``same_face``:
-    see :meth:`Analysis.joint_values`)."""
-    joint, p_bj = analysis.joint_values(up, counts, same_face)
-    peeked = analysis.table(up).peeked
-    natural = counts[0] == 1 and counts[9] == 1
-    action, value = max(joint.items(), key=lambda item: item[1])
-    if peeked and not natural:
-        value = value - p_bj  # a peeking dealer's blackjack takes the original bet
-    return action, value

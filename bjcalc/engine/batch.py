@@ -1,0 +1,152 @@
+"""The dealer's outcomes for every shoe the player's hands leave, evaluated in batches.
+
+The hands of every graph an analysis solves (unsplit hands, split hands on each depleted shoe)
+leave shoes that are the up card's shoe minus a removal vector. :class:`ShoeIndex` numbers the
+distinct vectors (shared by the up cards of one analysis); :class:`DealerBatch` evaluates one up
+card's dealer on all the vectors registered so far in one vectorised pass of
+:mod:`bjcalc.engine.dealer`, in float mode in a background thread while Python prepares the
+next up card.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import functools
+
+import numpy as np
+
+from bjcalc.engine.dealer import BLACKJACK, BUST, CompiledDealer, kernel_available, outcome_numerators
+from bjcalc.engine.hands import PACK, HandLayers
+from bjcalc.numbers import as_numbers
+
+CHARLIE = 22  # the payoff of a hand that beats every dealer hand but a blackjack
+
+
+@functools.lru_cache(maxsize=1)
+def _background() -> concurrent.futures.ThreadPoolExecutor:
+    """One thread for dealer passes started ahead of need (:meth:`DealerBatch.start`)."""
+    return concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="bjcalc-ahead")
+
+
+class ShoeIndex:
+    """Column numbers for the shoes the hands leave, as removal vectors (cards taken out of the
+    shoe after the up card). The vectors a hand graph leaves do not depend on the up card, so
+    one index serves every up card of an analysis and each up card evaluates its dealer on
+    the rows it has not seen yet."""
+
+    def __init__(self) -> None:
+        self._table: dict[int, int] = {}  # packed row -> column
+        self._chunks: list[np.ndarray] = []  # the rows, in column order, as added
+        self._registered: dict[tuple[int, tuple[int, ...]], tuple[HandLayers, list[np.ndarray]]] = {}
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    def rows(self, start: int) -> np.ndarray:
+        """The rows of columns ``start`` onwards."""
+        if len(self._chunks) > 1:
+            self._chunks = [np.concatenate(self._chunks)]
+        return self._chunks[0][start:] if self._chunks else np.zeros((0, 10), dtype=np.int64)
+
+    def columns(self, removed: np.ndarray) -> np.ndarray:
+        """The column of each row of ``removed``, adding the rows not seen before."""
+        removed = np.asarray(removed, dtype=np.int64).reshape(-1, 10)
+        table, out, new = self._table, [], []
+        for i, key in enumerate((removed @ PACK).tolist()):
+            column = table.get(key)
+            if column is None:
+                column = table[key] = len(table)
+                new.append(i)
+            out.append(column)
+        if new:
+            self._chunks.append(removed[new])
+        return np.array(out, dtype=np.intp)
+
+    def register(self, layers: HandLayers, extra: tuple[int, ...]) -> list[np.ndarray]:
+        """The columns of the shoes every hand of ``layers`` leaves with ``extra`` also removed."""
+        key = (id(layers), extra)
+        if key not in self._registered:
+            extra_row = np.array(extra, dtype=np.int64)
+            self._registered[key] = (layers, [self.columns(c + extra_row) for c in layers.counts])
+        return self._registered[key][1]
+
+
+class DealerBatch:
+    """One up card's dealer outcomes on the shoes of a :class:`ShoeIndex` (its columns), and
+    in float mode what standing on each payoff is worth on each of them."""
+
+    def __init__(
+        self, dealer: CompiledDealer, shoe: tuple[int, ...], depth: int, exact: bool, index: ShoeIndex
+    ) -> None:
+        self.dealer, self.shoe, self.depth, self.exact, self.index = dealer, shoe, depth, exact, index
+        self._codes = np.array(dealer.outcomes)
+        self._matrix: np.ndarray | None = None  # dealer numerators, (column, outcome)
+        self._stand_table: np.ndarray | None = None  # float: (column, payoff) stand numerators
+        # what a hand standing on each payoff (total 0..21, CHARLIE) wins per dealer outcome
+        self._pay = np.sign(np.arange(CHARLIE + 1)[None, :] - self._codes[:, None])
+        self._pay[self._codes == BUST] = 1
+        self._pay[:, CHARLIE] = 1
+        self._pay[self._codes == BLACKJACK] = 0
+        self._evaluated = 0
+        self._pending: tuple[concurrent.futures.Future, int] | None = None  # see start
+
+    def start(self) -> None:
+        """Start evaluating the dealer on the registered shoes in a background thread (float
+        mode with the compiled loop, which releases the GIL), so that the work overlaps with
+        whatever Python does next; :meth:`_evaluate` collects it."""
+        if self.exact or self._pending is not None or not kernel_available():
+            return
+        if len(self.index) > self._evaluated:
+            end = len(self.index)
+            future = _background().submit(self._dealer_block, self.index.rows(self._evaluated))
+            self._pending = (future, end)
+
+    def _dealer_block(self, removed: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """Dealer numerators of the shoes ``removed`` (rows: outcomes in ``_codes`` order) and,
+        in float mode, their stand numerators of every payoff."""
+        batch, _ = outcome_numerators(self.dealer, self.shoe, removed, self.depth, self.exact)
+        block = np.stack([batch[o] for o in self._codes], axis=1)
+        # einsum, not @: a BLAS product would start BLAS threads that spin on the cores
+        table = None if self.exact else np.einsum("no,ot->nt", block, self._pay.astype(np.float64))
+        return block, table
+
+    def _evaluate(self) -> None:
+        """Evaluate the dealer on the registered shoes not evaluated yet."""
+        blocks = []
+        if self._pending is not None:
+            future, self._evaluated = self._pending
+            self._pending = None
+            blocks.append(future.result())
+        if len(self.index) > self._evaluated:
+            blocks.append(self._dealer_block(self.index.rows(self._evaluated)))
+            self._evaluated = len(self.index)
+        for block, table in blocks:
+            self._matrix = block if self._matrix is None else np.concatenate([self._matrix, block])
+            if table is not None:
+                self._stand_table = table if self._stand_table is None else np.concatenate([self._stand_table, table])
+
+    def outcome_matrix(self, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Dealer outcome numerators (over ``ff(cards left, depth)``) of registered columns:
+        the outcome codes and a (columns, outcomes) array."""
+        self._evaluate()
+        if self._matrix is None:
+            dtype = object if self.exact else np.float64
+            return self._codes, np.zeros((len(columns), len(self._codes)), dtype=dtype)
+        return self._codes, self._matrix[columns]
+
+    def stand_numerators(self, columns: np.ndarray, payoff: np.ndarray) -> np.ndarray:
+        """E[result of standing; no dealer blackjack], as numerators over ``ff(cards left,
+        depth)``, for the registered shoes ``columns`` and payoffs ``payoff`` (a hand's total,
+        or :data:`CHARLIE` for a hand that beats everything but a dealer blackjack). In float
+        mode every shoe's value of every payoff is tabled once (one matrix product)."""
+        if self.exact or not len(columns):
+            _, matrix = self.outcome_matrix(columns)
+            return (matrix * as_numbers(self._pay[:, payoff].T, self.exact)).sum(axis=1)
+        self._evaluate()
+        assert self._stand_table is not None  # tabled by every float dealer block
+        return self._stand_table[columns, payoff]
+
+    def outcomes(self, columns: np.ndarray) -> dict[int, np.ndarray]:
+        """Dealer outcome numerators (over ``ff(cards left, depth)``) of registered columns."""
+        codes, matrix = self.outcome_matrix(columns)
+        return {int(o): matrix[:, i] for i, o in enumerate(codes)}

@@ -1,0 +1,39 @@
+"""The up-card context: everything about one up card that the player's values need.
+
+The shoe after the up card, the dealer's graph and how deep it can draw, whether the dealer
+peeks (and with which rank a blackjack completes), what a dealer blackjack takes of doubled
+and split bets, and the dealer batch that evaluates the shoes the hands leave.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bjcalc.cards import ACE, RANK_NOTATION, TEN
+from bjcalc.engine.batch import DealerBatch, ShoeIndex
+from bjcalc.engine.dealer import compiled_dealer, max_draws
+from bjcalc.errors import InvalidShoeError
+from bjcalc.rules import Loss, Rules
+
+
+class UpcardContext:
+    """One up card (``up``, a rank index) of one analysis: its shoe, dealer and dealer batch."""
+
+    def __init__(self, rules: Rules, up: int, exact: bool, index: ShoeIndex | None = None) -> None:
+        """``index``: the shoe index to share with the other up cards of one analysis."""
+        full = rules.shoe_counts
+        if full[up] == 0:
+            raise InvalidShoeError(f"up card {RANK_NOTATION[up]!r} is not in the shoe")
+        self.rules, self.up, self.exact = rules, up, exact
+        self.shoe = full[:up] + (full[up] - 1,) + full[up + 1 :]
+        self.dealer = compiled_dealer(up, rules.hit_soft_17, rules.dealer_max_cards)
+        self.depth = max_draws(self.dealer, self.shoe)
+        self.bj_rank = {ACE: TEN, TEN: ACE}.get(up)
+        self.peeked = rules.peek and self.bj_rank is not None
+        takes = rules.blackjack_takes
+        self.double_loss = 1 if takes.doubles(up) is Loss.ALL else 0
+        self.split_loss = 1 if takes.splits(up) is Loss.ALL else 0
+        self.batch = DealerBatch(self.dealer, self.shoe, self.depth, exact, ShoeIndex() if index is None else index)
+        # what stays with the up card for the analysis' lifetime (bjcalc.engine.values):
+        # hand graphs' decision-free values, by (graph, shoes, loss)
+        self.stacks: dict[tuple, tuple[Any, Any]] = {}

@@ -1,0 +1,321 @@
+"""The values of every hand of a hand graph against one up card: stand, hit, double and the
+best play, in one backward pass over the graph's layers.
+
+Exact arithmetic without fractions: every value of a state with ``k`` cards is kept as an
+integer numerator over the common denominator ``G_k = ff(N - k, M - k)`` (``N`` cards in the
+shoe the hand draws from, ``M`` = deepest hand + 1 + deepest dealer hand). Drawing a card
+multiplies by ``s_r / (N - k)`` and ``G_k = (N - k) G_{k+1}``, so a hit value is simply
+``sum_r s_r X(child)``: no division anywhere. The same code runs on float64 arrays in float
+mode.
+
+With a peeking dealer and an A or T up, the numerators are ``E[payoff; no dealer blackjack]``,
+with the hole card dealt after the player's draws (the cards are exchangeable); dividing by
+``P(no blackjack)`` of the state gives the conditional EV, and maximising the numerators is the
+same as maximising the conditional EVs because every action of a state shares that divisor.
+
+Several shoes can be solved in one pass (:func:`solve_many`): their rows are stacked layer by
+layer and no operation mixes rows of different shoes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import numpy as np
+
+from bjcalc.engine.batch import CHARLIE
+from bjcalc.engine.codes import Code
+from bjcalc.engine.context import UpcardContext
+from bjcalc.engine.hands import HandLayers, hand_layers
+from bjcalc.errors import InvalidShoeError
+from bjcalc.numbers import as_numbers
+from bjcalc.rules import Rules
+
+
+def stop_at(rules: Rules) -> int:
+    """The number of cards at which a hand stops drawing (charlie or card limit)."""
+    return min(n for n in (rules.charlie, rules.player_max_cards, 99) if n is not None)
+
+
+Extras = tuple[tuple[int, ...], ...]  # cards out of the context's shoe, one row per shoe solved
+
+
+def stacked_values(context: UpcardContext, layers: HandLayers, extras: Extras, loss: int) -> _Stack:
+    """What does not depend on the player's decisions, for the hands of ``layers`` drawing
+    from each shoe ``context.shoe - extras[j]`` (cached on the context): the shoes, the layer
+    scales, and the stand, doubled-stand and dealer-blackjack numerators and the draws of every
+    hand, the shoes' rows stacked layer by layer (layer ``k`` holds shoe 0's rows, then shoe
+    1's...; child rows point into the same shoe's block of the next layer)."""
+    key = (id(layers), extras, loss)
+    stacks = context.stacks
+    if key not in stacks:
+        stacks[key] = (layers, _stacked_values(context, layers, extras, loss))
+    return stacks[key][1]
+
+
+def _stacked_values(context: UpcardContext, layers: HandLayers, extras: Extras, loss: int) -> _Stack:
+    rules, exact = context.rules, context.exact
+    sizes = layers.sizes
+    deepest = sizes[-1] + 1  # cards held after the last possible draw
+    top = deepest + context.depth
+    shoes = [tuple(s - e for s, e in zip(context.shoe, extra)) for extra in extras]
+    scales, units, lifts = [], [], []
+    for shoe in shoes:
+        n0 = sum(shoe)
+        if n0 < deepest + context.depth:
+            raise InvalidShoeError(
+                f"shoe {','.join(map(str, rules.shoe_counts))} is too small: a round could run out of cards"
+            )
+        # suffix[s] = (n0 - s) (n0 - s - 1) ... (n0 - top + 1) = ff(n0 - s, top - s)
+        suffix = [1] * (top + 1)
+        for s in range(top - 1, -1, -1):
+            suffix[s] = suffix[s + 1] * (n0 - s)
+        scales.append([suffix[size] for size in sizes + [deepest]])
+        # P(dealer blackjack) * scale[k] = (cards of the blackjack rank left) * bj_unit[k]
+        units.append([suffix[size + 1] for size in sizes + [deepest]])
+        # the dealer numerators are over ff(n0 - size, depth); lift brings them to the
+        # layer's scale. One-card split hands never stand.
+        lifts.append([suffix[k + context.depth] if k >= 2 else 0 for k in sizes])
+
+    # rows in stacked order: layer by layer, and within a layer shoe by shoe
+    shape = layers.stacked(len(extras))
+    order, copy, layer, counts, size = shape.order, shape.copy, shape.layer, shape.counts, shape.size
+    shoe_rows = np.array(shoes, dtype=np.int64)[copy]  # (rows, 10)
+    scale_of = as_numbers(scales, exact)  # (copies, layers + 1)
+    unit_of = as_numbers(units, exact)
+
+    payoff = shape.totals
+    if rules.charlie is not None:
+        payoff = np.where(size >= rules.charlie, CHARLIE, payoff)
+    columns = np.concatenate([np.concatenate(context.batch.index.register(layers, extra)) for extra in extras])[order]
+    not_blackjack = context.batch.stand_numerators(columns, payoff) * as_numbers(lifts, exact)[copy, layer]
+    if context.bj_rank is None:
+        bj = as_numbers(np.zeros(len(order), dtype=np.int64), exact)
+    else:
+        bj = as_numbers((shoe_rows[:, context.bj_rank] - counts[:, context.bj_rank]) * (size >= 2), exact)
+        bj = bj * unit_of[copy, layer]
+    if context.peeked:
+        stand_all, doubled_all = not_blackjack, not_blackjack * 2
+    else:
+        stand_all = not_blackjack - bj * loss
+        doubled_all = not_blackjack * 2 - bj * (loss + context.double_loss)
+
+    # the draws of every row: cards left per rank, where a draw busts, and its value
+    left_all = as_numbers(np.maximum(shoe_rows - counts, 0), exact)
+    g = scale_of[copy, layer + 1][:, None]
+    if context.bj_rank is None:  # one column for every draw: it is the same for all ranks
+        child_bj_all = as_numbers(np.zeros((len(order), 1), dtype=np.int64), exact)
+    else:
+        bj_left = shoe_rows[:, context.bj_rank] - counts[:, context.bj_rank]
+        bj_is = np.arange(10) == context.bj_rank
+        child_bj_all = as_numbers(bj_left[:, None] - bj_is[None, :], exact) * unit_of[copy, layer + 1][:, None]
+    if context.peeked:
+        bust_all = -(g - child_bj_all)
+        bust_doubled_all = bust_all * 2
+    else:
+        bust_all = -(g - child_bj_all) - child_bj_all * loss
+        bust_doubled_all = -(g - child_bj_all) * 2 - child_bj_all * (loss + context.double_loss)
+    busts_all, safe_all = shape.busts, shape.safe
+    split = shape.split
+    stand, stand_doubled, blackjack = split(stand_all), split(doubled_all), split(bj)
+    draws = []
+    for k, (left, busts, safe, bust, bust_doubled, child_bj) in enumerate(zip(
+        *(split(a) for a in (left_all, busts_all, safe_all, bust_all, bust_doubled_all, child_bj_all))
+    )):
+        double = one_card = None
+        if sizes[k] == 2:
+            after, after_single = bust_doubled, bust
+            if k + 1 < len(sizes):
+                after = np.where(busts, bust_doubled, stand_doubled[k + 1][safe])
+                after_single = np.where(busts, bust, stand[k + 1][safe])
+            double = (left * after).sum(axis=1)
+            one_card = (left * after_single).sum(axis=1)
+        draws.append(_Draws(left, busts, safe, bust, double, one_card, child_bj))
+    return _Stack(shoes, scales, stand, blackjack, draws)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Draws:
+    """A layer's draws: cards left per (hand, rank), which draws bust and their value, the
+    child row of the others, the dealer-blackjack chance after each draw, and the two-card
+    layer's double and one-card values."""
+
+    left: np.ndarray
+    busts: np.ndarray
+    safe: np.ndarray
+    bust: np.ndarray
+    double: np.ndarray | None
+    one_card: np.ndarray | None  # take exactly one card and stand, at the same bet
+    child_bj: np.ndarray  # per (hand, rank): P(dealer blackjack) after that draw, times the scale
+    # (``bust`` and ``child_bj`` have a single column, for every rank, when the up card makes
+    # no blackjack: in exact mode the ten copies of each big integer would be ten objects)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Stack:
+    """Stand values and draws of one hand graph for several shoes, stacked layer by layer."""
+
+    shoes: list[tuple[int, ...]]
+    scales: list[list[int]]
+    stand: Sequence[np.ndarray]
+    blackjack: Sequence[np.ndarray]
+    draws: list[_Draws]
+
+
+class ShoeRows(Sequence):
+    """Shoe ``j``'s rows of stacked per-layer arrays, cut out when a layer is read."""
+
+    def __init__(self, arrays: Sequence[np.ndarray], layers: HandLayers, j: int) -> None:
+        self._arrays, self._layers, self._j = arrays, layers, j
+
+    def __len__(self) -> int:
+        return len(self._arrays)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(len(self))[k]]
+        rows = len(self._layers.counts[k])
+        return self._arrays[k][self._j * rows : (self._j + 1) * rows]
+
+
+@dataclasses.dataclass
+class HandValues:
+    """Values of every hand of a hand graph against one up card.
+
+    ``stand[k]``, ``hit[k]``, ``best[k]`` are arrays of numerators over ``scale[k]``;
+    ``double`` is for the two-card layer (or ``None``); ``blackjack[k]`` is P(dealer blackjack)
+    times ``scale[k]``; ``decision[k]`` the play chosen in each state (a :class:`Code`: STAND, HIT or DOUBLE).
+    """
+
+    layers: HandLayers
+    shoe: tuple[int, ...]  # the shoe the hand draws from (its own cards still in it)
+    peeked: bool
+    scale: Sequence[int]  # Python ints in both modes
+    stand: Sequence[np.ndarray]
+    hit: Sequence[np.ndarray]
+    best: Sequence[np.ndarray]
+    decision: Sequence[np.ndarray]
+    can_hit: list[bool]
+    double: np.ndarray | None
+    double_layer: int | None
+    blackjack: Sequence[np.ndarray]
+    one_card: np.ndarray | None = None  # two-card layer: take one card and stand, same bet
+
+
+def solve(
+    context: UpcardContext,
+    layers: HandLayers,
+    extra: tuple[int, ...] = (0,) * 10,
+    *,
+    loss: int = 1,
+    limit: int | None = None,
+    may_double: np.ndarray | None = None,
+    decisions: Sequence[np.ndarray] | None = None,
+) -> HandValues:
+    """Stand/hit/double values of every hand in ``layers`` drawing from ``context.shoe - extra``.
+
+    ``loss``: what a no-hole-card dealer blackjack takes of the hand's base bet (1, or 0 for a
+    split hand whose bet the rules return). ``may_double``: which two-card hands may double as
+    part of their play (split hands with DAS); unsplit hands double only as a first decision,
+    made outside. ``decisions``: a fixed play per state (else the best one is chosen).
+    ``limit``: the number of cards at which the hand stops drawing (default: the rules').
+    """
+    return solve_many(context, layers, (extra,), loss=loss, limit=limit, may_double=may_double,
+                      decisions=decisions)[0]
+
+
+def solve_many(
+    context: UpcardContext,
+    layers: HandLayers,
+    extras: tuple[tuple[int, ...], ...],
+    *,
+    loss: int = 1,
+    limit: int | None = None,
+    may_double: np.ndarray | None = None,
+    decisions: Sequence[np.ndarray] | None = None,
+) -> list[HandValues]:
+    """:func:`solve` for the same hands drawing from several shoes ``context.shoe - extras[j]``, in
+    one backward pass: the shoes' rows are stacked layer by layer (each row's numerators keep
+    their own shoe's scale, and no operation mixes rows of different shoes). ``may_double``
+    and ``decisions`` are per hand of ``layers``, the same for every shoe."""
+    rules = context.rules
+    stack = stacked_values(context, layers, tuple(extras), loss)
+    copies = len(extras)
+    stand, draws = stack.stand, stack.draws
+    sizes = layers.sizes
+    n_layers = len(sizes)
+    if copies > 1:
+        may_double = None if may_double is None else np.tile(may_double, copies)
+        decisions = None if decisions is None else [np.tile(d, copies) for d in decisions]
+
+    limit = stop_at(rules) if limit is None else limit
+    can_hit = [size < limit for size in sizes]
+    double_layer = sizes.index(2) if 2 in sizes and can_hit[sizes.index(2)] else None
+    double = draws[double_layer].double if double_layer is not None else None
+    hit: list[np.ndarray] = [None] * n_layers  # type: ignore[list-item]
+    best: list[np.ndarray] = [None] * n_layers  # type: ignore[list-item]
+    decision: list[np.ndarray] = [None] * n_layers  # type: ignore[list-item]
+    for k in reversed(range(n_layers)):
+        d = draws[k]
+        after = d.bust if k + 1 == n_layers else np.where(d.busts, d.bust, best[k + 1][d.safe])
+        total_hit = (d.left * after).sum(axis=1)
+        hit[k] = total_hit
+        n = len(total_hit)
+        if sizes[k] < 2:  # a one-card split hand always draws
+            chosen = np.full(n, Code.HIT)
+        elif not can_hit[k]:
+            chosen = np.full(n, Code.STAND)
+        elif decisions is not None:
+            chosen = decisions[k]
+        else:
+            chosen = np.where(total_hit > stand[k], Code.HIT, Code.STAND)
+            if k == double_layer and may_double is not None:
+                better = may_double & (double > np.where(chosen == Code.HIT, total_hit, stand[k]))
+                chosen = np.where(better, Code.DOUBLE, chosen)
+        decision[k] = chosen
+        value = np.where(chosen == Code.HIT, total_hit, stand[k])
+        if k == double_layer:
+            assert double is not None
+            value = np.where(chosen == Code.DOUBLE, double, value)
+        best[k] = value
+
+    out = []
+    for j, (shoe, scale) in enumerate(zip(stack.shoes, stack.scales)):
+        def part(arrays: Sequence[np.ndarray], j: int = j) -> Sequence[np.ndarray]:
+            return arrays if copies == 1 else ShoeRows(arrays, layers, j)
+
+        def part_of(array: np.ndarray | None, k: int | None, j: int = j) -> np.ndarray | None:
+            if array is None or k is None or copies == 1:
+                return array
+            rows = len(layers.counts[k])
+            return array[j * rows : (j + 1) * rows]
+
+        one_card = draws[double_layer].one_card if double_layer is not None else None
+        out.append(HandValues(
+            layers=layers,
+            shoe=shoe,
+            peeked=context.peeked,
+            scale=scale,
+            stand=part(stand),
+            hit=part(hit),
+            best=part(best),
+            decision=part(decision),
+            can_hit=can_hit,
+            double=part_of(double, double_layer),
+            double_layer=double_layer,
+            blackjack=part(stack.blackjack),
+            one_card=part_of(one_card, double_layer),
+        ))
+    return out
+
+
+def unsplit_layers(rules: Rules) -> HandLayers:
+    """The graph of unsplit hands: two or more cards."""
+    return hand_layers(rules.shoe_counts, 2, stop_at(rules))
+
+
+def unsplit_table(context: UpcardContext) -> HandValues:
+    """Every unsplit hand's values against the up card: hands of two or more cards, hit/stand
+    chosen optimally after the first decision (composition-dependent)."""
+    return solve(context, unsplit_layers(context.rules))
