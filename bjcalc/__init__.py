@@ -7,38 +7,44 @@
 >>> a = Analysis(Rules(decks=6))
 >>> round(a.round().house_edge_percent, 4), round(a.evaluate(a.chart()).round.house_edge_percent, 4)
 (0.4029, 0.4059)
+
+Everything a user calls is importable from here; the modules behind a name are imported the
+first time it is used, so ``import bjcalc`` stays cheap (the engine loads with ``Analysis``).
 """
 
-from bjcalc.actions import Action
-from bjcalc.analysis import Analysis
-from bjcalc.cards import Rank, parse_card, parse_cards
-from bjcalc.engine.split import PostSplit
-from bjcalc.errors import (
-    BjcalcError,
-    CardNotInShoeError,
-    InvalidCardError,
-    InvalidHandError,
-    InvalidRulesError,
-    InvalidShoeError,
-    UnknownGameError,
-)
-from bjcalc.results import (
-    BetBehindResult,
-    ChartEvaluation,
-    ChartException,
-    DealerResult,
-    Deviation,
-    HandPlay,
-    HandResult,
-    Outcome,
-    RoundResult,
-    Strategy,
-    Variance,
-)
-from bjcalc.rules import BlackjackTakes, Doubling, HoleCard, Loss, Rules, Surrender
-from bjcalc.shoe import Shoe
-from bjcalc.strategy import Chart, load_chart, simple_policy
+from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+# public name -> the module that defines it
+_HOMES = {
+    "Action": "bjcalc.actions",
+    "Analysis": "bjcalc.analysis",
+    "Rank": "bjcalc.cards",
+    "parse_card": "bjcalc.cards",
+    "parse_cards": "bjcalc.cards",
+    "PostSplit": "bjcalc.engine.split",
+    "Shoe": "bjcalc.shoe",
+    "Chart": "bjcalc.strategy",
+    "load_chart": "bjcalc.strategy",
+    "simple_policy": "bjcalc.strategy",
+    "SuitedShoe": "bjcalc.sidebets",
+    "SideBetResult": "bjcalc.sidebets",
+    "perfect_pairs": "bjcalc.sidebets",
+    "twenty_one_plus_three": "bjcalc.sidebets",
+    "GAMES": "bjcalc.presets",
+    "game": "bjcalc.presets",
+    **dict.fromkeys(
+        ["BjcalcError", "CardNotInShoeError", "InvalidCardError", "InvalidHandError", "InvalidRulesError",
+         "InvalidShoeError", "UnknownGameError"], "bjcalc.errors"),
+    **dict.fromkeys(
+        ["BetBehindResult", "ChartEvaluation", "ChartException", "DealerResult", "Deviation", "HandPlay",
+         "HandResult", "Outcome", "RoundResult", "Strategy", "Variance"], "bjcalc.results"),
+    **dict.fromkeys(["BlackjackTakes", "Doubling", "HoleCard", "Loss", "Rules", "Surrender"], "bjcalc.rules"),
+}
 __all__ = [
     "Action",
     "Analysis",
@@ -52,6 +58,7 @@ __all__ = [
     "DealerResult",
     "Deviation",
     "Doubling",
+    "GAMES",
     "HandPlay",
     "HandResult",
     "HoleCard",
@@ -66,13 +73,67 @@ __all__ = [
     "RoundResult",
     "Rules",
     "Shoe",
+    "SideBetResult",
     "Strategy",
+    "SuitedShoe",
     "Surrender",
     "UnknownGameError",
     "Variance",
+    "game",
     "load_chart",
     "parse_card",
     "parse_cards",
+    "perfect_pairs",
     "simple_policy",
+    "twenty_one_plus_three",
 ]
-__version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'bjcalc' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value  # once found, a plain attribute
+    return value
+
+
+assert set(__all__) == set(_HOMES)  # one list of public names
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if TYPE_CHECKING:
+    from bjcalc.actions import Action
+    from bjcalc.analysis import Analysis
+    from bjcalc.cards import Rank, parse_card, parse_cards
+    from bjcalc.engine.split import PostSplit
+    from bjcalc.errors import (
+        BjcalcError,
+        CardNotInShoeError,
+        InvalidCardError,
+        InvalidHandError,
+        InvalidRulesError,
+        InvalidShoeError,
+        UnknownGameError,
+    )
+    from bjcalc.presets import GAMES, game
+    from bjcalc.results import (
+        BetBehindResult,
+        ChartEvaluation,
+        ChartException,
+        DealerResult,
+        Deviation,
+        HandPlay,
+        HandResult,
+        Outcome,
+        RoundResult,
+        Strategy,
+        Variance,
+    )
+    from bjcalc.rules import BlackjackTakes, Doubling, HoleCard, Loss, Rules, Surrender
+    from bjcalc.shoe import Shoe
+    from bjcalc.sidebets import SideBetResult, SuitedShoe, perfect_pairs, twenty_one_plus_three
+    from bjcalc.strategy import Chart, load_chart, simple_policy

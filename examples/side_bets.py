@@ -3,7 +3,7 @@
     python examples/side_bets.py
 """
 
-from bjcalc.sidebets import SuitedShoe, perfect_pairs, twenty_one_plus_three
+from bjcalc import SuitedShoe, perfect_pairs, twenty_one_plus_three
 
 shoe = SuitedShoe.dealt_from(6, "As As As")
 for result in (perfect_pairs(shoe), twenty_one_plus_three(shoe)):

@@ -50,7 +50,8 @@ def test_a_dropped_analysis_is_freed_at_once():
         gone = _analyse(0)
         # with the cycle collector off, only reference counting frees it: no cycles hold it
         assert gone() is None
-        assert not any(type(o).__name__ in ("Analysis", "Engine", "UpcardContext", "SplitSolver") for o in gc.get_objects())
+        kept = ("Analysis", "Engine", "UpcardContext", "SplitSolver")
+        assert not any(type(o).__name__ in kept for o in gc.get_objects())
     finally:
         gc.enable()
 
