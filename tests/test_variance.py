@@ -191,7 +191,7 @@ def test_edge_reports_the_standard_deviation():
                               "no hole card, live policy, 5-card charlie"])
 def test_split_moments_first_moment_is_the_split_ev(options):
     """The joint enumeration of both split hands gives the split EV of the independent
-    recursion in bjcalc/split.py exactly (so its weights and blackjack settlements are right)."""
+    recursion in bjcalc/engine/split.py exactly (so its weights and blackjack settlements are right)."""
     from bjcalc.engine.moments import split_moments
 
     analysis = Analysis(Rules(decks=1, split_hands=2, double_after_split=True, **options), exact=True)

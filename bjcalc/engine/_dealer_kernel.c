@@ -1,7 +1,7 @@
-/* The float dealer pass of bjcalc.dealer, compiled: the one loop that dominates a whole-game
+/* The float dealer pass of bjcalc.engine.dealer, compiled: the one loop that dominates a whole-game
  * analysis (every dealer draw, for tens of thousands of shoes per up card).
  *
- * It computes exactly what bjcalc.dealer._float_numerators computes with numpy, for the same
+ * It computes exactly what bjcalc.engine.dealer._float_numerators computes with numpy, for the same
  * flattened dealer graph: for each shoe, the outcome numerators over ff(cards left, depth).
  * Shoes are processed BLOCK (64) at a time with the block as the innermost index, so that the
  * multiply-adds of one draw run across shoes in vector registers.
@@ -25,7 +25,7 @@
 #define MULTIVERSION
 #endif
 
-/* The dealer graph, flattened by bjcalc.dealer.flat_dealer. Step s (the dealer holds s cards
+/* The dealer graph, flattened by bjcalc.engine.dealer.flat_dealer. Step s (the dealer holds s cards
  * beyond the up card and draws one more) has edges edge_start[s] .. edge_start[s+1]-1, each from
  * a drawing state `parent` of level s to state `child` of level s+1, drawing `rank` of which the
  * parent holds `held`. Level s+1 has width[s] states; stop[node_start[s] + i] is the outcome
@@ -160,6 +160,6 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_dealer_kernel",
-                                    "Compiled float dealer pass (see bjcalc.dealer).", -1, methods};
+                                    "Compiled float dealer pass (see bjcalc.engine.dealer).", -1, methods};
 
 PyMODINIT_FUNC PyInit__dealer_kernel(void) { return PyModule_Create(&module); }
