@@ -104,7 +104,7 @@ class Chart:
                 **{kind: self.table(kind) for kind in ("hard", "soft", "pairs")}}
 
 
-class _Solver:
+class _ChartOptimiser:
     """The TD optimisation for one up card (float)."""
 
     def __init__(self, engine: Engine, up: int) -> None:
@@ -290,7 +290,7 @@ def basic_strategy(rules: Rules, engine: Engine | None = None) -> Chart:
     ups = {}
     engine.prepare_all()
     for up in engine.ups():
-        solver = _Solver(engine, up)
+        solver = _ChartOptimiser(engine, up)
         initial = UpcardChart(
             hit=np.array([t < 17 if c < 22 else t < 18 for c, t in ((c, c % 22) for c in range(44))]),
             first=np.full(44, Code.NONE),

@@ -1,5 +1,6 @@
 import pathlib
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 DATA = pathlib.Path(__file__).parent / "data"
@@ -10,6 +11,21 @@ _QUIET = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, Health
 settings.register_profile("bjcalc", max_examples=100, **_QUIET)
 settings.register_profile("thorough", max_examples=1000, **_QUIET)
 settings.load_profile("bjcalc")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--run-slow", action="store_true", help="also run the tests marked slow")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``slow`` run only with ``--run-slow`` (or when ``-m`` selects them). Each is
+    a check of an oracle that the default run also makes against the engine."""
+    if config.getoption("--run-slow") or "slow" in (config.getoption("-m") or ""):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --run-slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
 
 
 def examples(n: int) -> int:
