@@ -22,8 +22,8 @@ import dataclasses
 import functools
 import math
 import os
+from typing import TYPE_CHECKING
 
-import networkx as nx
 import numpy as np
 
 try:  # the compiled float loop (optional build, see setup.py); BJCALC_NUMPY_DEALER=1 skips it
@@ -32,6 +32,10 @@ except ImportError:  # pragma: no cover - depends on the build
     _dealer_kernel = None
 
 from bjcalc.cards import ACE, TEN, hard_total
+from bjcalc.engine import store
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 BUST = 22
 BLACKJACK = 23
@@ -72,6 +76,8 @@ def dealer_hand_graph(up: int, hit_soft_17: bool, max_cards: int | None) -> nx.D
 
     Each node carries ``outcome``: ``None`` where the dealer draws, else the outcome code.
     """
+    import networkx as nx  # only when a graph is compiled, not when its arrays are loaded
+
     outcomes: dict[tuple[int, ...], int | None] = {(0,) * 10: None}
     edges = []
     # a drawing state with its card count, hard total (aces 1) and whether it holds an ace
@@ -129,7 +135,65 @@ class CompiledDealer:
 
 @functools.lru_cache(maxsize=64)
 def compiled_dealer(up: int, hit_soft_17: bool, max_cards: int | None) -> CompiledDealer:
-    """Compile :func:`dealer_hand_graph` into per-level arrays (cached)."""
+    """:func:`dealer_hand_graph` compiled into per-level arrays: cached in memory, and on disk
+    (:mod:`bjcalc.engine.store`) so that a later process loads the arrays instead."""
+    return store.load_or_build(
+        f"dealer-{up}-{'h17' if hit_soft_17 else 's17'}-{max_cards or 0}",
+        _DIGEST,
+        lambda: _compile_dealer(up, hit_soft_17, max_cards),
+        _dealer_arrays,
+        lambda arrays: _dealer_from_arrays(up, arrays),
+    )
+
+
+_DIGEST = store.source_digest(__file__)
+
+
+def _dealer_arrays(dealer: CompiledDealer) -> dict[str, np.ndarray]:
+    """A compiled dealer as flat arrays: each step's edges rank by rank, each next level's
+    outcome per state (-1: draws again) and its stopping states' counts."""
+    edges = [(step.parents[r], step.children[r], step.held[r]) for step in dealer.steps for r in range(10)]
+    outcome_of = []
+    for step in dealer.steps:
+        codes = np.full(step.width, -1, dtype=np.int64)
+        for outcome, where in step.stops.items():
+            codes[where] = outcome
+        outcome_of.append(codes)
+    return {
+        "edges": np.array([len(p) for p, _, _ in edges], dtype=np.int64),
+        "parents": np.concatenate([p for p, _, _ in edges]),
+        "children": np.concatenate([c for _, c, _ in edges]),
+        "held": np.concatenate([h for _, _, h in edges]),
+        "widths": np.array([step.width for step in dealer.steps], dtype=np.int64),
+        "outcome_of": np.concatenate(outcome_of),
+        "stop_counts": np.concatenate([step.stop_counts for step in dealer.steps]),
+    }
+
+
+def _dealer_from_arrays(up: int, arrays: dict[str, np.ndarray]) -> CompiledDealer:
+    """:func:`_dealer_arrays` read back."""
+    cut = np.cumsum(arrays["edges"])[:-1]
+    parents, children, held = (np.split(arrays[k].astype(np.intp), cut) for k in ("parents", "children", "held"))
+    widths = arrays["widths"].tolist()
+    outcome_of = np.split(arrays["outcome_of"], np.cumsum(widths)[:-1])
+    stopping = [int((codes >= 0).sum()) for codes in outcome_of]
+    stop_counts = np.split(arrays["stop_counts"], np.cumsum(stopping)[:-1])
+    steps = []
+    for i, width in enumerate(widths):
+        codes = outcome_of[i]
+        steps.append(_Step(
+            parents=parents[10 * i : 10 * i + 10],
+            children=children[10 * i : 10 * i + 10],
+            held=held[10 * i : 10 * i + 10],
+            width=width,
+            n_drawing=width - stopping[i],
+            stops={int(o): np.flatnonzero(codes == o).astype(np.intp) for o in np.unique(codes[codes >= 0])},
+            stop_counts=stop_counts[i].astype(np.int64).reshape(-1, 10),
+        ))
+    return CompiledDealer(up=up, steps=tuple(steps))
+
+
+def _compile_dealer(up: int, hit_soft_17: bool, max_cards: int | None) -> CompiledDealer:
     graph = dealer_hand_graph(up, hit_soft_17, max_cards)
     outcome_of = dict(graph.nodes(data="outcome"))
     levels: dict[int, list[tuple[int, ...]]] = {}

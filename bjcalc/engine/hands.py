@@ -12,11 +12,15 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+from typing import TYPE_CHECKING
 
-import networkx as nx
 import numpy as np
 
 from bjcalc.cards import counts_total, hard_total
+from bjcalc.engine import store
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 PACK = 64 ** np.arange(10, dtype=np.int64)  # a removal vector (counts < 64) as one integer
 
@@ -30,6 +34,8 @@ def player_hand_graph(
     A hand of ``stop_at`` cards draws no more. Edges carry the drawn ``rank``; draws that bust
     have no edge.
     """
+    import networkx as nx  # only when a graph is compiled, not when its layers are loaded
+
     if start is not None:
         frontier = [start] if _fits(start, shoe) else []
     else:
@@ -235,7 +241,38 @@ def _hand_layers(
 
 @functools.lru_cache(maxsize=16)
 def _all_hands(shoe: tuple[int, ...], stop_at: int) -> HandLayers:
-    """Every hand from one card: :func:`player_hand_graph` compiled to layers."""
+    """Every hand from one card: :func:`player_hand_graph` compiled to layers; cached in memory
+    and on disk (:mod:`bjcalc.engine.store`)."""
+    return store.load_or_build(
+        f"hands-{'-'.join(map(str, shoe))}-stop{stop_at}", _DIGEST,
+        lambda: _compile_hands(shoe, stop_at), _layers_arrays, _layers_from_arrays,
+    )
+
+
+_DIGEST = store.source_digest(__file__)
+
+
+def _layers_arrays(layers: HandLayers) -> dict[str, np.ndarray]:
+    return {
+        "first": np.array([layers.first]),
+        "rows": np.array([len(c) for c in layers.counts], dtype=np.int64),
+        "counts": np.concatenate(layers.counts),
+        "children": np.concatenate(layers.children),
+        "totals": np.concatenate(layers.totals),
+        "soft": np.concatenate(layers.soft),
+    }
+
+
+def _layers_from_arrays(arrays: dict[str, np.ndarray]) -> HandLayers:
+    cut = np.cumsum(arrays["rows"])[:-1]
+    counts, children, totals, soft = (
+        tuple(np.split(arrays[key].astype(dtype), cut))
+        for key, dtype in (("counts", np.int64), ("children", np.intp), ("totals", np.int64), ("soft", bool))
+    )
+    return HandLayers(int(arrays["first"][0]), counts, children, totals, soft)
+
+
+def _compile_hands(shoe: tuple[int, ...], stop_at: int) -> HandLayers:
     graph = player_hand_graph(shoe, 1, stop_at)
     by_size: dict[int, list[tuple[int, ...]]] = {}
     for hand in graph:
