@@ -35,12 +35,13 @@ class ShoeIndex:
     the rows it has not seen yet."""
 
     def __init__(self) -> None:
-        self._table: dict[int, int] = {}  # packed row -> column
+        self._keys = np.zeros(0, dtype=np.int64)  # packed rows seen, sorted
+        self._key_columns = np.zeros(0, dtype=np.intp)  # the column of each, in the same order
         self._chunks: list[np.ndarray] = []  # the rows, in column order, as added
         self._registered: dict[tuple[int, tuple[int, ...]], tuple[HandLayers, list[np.ndarray]]] = {}
 
     def __len__(self) -> int:
-        return len(self._table)
+        return len(self._keys)
 
     def rows(self, start: int) -> np.ndarray:
         """The rows of columns ``start`` onwards."""
@@ -49,25 +50,32 @@ class ShoeIndex:
         return self._chunks[0][start:] if self._chunks else np.zeros((0, 10), dtype=np.int64)
 
     def columns(self, removed: np.ndarray) -> np.ndarray:
-        """The column of each row of ``removed``, adding the rows not seen before."""
+        """The column of each row of ``removed``, adding the rows not seen before (new columns
+        in the order the rows first occur)."""
         removed = np.asarray(removed, dtype=np.int64).reshape(-1, 10)
-        table, out, new = self._table, [], []
-        for i, key in enumerate((removed @ PACK).tolist()):
-            column = table.get(key)
-            if column is None:
-                column = table[key] = len(table)
-                new.append(i)
-            out.append(column)
-        if new:
-            self._chunks.append(removed[new])
-        return np.array(out, dtype=np.intp)
+        keys, first, inverse = np.unique(removed @ PACK, return_index=True, return_inverse=True)
+        at = np.searchsorted(self._keys, keys)
+        known = at < len(self._keys)
+        known[known] = self._keys[at[known]] == keys[known]
+        columns = np.empty(len(keys), dtype=np.intp)
+        columns[known] = self._key_columns[at[known]]
+        new = np.flatnonzero(~known)
+        if len(new):
+            new = new[np.argsort(first[new])]
+            columns[new] = len(self._keys) + np.arange(len(new))
+            self._chunks.append(removed[first[new]])
+            order = np.argsort(np.concatenate([self._keys, keys[new]]), kind="stable")
+            self._keys = np.concatenate([self._keys, keys[new]])[order]
+            self._key_columns = np.concatenate([self._key_columns, columns[new]])[order]
+        return columns[inverse.reshape(-1)]
 
     def register(self, layers: HandLayers, extra: tuple[int, ...]) -> list[np.ndarray]:
         """The columns of the shoes every hand of ``layers`` leaves with ``extra`` also removed."""
         key = (id(layers), extra)
         if key not in self._registered:
-            extra_row = np.array(extra, dtype=np.int64)
-            self._registered[key] = (layers, [self.columns(c + extra_row) for c in layers.counts])
+            every = self.columns(np.concatenate(layers.counts) + np.array(extra, dtype=np.int64))
+            cut = np.cumsum([len(c) for c in layers.counts])[:-1]
+            self._registered[key] = (layers, np.split(every, cut))
         return self._registered[key][1]
 
 
