@@ -1,5 +1,6 @@
-"""The compiled float dealer loop (bjcalc/_dealer_kernel.c) against the numpy loop it replaces
-and against exact arithmetic; and a whole round computed both ways."""
+"""The compiled dealer loop (bjcalc/engine/_dealer_kernel.c) against the numpy loop it replaces
+and against exact arithmetic (its 128-bit exact pass against the residue arithmetic, integer
+for integer); and a whole round computed both ways."""
 
 from __future__ import annotations
 
@@ -51,6 +52,36 @@ def test_kernel_matches_exact_numerators():
             want = Fraction(int(exact[outcome][i]), int(exact_den[i]))
             got = fast[outcome][i] / fast_den[i]
             assert abs(got - float(want)) <= 1e-15
+
+
+needs_exact_kernel = pytest.mark.skipif(not d._EXACT_KERNEL, reason="no 128-bit exact loop in this build")
+
+
+@needs_exact_kernel
+@pytest.mark.parametrize("h17,max_cards", [(False, None), (True, None), (True, 4)])
+def test_exact_kernel_matches_the_residue_arithmetic(h17, max_cards):
+    rng = np.random.default_rng(7 + h17)
+    for up in range(10):
+        dealer = d.compiled_dealer(up, h17, max_cards)
+        for shoe in (tuple(32 * (4 if r == 9 else 1) - (r == up) for r in range(10)),  # 8 decks
+                     tuple(int(n) for n in rng.integers(0, 5, size=10))):  # a few cards
+            removed = np.minimum(rng.integers(0, 4, size=(67, 10)), np.array(shoe)[None, :])
+            depth = d.max_draws(dealer, shoe)
+            assert d._fits_128_bits(shoe, removed, depth)
+            fast, fast_den = d._kernel_numerators(dealer, shoe, removed, depth, exact=True)
+            slow, slow_den = d._exact_numerators(dealer, shoe, removed, depth)
+            assert fast.keys() == slow.keys() and fast_den.tolist() == slow_den.tolist()
+            for outcome in slow:
+                assert fast[outcome].tolist() == slow[outcome].tolist()  # Python ints, equal
+
+
+def test_shoes_too_large_for_128_bits_take_the_residues():
+    dealer = d.compiled_dealer(9, False, None)
+    huge = (4_000_000,) * 9 + (16_000_000,)
+    removed = np.zeros((1, 10), dtype=np.int64)
+    assert not d._fits_128_bits(huge, removed, d.max_draws(dealer, huge))
+    table = Analysis(Rules(decks=1_000_000), exact=True).dealer("T")
+    assert sum(table.values()) == 1
 
 
 @needs_kernel

@@ -15,7 +15,14 @@ import functools
 
 import numpy as np
 
-from bjcalc.engine.dealer import BLACKJACK, BUST, CompiledDealer, kernel_available, outcome_numerators
+from bjcalc.engine.dealer import (
+    BLACKJACK,
+    BUST,
+    CompiledDealer,
+    exact_kernel_available,
+    kernel_available,
+    outcome_numerators,
+)
 from bjcalc.engine.hands import PACK, HandLayers
 from bjcalc.numbers import as_numbers
 
@@ -54,8 +61,8 @@ class ShoeIndex:
         in the order the rows first occur)."""
         removed = np.asarray(removed, dtype=np.int64).reshape(-1, 10)
         keys, first, inverse = np.unique(removed @ PACK, return_index=True, return_inverse=True)
-        at = np.searchsorted(self._keys, keys)
-        known = at < len(self._keys)
+        at = np.asarray(np.searchsorted(self._keys, keys))
+        known = np.asarray(at < len(self._keys))
         known[known] = self._keys[at[known]] == keys[known]
         columns = np.empty(len(keys), dtype=np.intp)
         columns[known] = self._key_columns[at[known]]
@@ -99,10 +106,10 @@ class DealerBatch:
         self._pending: tuple[concurrent.futures.Future, int] | None = None  # see start
 
     def start(self) -> None:
-        """Start evaluating the dealer on the registered shoes in a background thread (float
-        mode with the compiled loop, which releases the GIL), so that the work overlaps with
-        whatever Python does next; :meth:`_evaluate` collects it."""
-        if self.exact or self._pending is not None or not kernel_available():
+        """Start evaluating the dealer on the registered shoes in a background thread (with the
+        compiled loop, which releases the GIL), so that the work overlaps with whatever Python
+        does next; :meth:`_evaluate` collects it."""
+        if self._pending is not None or not kernel_available() or (self.exact and not exact_kernel_available()):
             return
         if len(self.index) > self._evaluated:
             end = len(self.index)

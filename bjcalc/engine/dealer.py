@@ -266,8 +266,9 @@ def outcome_numerators(
     :func:`max_draws` for the shoe. In exact mode the arrays hold Python ints. The shoes are
     processed ``chunk`` at a time so that the working arrays stay in cache.
     """
-    if not exact and kernel_available():
-        return _kernel_numerators(dealer, shoe, np.asarray(removed, dtype=np.int64), depth)
+    removed = np.asarray(removed, dtype=np.int64).reshape(-1, 10)
+    if kernel_available() and (not exact or (_EXACT_KERNEL and _fits_128_bits(shoe, removed, depth))):
+        return _kernel_numerators(dealer, shoe, removed, depth, exact)
     parts = [
         _outcome_numerators(dealer, shoe, removed[i : i + chunk], depth, exact)
         for i in range(0, max(len(removed), 1), chunk)
@@ -324,8 +325,30 @@ def _primes_above(bound: int) -> list[int]:
 
 
 def kernel_available() -> bool:
-    """Whether the compiled float dealer loop is built and not switched off."""
+    """Whether the compiled dealer loop is built and not switched off."""
     return _dealer_kernel is not None and os.environ.get("BJCALC_NUMPY_DEALER", "") in ("", "0")
+
+
+def _exact_kernel() -> bool:
+    """Whether the compiled loop has its 128-bit exact pass (a compiler with 128-bit integers)."""
+    if _dealer_kernel is None or not hasattr(_dealer_kernel, "numerators_exact"):
+        return False
+    try:  # an empty batch: raises NotImplementedError where the build has no 128-bit integers
+        empty = np.zeros(1, dtype=np.int32)
+        _dealer_kernel.numerators_exact(empty, empty, empty, empty, empty, empty, empty, empty, 0, 0, 0,
+                                        np.zeros((0, 10), dtype=np.int64), np.zeros(0, dtype=np.uint64),
+                                        np.zeros(0, dtype=np.uint64))
+    except NotImplementedError:
+        return False
+    return True
+
+
+_EXACT_KERNEL = _exact_kernel()
+
+
+def exact_kernel_available() -> bool:
+    """Whether exact dealer passes can run in the compiled loop (shoes up to about 2**127)."""
+    return kernel_available() and _EXACT_KERNEL
 
 
 @dataclasses.dataclass(frozen=True)
@@ -379,26 +402,38 @@ def _pool() -> concurrent.futures.ThreadPoolExecutor:
     return concurrent.futures.ThreadPoolExecutor(_WORKERS, thread_name_prefix="bjcalc-dealer")
 
 
-def _kernel_numerators(dealer, shoe, removed, depth):
-    """The compiled loop; large batches are cut into one part per core (it releases the GIL)."""
+def _fits_128_bits(shoe: tuple[int, ...], removed: np.ndarray, depth: int) -> bool:
+    """Whether the exact compiled loop can run: every partial sum is at most a shoe's
+    denominator ``ff(cards left, depth)``, which must stay below 2**127 (8 decks: about 2**96)."""
+    most = sum(shoe) - int(removed.sum(axis=1).min(initial=0))
+    return math.perm(max(most, 0), depth) < 2**127 if most >= depth else True
+
+
+def _kernel_numerators(dealer, shoe, removed, depth, exact=False):
+    """The compiled loop; large batches are cut into one part per core (it releases the GIL).
+    Exact: 128-bit integers, returned as two uint64 halves and joined into Python ints."""
     flat = dealer.flat
     left = np.ascontiguousarray(np.asarray(shoe, dtype=np.int64)[None, :] - removed)
+    graph = (flat.edge_start, flat.parent, flat.child, flat.rank, flat.held, flat.width,
+             flat.node_start, flat.stop, flat.max_width, flat.max_held, depth)
 
     def part(rows: np.ndarray) -> np.ndarray:
-        out = np.zeros((len(flat.outcomes), len(rows)), dtype=np.float64)
-        _dealer_kernel.numerators(
-            flat.edge_start, flat.parent, flat.child, flat.rank, flat.held, flat.width,
-            flat.node_start, flat.stop, flat.max_width, flat.max_held, depth, rows, out,
-        )
-        return out
+        if not exact:
+            out = np.zeros((len(flat.outcomes), len(rows)), dtype=np.float64)
+            _dealer_kernel.numerators(*graph, rows, out)
+            return out
+        low = np.zeros((len(flat.outcomes), len(rows)), dtype=np.uint64)
+        high = np.zeros_like(low)
+        _dealer_kernel.numerators_exact(*graph, rows, low, high)
+        return high.astype(object) * 2**64 + low.astype(object)
 
     size = -(-len(left) // _WORKERS // 64) * 64  # whole blocks of 64 shoes per part
-    if _WORKERS > 1 and len(left) >= 4096:
+    if _WORKERS > 1 and len(left) >= (256 if exact else 4096):
         parts = list(_pool().map(part, [left[i : i + size] for i in range(0, len(left), size)]))
         out = np.concatenate(parts, axis=1)
     else:
         out = part(left)
-    return dict(zip(flat.outcomes, out)), _denominators(left.sum(axis=1), depth, False)
+    return dict(zip(flat.outcomes, out)), _denominators(left.sum(axis=1), depth, exact)
 
 
 def _outcome_numerators(dealer, shoe, removed, depth, exact):
