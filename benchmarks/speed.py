@@ -1,0 +1,121 @@
+"""The speed table of issue 10 (README figures come from it).
+
+For 1, 2, 6 and 8 decks, S17, DAS, split to 4 hands, late surrender, CD play with CDZ- split
+hands, the whole round:
+
+- **cold**: ``bjcalc edge`` as a whole process (median of runs; the compiled graphs already in
+  the on-disk store, as after the first run; ``first run`` is with an empty store);
+- **warm**: in one process that has analysed the full shoe, one more depleted shoe (a few
+  cards gone): its round EV and every two-card hand's CD EVs against every up card (median
+  over several shoes);
+- **exact**: ``bjcalc edge --exact`` as a whole process;
+- peak memory (resident set) of the cold float and exact processes.
+
+    python benchmarks/speed.py [--decks 1 2 6 8] [--runs 3] [--no-exact]
+
+Tests never assert these times; run it on an idle machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+_CLI = """
+import resource, sys, time
+started = time.perf_counter()
+from bjcalc.cli import main
+sys.argv = ["bjcalc"] + {args!r}
+try:
+    main()
+except SystemExit:
+    pass
+sys.stderr.write("BENCH %.4f %.1f\\n" % (time.perf_counter() - started,
+                 resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
+"""
+
+_WARM = """
+import itertools, json, resource, statistics, time
+from bjcalc import Analysis, Rules
+options = dict(surrender="late", split_hands=4, double_after_split=True)
+full = [4 * {decks}] * 9 + [16 * {decks}]
+Analysis(Rules(shoe=full, **options)).round()
+times = []
+for gone in ([4, 9], [0, 9, 9], [2, 3, 4, 5], [9, 9, 9, 1], [0, 5, 6, 7, 8]):
+    shoe = list(full)
+    for rank in gone:
+        shoe[rank] -= 1
+    started = time.perf_counter()
+    analysis = Analysis(Rules(shoe=shoe, **options))
+    analysis.round()
+    for up in "A23456789T":
+        for a, b in itertools.combinations_with_replacement("A23456789T", 2):
+            analysis.hand(a + b, up)
+    times.append(time.perf_counter() - started)
+print(json.dumps({{"warm": statistics.median(times),
+                  "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
+"""
+
+
+def _process(args: list[str], cache: str) -> tuple[float, float]:
+    """Wall seconds of the whole process (interpreter start included) and its peak RSS (MB)."""
+    env = dict(os.environ, BJCALC_CACHE=cache)
+    started = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", _CLI.format(args=args)], env=env, capture_output=True,
+                         text=True, check=True)
+    wall = time.perf_counter() - started
+    line = next(x for x in out.stderr.splitlines() if x.startswith("BENCH"))
+    return wall, float(line.split()[2])
+
+
+def measure(decks: int, runs: int, exact: bool, cache: str) -> dict:
+    args = ["edge", "--decks", str(decks), "--s17", "--das", "--split-hands", "4", "--surrender", "late",
+            "--game", "us-shoe"]
+    with tempfile.TemporaryDirectory() as empty:
+        first, _ = _process(args, empty)
+    cold = [_process(args, cache) for _ in range(runs)]
+    row = {
+        "decks": decks,
+        "first_run_s": round(first, 2),
+        "cold_s": round(statistics.median(t for t, _ in cold), 2),
+        "cold_mb": round(max(m for _, m in cold)),
+    }
+    out = subprocess.run([sys.executable, "-c", _WARM.format(decks=decks)], env=dict(os.environ, BJCALC_CACHE=cache),
+                         capture_output=True, text=True, check=True)
+    row["warm_s"] = round(json.loads(out.stdout)["warm"], 3)
+    if exact:
+        wall, mb = _process(args + ["--exact"], cache)
+        row["exact_s"], row["exact_mb"] = round(wall, 1), round(mb)
+    return row
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--decks", type=int, nargs="+", default=[1, 2, 6, 8])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--no-exact", action="store_true")
+    options = parser.parse_args()
+    from bjcalc.engine.dealer import exact_kernel_available, kernel_available
+    from bjcalc.engine.store import cache_directory
+
+    cache = str(cache_directory() or tempfile.mkdtemp())
+    print(f"dealer loop: {'compiled' if kernel_available() else 'numpy'}"
+          f"{' (exact in 128-bit integers)' if exact_kernel_available() else ''}; store: {cache}; "
+          f"{os.cpu_count()} cores")
+    header = ["decks", "first run", "cold", "warm (+1 shoe)", "exact", "peak MB float / exact"]
+    print(" | ".join(header))
+    for decks in options.decks:
+        r = measure(decks, options.runs, not options.no_exact, cache)
+        exact = f"{r['exact_s']} s" if "exact_s" in r else "-"
+        print(f"{decks} | {r['first_run_s']} s | {r['cold_s']} s | {r['warm_s']} s | {exact} | "
+              f"{r['cold_mb']} / {r.get('exact_mb', '-')}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
