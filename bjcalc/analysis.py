@@ -252,7 +252,10 @@ class Analysis(Generic[N]):
         up_rank = parse_card(up)
         if len(hand) < 2:
             raise InvalidHandError(f"a hand needs at least two cards, not {len(hand)}")
-        counts = tuple(sum(1 for c in hand if c.index == r) for r in range(10))
+        held = [0] * 10
+        for card in hand:
+            held[card.index] += 1
+        counts = tuple(held)
         total, _ = counts_total(counts)
         notation = ",".join(str(c) for c in hand)
         if total > 21:

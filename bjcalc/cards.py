@@ -38,10 +38,12 @@ class Rank(str, enum.Enum):
     NINE = "9"
     TEN = "T"
 
+    _slot: int  # set below for every member: ``index`` is read in every hand's hot path
+
     @property
     def index(self) -> int:  # type: ignore[override]  # shadows str.index on purpose: the rank's slot
         """Position in a shoe's counts: 0 for the ace ... 9 for the ten-valued cards."""
-        return RANK_NOTATION.index(self.value)
+        return self._slot
 
     @property
     def points(self) -> int:
@@ -58,6 +60,9 @@ class Rank(str, enum.Enum):
     def __str__(self) -> str:
         return self.value
 
+
+for _slot, _rank in enumerate(Rank):
+    _rank._slot = _slot
 
 _ALIASES = {"10": "T", "J": "T", "Q": "T", "K": "T"}
 _TOKEN = re.compile(r"10|[AJQK2-9T]", re.IGNORECASE)
