@@ -146,8 +146,9 @@ def _refuse_both(first: str, second: str, why: str) -> None:
 
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-                      help="Output format.")
-EXACT = click.option("--exact", is_flag=True, help="Exact rational arithmetic; print fractions.")
+                      help="Output format (json: docs/json.md).")
+EXACT = click.option("--exact", is_flag=True,
+                     help="Exact rational arithmetic; print fractions (JSON: an \"exact\" mirror).")
 
 
 @click.group(cls=_OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
@@ -186,7 +187,7 @@ def dealer(up: str | None, peeked: bool, fmt: str, exact: bool, **options: Any) 
     ups = [parse_card(up)] if up is not None else [parse_card(r) for r in RANK_NOTATION]
     tables = [analysis.dealer(u, peeked=peeked) for u in ups]
     if fmt == "json":
-        click.echo(render.dealer_json(tables, exact))
+        click.echo(render.dealer_json(tables, rules, peeked, exact))
     else:
         click.echo(render.dealer_text(tables, rules, peeked, exact))
 
@@ -227,7 +228,7 @@ def chart(fmt: str, exact: bool, **options: Any) -> None:
     result = analysis.evaluate(table).round
     unusual = analysis.exceptions(table)
     if fmt == "json":
-        click.echo(render.chart_json(table, result, unusual, exact))
+        click.echo(render.chart_json(table, result, unusual, exact, variance=analysis.variance(table)))
     elif fmt == "csv":
         click.echo(render.chart_csv(table), nl=False)
     elif fmt == "markdown":
@@ -276,9 +277,9 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, **
         analysis = Analysis(rules, exact=exact)
         costs = analysis.deviations(chart)
         result = analysis.evaluate(chart).round
-        variance = analysis.variance(chart).variance
+        variance = analysis.variance(chart)
         if fmt == "json":
-            click.echo(render.edge_json(result, rules, exact, costs, variance=variance))
+            click.echo(render.edge_json(result, rules, exact, variance, costs))
         else:
             click.echo(render.edge_text(result, rules, exact, variance=variance) + "\n\n"
                        + render.deviations_text(costs))
@@ -287,13 +288,13 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, **
         analysis = Analysis(rules, exact=exact)
         table = analysis.chart()
         result = analysis.evaluate(table).round
-        variance = analysis.variance(table).variance
+        variance = analysis.variance(table)
     else:
         analysis = Analysis(rules, exact=exact, post_split=strategy)
         result = analysis.round()
-        variance = analysis.variance().variance
+        variance = analysis.variance()
     if fmt == "json":
-        click.echo(render.edge_json(result, rules, exact, variance=variance))
+        click.echo(render.edge_json(result, rules, exact, variance))
     else:
         click.echo(render.edge_text(result, rules, exact, variance=variance))
 
@@ -326,7 +327,8 @@ def sidebets(removed: str, pp_pays: str | None, tto_pays: str | None, fmt: str, 
         ),
     ]
     if fmt == "json":
-        click.echo(render.sidebets_json(results, exact))
+        gone = [str(card) for card in bets.parse_suited_cards(removed)] if removed else []
+        click.echo(render.sidebets_json(results, gone, rules, exact))
     else:
         click.echo(render.sidebets_text(results, len(shoe), exact))
 
@@ -361,7 +363,7 @@ def betbehind(seated: str | None, chart_file: str | None, fmt: str, exact: bool,
         chart = simple_policy(rules, seated)
     result = analysis.bet_behind(chart)
     if fmt == "json":
-        click.echo(render.betbehind_json(result, rules, exact))
+        click.echo(render.betbehind_json(result, rules, exact, analysis.variance(chart)))
     else:
         click.echo(render.betbehind_text(result, rules, exact))
 
@@ -387,8 +389,9 @@ def _title(options: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
 @cli.command()
 @rule_options
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "html"]), default="text",
-              help="Output format (html: one self-contained page).")
-def report(fmt: str, **options: Any) -> None:
+              help="Output format (html: one self-contained page; json: docs/json.md).")
+@EXACT
+def report(fmt: str, exact: bool, **options: Any) -> None:
     """Everything about a game: rules as understood, house edges, insurance, the chart, its
     exceptions, side bets and Bet Behind."""
     from bjcalc import render
@@ -396,15 +399,17 @@ def report(fmt: str, **options: Any) -> None:
 
     rules = build_rules(**options)
     title, assumed = _title(options)
-    result = build_report(title, rules, assumed)
+    result = build_report(title, rules, assumed, exact=exact)
     click.echo({"text": render.report_text, "markdown": render.report_markdown,
                 "json": render.report_json, "html": render.report_html}[fmt](result))
 
 
 @cli.command()
 @rule_options
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown"]), default="text", help="Output format.")
-def effects(fmt: str, **options: Any) -> None:
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text",
+              help="Output format (json: docs/json.md).")
+@EXACT
+def effects(fmt: str, exact: bool, **options: Any) -> None:
     """How much each rule of the game is worth: change one rule at a time (house edge each)."""
     from bjcalc import render
     from bjcalc.report import one_rule_changes, rule_effects
@@ -412,9 +417,12 @@ def effects(fmt: str, **options: Any) -> None:
     rules = build_rules(**options)
     title, _ = _title(options)
     with _progress(len(one_rule_changes(rules)), "rules") as step:
-        base, rows = rule_effects(rules, progress=step)
-    render_fn = render.effects_markdown if fmt == "markdown" else render.effects_text
-    click.echo(render_fn(title, rules, base, rows))
+        result = rule_effects(rules, progress=step, exact=exact)
+    if fmt == "json":
+        click.echo(render.effects_json(title, result, exact))
+    else:
+        render_fn = render.effects_markdown if fmt == "markdown" else render.effects_text
+        click.echo(render_fn(title, rules, result.base_percent, result.rows()))
 
 
 @cli.command()

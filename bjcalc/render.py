@@ -1,27 +1,45 @@
 """Turning results into text (tabulate) and JSON. Nothing here computes a probability.
 
-Numbers: text shows 6 decimal places (and the exact fraction when asked); JSON carries floats,
-or strings ``"p/q"`` in exact mode, since JSON has no exact rationals.
+Numbers: text shows 6 decimal places (and the exact fraction when asked). JSON follows
+docs/json.md (schema: docs/bjcalc.schema.json): one object per command with ``schema``,
+``command`` and the ``rules`` block; numbers are JSON numbers, and with ``--exact`` an
+``"exact"`` object mirrors every exactly computed number as a string ``"p/q"``
+(:func:`document`, from the results' ``to_data()``).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
-from bjcalc.actions import Action
 from bjcalc.numbers import constant
 from bjcalc.presets import Game
-from bjcalc.results import DealerResult, HandResult
+from bjcalc.results import (
+    UP_ORDER,
+    BetBehindResult,
+    ChartException,
+    DealerResult,
+    Deviation,
+    HandResult,
+    RoundResult,
+    Variance,
+    bet_figures,
+    by_up,
+    is_rational,
+    plain,
+)
 from bjcalc.rules import Rules
 
-if TYPE_CHECKING:  # the renderer formats results; it needs the engine only for their types
-    from bjcalc.results import BetBehindResult as BetBehind
+if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
+    from bjcalc.report import Report, RuleEffects
+    from bjcalc.sidebets import SideBetResult
+    from bjcalc.strategy import Chart
+
+SCHEMA = "bjcalc/1"  # every JSON output's "schema"; docs/bjcalc.schema.json describes it
 
 
 def fixed(value: Any, places: int = 6, sign: bool = False) -> str:
@@ -43,16 +61,206 @@ def number(value: Any, exact: bool) -> str:
     return fixed(value)
 
 
-def json_number(value: Any, exact: bool) -> float | str:
+# -- JSON: one document per command --------------------------------------------------------
+
+
+def exact_text(value: Any) -> str:
+    """An exact number as JSON text: ``"p/q"``, or ``"n"`` for a whole number.
+
+    >>> import sympy
+    >>> exact_text(sympy.Rational(-6, 4)), exact_text(sympy.Integer(3)), exact_text(Fraction(0))
+    ('-3/2', '3', '0')
+    """
+    return str(value if isinstance(value, Fraction) else Fraction(int(value.p), int(value.q)))
+
+
+def exact_mirror(data: Any) -> Any:
+    """The exactly computed numbers of ``data`` (``to_data()`` output), with the same keys and
+    nesting, each as :func:`exact_text`; ``None`` where ``data`` holds none. Floats (a standard
+    deviation, a chart's gains and costs, every number of a float analysis) and integers
+    (counts, exact in JSON already) are left out; in a list, an item with no exact number is
+    ``{}``, so that positions match.
+
+    >>> import sympy
+    >>> exact_mirror({"ev": sympy.Rational(-1, 3), "sd": 1.1, "n": 4, "rows": [{"p": Fraction(1, 2)}, {"x": 0.5}]})
+    {'ev': '-1/3', 'rows': [{'p': '1/2'}, {}]}
+    """
+    if is_rational(data):
+        return exact_text(data)
+    if isinstance(data, Mapping):
+        inner = {str(key): exact_mirror(value) for key, value in data.items()}
+        return {key: value for key, value in inner.items() if value is not None} or None
+    if isinstance(data, (list, tuple)):
+        items = [exact_mirror(value) for value in data]
+        return [{} if item is None else item for item in items] if any(i is not None for i in items) else None
+    return None
+
+
+def document(command: str, data: Mapping[str, Any], rules: Rules | None, exact: bool) -> dict[str, Any]:
+    """One command's JSON object: ``schema``, ``command``, ``data`` with plain numbers, the
+    ``rules`` block and, when ``exact``, the ``"exact"`` mirror of ``data``."""
+    out: dict[str, Any] = {"schema": SCHEMA, "command": command, **plain(data)}
+    if rules is not None:
+        out["rules"] = rules.to_dict()
     if exact:
-        fraction = Fraction(int(value.p), int(value.q))
-        return str(fraction)
-    return float(value)
+        out["exact"] = exact_mirror(data) or {}
+    return out
 
 
-def rules_dict(rules: Rules) -> dict[str, Any]:
-    """The rules as plain JSON values (:meth:`Rules.to_dict`)."""
-    return rules.to_dict()
+def dumps(out: Mapping[str, Any]) -> str:
+    return json.dumps(out, indent=2)
+
+
+def round_data(result: RoundResult, variance: Variance | None = None) -> dict[str, Any]:
+    """A round's figures (:meth:`RoundResult.to_data`) with its ``variance`` and ``sd``
+    (``None`` where not computed)."""
+    spread: dict[str, Any] = {"variance": None, "sd": None}
+    if variance is not None:
+        assert variance.strategy == result.strategy, (variance.strategy, result.strategy)
+        spread = {"variance": variance.variance, "sd": variance.sd}
+    return {**result.to_data(), **spread}
+
+
+def chart_tables(chart: Chart) -> dict[str, Any]:
+    """The chart's three tables: row -> up card (2..9, T, A) -> code (docs/charts.md)."""
+    return {kind: chart.table(kind) for kind, _ in CHART_KINDS}
+
+
+def betbehind_data(result: BetBehindResult, variance: Variance | None = None) -> dict[str, Any]:
+    """Bet Behind's two bets. Following everything, the bet's result is the seated player's
+    (without insurance): its variance is the round's under the seated strategy (``variance``)."""
+    data = result.to_data()
+    if variance is not None:
+        assert variance.strategy == result.seated, (variance.strategy, result.seated)
+        data["follows_everything"] = bet_figures(result.follows_everything, variance.variance)
+    return data
+
+
+def side_bet_data(result: SideBetResult) -> dict[str, Any]:
+    """One side bet; categories by their JSON keys (``perfect_pair``, ``straight_flush``...),
+    best first, the losing ``none`` last (it pays -1)."""
+    return {
+        "name": result.name,
+        "expected_return": result.expected_return,
+        "house_edge": result.house_edge,
+        "house_edge_percent": 100 * result.house_edge,
+        "total_combinations": result.total_combinations,
+        "categories": {
+            result.category_key(name): {"combinations": n, "probability": p, "pays": pays}
+            for name, (n, p, pays) in result.categories.items()
+        },
+    }
+
+
+def _seat(result: BetBehindResult) -> str:
+    return "basic" if result.seated.chart else "optimal"
+
+
+def dealer_json(results: Sequence[DealerResult], rules: Rules, peeked: bool, exact: bool) -> str:
+    """Up card (2..9, T, A) -> outcome -> probability; every up card has the same outcomes (0
+    where it cannot reach one). A total below 17 is a hand stopped by the card limit: those
+    are listed in ``card_limit_outcomes``."""
+    columns, tables = _dealer_columns(results, exact)
+    data = {
+        "peeked": peeked,
+        "frame": "conditioned" if peeked else "unconditional",
+        "outcomes": columns,
+        "card_limit_outcomes": [c for c in columns if _outcome_label(c) != c],
+        "probabilities": {up: tables[up] for up in sorted(tables, key=UP_ORDER.index)},
+    }
+    return dumps(document("dealer", data, rules, exact))
+
+
+def hand_json(result: HandResult, rules: Rules, exact: bool) -> str:
+    """The hand: every action's EV (``null`` where not allowed), ``frames`` giving each
+    number's frame (``"conditioned"`` on no dealer blackjack, or ``"unconditional"``)."""
+    return dumps(document("hand", result.to_data(), rules, exact))
+
+
+def games_json(games: list[Game]) -> str:
+    """The presets, each with its own rules block (none at the top)."""
+    data = {"games": [{"name": g.name, "title": g.title, "source": g.source, "rules": g.rules.to_dict(),
+                       "assumed": list(g.assumed)} for g in games]}
+    return dumps(document("games", data, None, exact=False))
+
+
+def chart_data(chart: Chart, result: RoundResult, exceptions_: Sequence[ChartException],
+               variance: Variance | None = None) -> dict[str, Any]:
+    """The chart's tables (``--chart FILE`` reads them back), its round and the CD exceptions."""
+    figures = round_data(result, variance)
+    return {"strategy": figures.pop("strategy"), **chart_tables(chart), **figures,
+            "exceptions": [e.to_data() for e in exceptions_]}
+
+
+def chart_json(chart: Chart, result: RoundResult, exceptions_: Sequence[ChartException], exact: bool,
+               variance: Variance | None = None) -> str:
+    return dumps(document("chart", chart_data(chart, result, exceptions_, variance), chart.rules, exact))
+
+
+def edge_json(result: RoundResult, rules: Rules, exact: bool, variance: Variance | None = None,
+              costs: Sequence[Deviation] | None = None) -> str:
+    """The round's figures; with a chart file, the cost of each of its ``deviations``."""
+    data = round_data(result, variance)
+    if costs is not None:
+        data["deviations"] = [d.to_data() for d in costs]
+    return dumps(document("edge", data, rules, exact))
+
+
+def betbehind_json(result: BetBehindResult, rules: Rules, exact: bool, variance: Variance | None = None) -> str:
+    return dumps(document("betbehind", betbehind_data(result, variance), rules, exact))
+
+
+def sidebets_json(results: Sequence[SideBetResult], removed: Sequence[str], rules: Rules, exact: bool) -> str:
+    """Each bet under its key (``perfect_pairs``, ``twenty_one_plus_three``); ``removed``: the
+    cards already out of the shoe."""
+    data = {"removed": list(removed), **{r.key: side_bet_data(r) for r in results}}
+    return dumps(document("sidebets", data, rules, exact))
+
+
+def report_data(report: Report) -> dict[str, Any]:
+    """The chart; the round played by it (``basic``) and with CD play (``cd``), each with its
+    spread; the exceptions; Bet Behind by seat; the side bets (``None`` without suits)."""
+    variances = {report.basic.strategy: report.basic_variance, report.cd.strategy: report.cd_variance}
+    return {
+        "title": report.title,
+        "assumed": list(report.assumed),
+        "chart": {"strategy": report.basic.strategy.to_dict(), **chart_tables(report.chart)},
+        "basic": round_data(report.basic, report.basic_variance),
+        "cd": round_data(report.cd, report.cd_variance),
+        "exceptions": [e.to_data() for e in report.exceptions],
+        "bet_behind": {_seat(r): betbehind_data(r, variances.get(r.seated)) for r in report.bet_behind},
+        "side_bets": {b.key: side_bet_data(b) for b in report.side_bets} or None,
+    }
+
+
+def report_json(report: Report) -> str:
+    return dumps(document("report", report_data(report), report.rules, report.exact))
+
+
+def effects_json(title: str, effects: RuleEffects, exact: bool) -> str:
+    """The game's house edge and, for each one-rule change, the rules it changes, the house
+    edge with it and its ``effect`` (per initial bet; ``effect_percent`` in percentage points;
+    + = worse for the player)."""
+    base = effects.rules.to_dict()
+    changes = []
+    for change in effects.changes:
+        edge = change.house_edge
+        changed = change.rules.to_dict()
+        changes.append({
+            "change": change.words,
+            "rules_changed": {field: value for field, value in changed.items() if base[field] != value},
+            "house_edge": edge,
+            "house_edge_percent": 100 * edge,
+            "effect": edge - effects.house_edge,
+            "effect_percent": 100 * (edge - effects.house_edge),
+        })
+    data = {"title": title, "strategy": effects.strategy.to_dict(), "frame": "unconditional",
+            "house_edge": effects.house_edge, "house_edge_percent": 100 * effects.house_edge,
+            "changes": changes}
+    return dumps(document("effects", data, effects.rules, exact))
+
+
+# -- text, Markdown, CSV and HTML ---------------------------------------------------------
 
 
 def rules_line(rules: Rules) -> str:
@@ -132,34 +340,6 @@ def hand_text(result: HandResult, rules: Rules, exact: bool) -> str:
     return "\n".join(lines)
 
 
-def hand_json(result: HandResult, rules: Rules, exact: bool) -> str:
-    """The hand as JSON; ``frames`` gives each number's frame (``"conditioned"`` on no dealer
-    blackjack, or ``"unconditional"``)."""
-    out: dict[str, Any] = {
-        "hand": result.notation,
-        "up": str(result.up),
-    }
-    frames: dict[str, str] = {}
-    for action in Action:
-        if action is not Action.SPLIT or action in result.evs:
-            value = result.evs.get(action)
-            out[action.key] = None if value is None else json_number(value, exact)
-            if value is not None:
-                frames[action.key] = _frame_word(result)
-    out["insurance"] = None if result.insurance is None else json_number(result.insurance, exact)
-    if result.insurance is not None:
-        frames["insurance"] = "unconditional"
-    if result.even_money is not None:
-        out["even_money"] = json_number(result.even_money, exact)
-        frames["even_money"] = "unconditional"
-    out["best"] = result.best.key
-    out["conditioned"] = result.conditioned
-    out["frames"] = frames
-    out["strategy"] = result.strategy.label
-    out["rules"] = rules_dict(rules)
-    return json.dumps(out, indent=2)
-
-
 def _outcome_label(outcome: str) -> str:
     """A dealer outcome as a column name. A total below 17 is a hand stopped by the card limit.
 
@@ -205,17 +385,6 @@ def dealer_text(results: Sequence[DealerResult], rules: Rules, peeked: bool, exa
     return "\n".join(lines)
 
 
-def dealer_json(results: Sequence[DealerResult], exact: bool) -> str:
-    """Up card -> outcome -> probability; every up card has the same outcomes (0 where it cannot
-    reach one), and a total below 17, reached only by stopping at the card limit, is labelled
-    ``"16 (card limit)"``."""
-    columns, tables = _dealer_columns(results, exact)
-    return json.dumps(
-        {up: {_outcome_label(o): json_number(table[o], exact) for o in columns} for up, table in tables.items()},
-        indent=2,
-    )
-
-
 GAMES_NOTE = (
     "The rule texts the presets were read from are not installed with bjcalc: each preset below\n"
     "names its text and lists its rules as bjcalc reads them, with what it assumed where the text\n"
@@ -233,22 +402,6 @@ def games_text(games: list[Game]) -> str:
             lines.append(f"  assumed (text silent): {note}")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
-
-
-def games_json(games: list[Game]) -> str:
-    return json.dumps(
-        [
-            {
-                "name": g.name,
-                "title": g.title,
-                "source": g.source,
-                "rules": rules_dict(g.rules),
-                "assumed": list(g.assumed),
-            }
-            for g in games
-        ],
-        indent=2,
-    )
 
 
 CHART_KINDS = (("hard", "Hard totals"), ("soft", "Soft totals"), ("pairs", "Pairs"))
@@ -329,40 +482,25 @@ def chart_csv(chart) -> str:
     return out.getvalue()
 
 
-def chart_json(chart, result, exceptions_, exact: bool) -> str:
-    data = chart.to_dict()
-    data["ev"] = json_number(result.ev, exact)
-    data["house_edge"] = json_number(result.house_edge, exact)
-    data["exceptions"] = [
-        {"hand": e.hand, "up": str(e.up), "chart": e.chart.key, "best": e.best.key, "gain": e.gain}
-        for e in exceptions_
-    ]
-    return json.dumps(data, indent=2)
-
-
 _NO_VARIANCE = ("standard deviation: not computed when resplitting is allowed (exact with one split: "
                 "--split-hands 2)")
 
 
-def edge_text(result, rules, exact: bool, variance=None) -> str:
-    import math
-
+def edge_text(result: RoundResult, rules: Rules, exact: bool, variance: Variance | None = None) -> str:
     lines = [f"House edge   {rules_line(rules)}", f"strategy: {result.strategy}"]
     lines.append(f"player EV per round (unconditional): {number(result.ev, exact)}")
     lines.append(f"house edge: {fixed(100 * float(result.house_edge))} %")
-    if variance is not None:
-        lines.append(f"standard deviation per round: {fixed(math.sqrt(float(variance)))} "
-                     f"(variance {number(variance, exact)}, exact)")
+    if variance is not None and variance.variance is not None:
+        lines.append(f"standard deviation per round: {fixed(variance.sd)} "
+                     f"(variance {number(variance.variance, exact)}, exact)")
     elif rules.split_hands > 2:
         lines.append(_NO_VARIANCE)
     if result.insurance is not None:
         lines.append(
             f"insurance off the top: {number(result.insurance, exact)} per unit of insurance bet (never taken above)"
         )
-    rows = [
-        [up, number(result.upcard_probability[up], exact), number(ev, exact)]
-        for up, ev in sorted(result.by_upcard.items(), key=lambda kv: "23456789TA".index(kv[0]))
-    ]
+    probability = by_up(result.upcard_probability)
+    rows = [[up, number(probability[up], exact), number(ev, exact)] for up, ev in by_up(result.by_upcard).items()]
     lines.append("")
     lines.append(tabulate(rows, headers=["up", "P(up)", "EV given up (unconditional)"], disable_numparse=True))
     return "\n".join(lines)
@@ -374,27 +512,6 @@ def deviations_text(costs) -> str:
     rows = [[d.kind, d.row, d.up, d.code, d.optimal, fixed(d.cost, 8)] for d in costs]
     return "Deviations from the optimal chart, largest cost first (EV per round lost):\n" + tabulate(
         rows, headers=["table", "row", "up", "chart", "optimal", "cost"], disable_numparse=True
-    )
-
-
-def edge_json(result, rules, exact: bool, costs=None, variance=None) -> str:
-    import math
-
-    extra: dict[str, Any] = {} if costs is None else {"deviations": [dataclasses.asdict(d) for d in costs]}
-    extra["variance"] = None if variance is None else json_number(variance, exact)
-    extra["sd"] = None if variance is None else math.sqrt(float(variance))
-    return json.dumps(
-        {
-            **extra,
-            "ev": json_number(result.ev, exact),
-            "house_edge": json_number(result.house_edge, exact),
-            "by_upcard": {u: json_number(v, exact) for u, v in result.by_upcard.items()},
-            "upcard_probability": {u: json_number(v, exact) for u, v in result.upcard_probability.items()},
-            "insurance": None if result.insurance is None else json_number(result.insurance, exact),
-            "strategy": result.strategy.label,
-            "rules": rules_dict(rules),
-        },
-        indent=2,
     )
 
 
@@ -414,94 +531,64 @@ def sidebets_text(results, cards: int, exact: bool) -> str:
     return "\n".join(lines)
 
 
-def sidebets_json(results, exact: bool) -> str:
-    def num(value):
-        return str(value) if exact else float(value)
-
-    return json.dumps(
-        {
-            r.name: {
-                "expected_return": num(r.expected_return),
-                "house_edge": num(-r.expected_return),
-                "total_combinations": r.total_combinations,
-                "categories": {
-                    name: {"combinations": c, "probability": num(p), "pays": num(pay)}
-                    for name, (c, p, pay) in r.categories.items()
-                },
-            }
-            for r in results
-        },
-        indent=2,
-    )
+def exceptions_dicts(exceptions_: Sequence[ChartException]) -> list[dict[str, Any]]:
+    return [e.to_dict() for e in exceptions_]
 
 
-def exceptions_dicts(exceptions_) -> list[dict]:
-    return [
-        {"hand": e.hand, "up": str(e.up), "chart": e.chart.key, "best": e.best.key, "gain": e.gain}
-        for e in exceptions_
+def report_figures(report: Report) -> list[tuple[str, str]]:
+    """The report's headline figures as (label, value) text."""
+    figures = [
+        ("house edge, basic chart", f"{fixed(100 * report.basic.house_edge, 4)} %"),
+        ("house edge, CD play (CDZ-)", f"{fixed(100 * report.cd.house_edge, 4)} %"),
     ]
+    for label, variance in (("basic chart", report.basic_variance), ("CD play (CDZ-)", report.cd_variance)):
+        if variance.sd is not None:
+            figures.append((f"standard deviation per round, {label}", fixed(variance.sd, 4)))
+    if report.rules.split_hands > 2:
+        figures.append(("standard deviation per round", "not computed (resplitting allowed)"))
+    if report.cd.insurance is not None:
+        figures.append(("insurance EV, off the top", fixed(report.cd.insurance)))
+    for result in report.bet_behind:
+        seat = _seat(result)
+        figures.append((f"Bet Behind ({seat} seat), follows all", fixed(result.follows_everything)))
+        figures.append((f"Bet Behind ({seat} seat), no doubles/splits", fixed(result.cannot_afford)))
+    for bet in report.side_bets:
+        figures.append((f"house edge, {bet.name}", f"{fixed(-100 * float(bet.expected_return), 4)} %"))
+    return figures
 
 
-def report_text(report) -> str:
+def report_text(report: Report) -> str:
     lines = [report.title, "=" * len(report.title), "", "Rules as understood:"]
     lines.append(tabulate(report.rules.describe(), tablefmt="plain", disable_numparse=True))
     for note in report.assumed:
         lines.append(f"assumed (the game's text is silent): {note}")
     lines += ["", "Figures (unconditional, per round or per unit bet, reshuffle every round):",
-              tabulate(report.figures, tablefmt="plain", disable_numparse=True), ""]
-    basic = _RoundLike(report.data["house_edge_basic"], report.chart.strategy)
-    lines.append(chart_text(report.chart, basic, report.exceptions, exact=False))
+              tabulate(report_figures(report), tablefmt="plain", disable_numparse=True), ""]
+    lines.append(chart_text(report.chart, report.basic, report.exceptions, exact=report.exact))
     return "\n".join(lines)
 
 
-@dataclasses.dataclass(frozen=True)
-class _RoundLike:
-    house_edge: float
-    name: str
-
-    @property
-    def ev(self) -> float:
-        return -self.house_edge
-
-    @property
-    def strategy(self) -> str:
-        return f"{self.name} (chart; split hands by the chart)"
-
-
-def report_markdown(report) -> str:
+def report_markdown(report: Report) -> str:
     lines = [f"# {report.title}", "", "## Rules as understood", "",
              tabulate(report.rules.describe(), headers=["rule", "value"], tablefmt="github", disable_numparse=True), ""]
     for note in report.assumed:
         lines.append(f"- *Assumed (the game's text is silent):* {note}")
     lines += ["", "## Figures", "", "Unconditional, per round or per unit bet, reshuffle every round.", "",
-              tabulate(report.figures, headers=["figure", "value"], tablefmt="github", disable_numparse=True), ""]
-    basic = _RoundLike(report.data["house_edge_basic"], report.chart.strategy)
-    body = chart_markdown(report.chart, basic, report.exceptions, exact=False)
+              tabulate(report_figures(report), headers=["figure", "value"], tablefmt="github",
+                       disable_numparse=True), ""]
+    body = chart_markdown(report.chart, report.basic, report.exceptions, exact=report.exact)
     lines.append(body.replace("# Basic strategy", "## Basic strategy", 1))
     return "\n".join(lines)
 
 
-def report_json(report) -> str:
-    data = {
-        "title": report.title,
-        "rules": rules_dict(report.rules),
-        "assumed": list(report.assumed),
-        "figures": dict(report.figures),
-        **report.data,
-        "chart": report.chart.to_dict(),
-        "exceptions": exceptions_dicts(report.exceptions),
-    }
-    return json.dumps(data, indent=2)
-
-
-def report_html(report) -> str:
+def report_html(report: Report) -> str:
     from bjcalc import html
 
     return html.report_page(
         title=report.title,
         rules=report.rules.describe(),
         assumed=list(report.assumed),
-        figures=report.figures,
+        figures=report_figures(report),
         chart=report.chart.to_dict(),
         exceptions=exceptions_dicts(report.exceptions),
     )
@@ -520,7 +607,7 @@ def chart_html(chart, result, exceptions_) -> str:
     )
 
 
-def effects_text(title: str, rules, base: float, effects) -> str:
+def effects_text(title: str, rules: Rules, base: float, effects: Sequence[tuple[str, float, float]]) -> str:
     rows = [[words, f"{fixed(edge, 4)} %", fixed(delta, sign=True)] for words, edge, delta in effects]
     return "\n".join([
         f"Rule-by-rule effects: {title}",
@@ -532,7 +619,7 @@ def effects_text(title: str, rules, base: float, effects) -> str:
     ])
 
 
-def effects_markdown(title: str, rules, base: float, effects) -> str:
+def effects_markdown(title: str, rules: Rules, base: float, effects: Sequence[tuple[str, float, float]]) -> str:
     rows = [[words, f"{fixed(edge, 4)} %", fixed(delta, sign=True)] for words, edge, delta in effects]
     return "\n".join([
         f"# Rule-by-rule effects: {title}",
@@ -546,7 +633,7 @@ def effects_markdown(title: str, rules, base: float, effects) -> str:
     ])
 
 
-def betbehind_text(result: BetBehind, rules: Rules, exact: bool) -> str:
+def betbehind_text(result: BetBehindResult, rules: Rules, exact: bool) -> str:
     """A Bet Behind's two EVs, with the seated player's strategy and the frame."""
     return "\n".join([
         f"Bet Behind   {rules_line(rules)}",
@@ -555,12 +642,3 @@ def betbehind_text(result: BetBehind, rules: Rules, exact: bool) -> str:
         f"cannot afford doubles and splits (one card instead of a double, the right-hand hand "
         f"of a split): {number(result.cannot_afford, exact)}",
     ])
-
-
-def betbehind_json(result: BetBehind, rules: Rules, exact: bool) -> str:
-    return json.dumps({
-        "seated": result.seated.label,
-        "follows_everything": json_number(result.follows_everything, exact),
-        "cannot_afford": json_number(result.cannot_afford, exact),
-        "rules": rules.to_dict(),
-    }, indent=2)

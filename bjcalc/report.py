@@ -10,66 +10,62 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, Generic
 
 from bjcalc.analysis import Analysis
-from bjcalc.render import fixed
-from bjcalc.results import ChartException
+from bjcalc.results import BetBehindResult, ChartException, N, RoundResult, Strategy, Variance
 from bjcalc.rules import BLACKJACK_TAKES, Doubling, HoleCard, Rules, Surrender
+from bjcalc.sidebets import SideBetResult
 from bjcalc.strategy import Chart
 
 
 @dataclasses.dataclass(frozen=True)
-class Report:
+class Report(Generic[N]):
+    """Everything about one game. ``basic``: the round played by ``chart``; ``cd``: CD play with
+    split hands CDZ-; their variances (``None`` inside where resplitting is allowed);
+    ``bet_behind``: a seat playing CD, then one playing the chart; ``side_bets``: Perfect Pairs
+    and 21+3 on the full shoe (none for a shoe given by counts: side bets need suits)."""
+
     title: str
     rules: Rules
     assumed: tuple[str, ...]
     chart: Chart
     exceptions: list[ChartException]
-    figures: list[tuple[str, str]]  # label, value (text)
-    data: dict[str, Any]  # the same figures as JSON values
+    basic: RoundResult[N]
+    basic_variance: Variance[N]
+    cd: RoundResult[N]
+    cd_variance: Variance[N]
+    bet_behind: tuple[BetBehindResult[N], ...]
+    side_bets: tuple[SideBetResult, ...]
+    exact: bool = False
 
 
-def build_report(title: str, rules: Rules, assumed: tuple[str, ...] = ()) -> Report:
-    """The report of a game (float arithmetic, which agrees with exact mode to 1e-12)."""
+def build_report(title: str, rules: Rules, assumed: tuple[str, ...] = (), exact: bool = False) -> Report[Any]:
+    """The report of a game: float arithmetic (which agrees with exact mode to 1e-12), or
+    exact round figures with ``exact`` (the chart and its exceptions are chosen in floating
+    point either way)."""
     from bjcalc import sidebets
 
-    analysis = Analysis(rules)
+    analysis = Analysis(rules, exact=exact)
     chart = analysis.chart()
-    basic = analysis.evaluate(chart).round
-    cd = analysis.round()
-    figures = [
-        ("house edge, basic chart", f"{fixed(100 * basic.house_edge, 4)} %"),
-        ("house edge, CD play (CDZ-)", f"{fixed(100 * cd.house_edge, 4)} %"),
-    ]
-    data: dict[str, Any] = {
-        "house_edge_basic": basic.house_edge,
-        "house_edge_cd": cd.house_edge,
-        "ev_by_upcard_basic": basic.by_upcard,
-    }
-    for key, label, variance in (("basic", "basic chart", analysis.variance(chart)),
-                                 ("cd", "CD play (CDZ-)", analysis.variance())):
-        if variance.sd is not None:
-            figures.append((f"standard deviation per round, {label}", fixed(variance.sd, 4)))
-            data[f"sd_{key}"] = variance.sd
-    if rules.split_hands > 2:
-        figures.append(("standard deviation per round", "not computed (resplitting allowed)"))
-    if cd.insurance is not None:
-        figures.append(("insurance EV, off the top", fixed(cd.insurance)))
-        data["insurance"] = float(cd.insurance)
-    behind = [analysis.bet_behind(), analysis.bet_behind(chart)]
-    for result in behind:
-        label = "basic" if result.seated.chart else "optimal"
-        figures.append((f"Bet Behind ({label} seat), follows all", fixed(result.follows_everything)))
-        figures.append((f"Bet Behind ({label} seat), no doubles/splits", fixed(result.cannot_afford)))
-    data["bet_behind"] = [r.to_dict() for r in behind]
+    side_bets: tuple[SideBetResult, ...] = ()
     if rules.decks is not None:
         shoe = sidebets.SuitedShoe.of_decks(rules.decks)
-        for bet in (sidebets.perfect_pairs(shoe), sidebets.twenty_one_plus_three(shoe)):
-            figures.append((f"house edge, {bet.name}",
-                            f"{fixed(-100 * float(bet.expected_return), 4)} %"))
-            data[f"house_edge_{bet.name.replace(' ', '_')}"] = float(-bet.expected_return)
-    return Report(title, rules, assumed, chart, analysis.exceptions(chart), figures, data)
+        side_bets = (sidebets.perfect_pairs(shoe), sidebets.twenty_one_plus_three(shoe))
+    return Report(
+        title=title,
+        rules=rules,
+        assumed=assumed,
+        chart=chart,
+        exceptions=analysis.exceptions(chart),
+        basic=analysis.evaluate(chart).round,
+        basic_variance=analysis.variance(chart),
+        cd=analysis.round(),
+        cd_variance=analysis.variance(),
+        bet_behind=(analysis.bet_behind(), analysis.bet_behind(chart)),
+        side_bets=side_bets,
+        exact=exact,
+    )
 
 
 def one_rule_changes(rules: Rules) -> list[tuple[str, Rules]]:
@@ -121,16 +117,45 @@ def one_rule_changes(rules: Rules) -> list[tuple[str, Rules]]:
     return [(words, rules.replace(**change)) for words, change in out]
 
 
+@dataclasses.dataclass(frozen=True)
+class RuleChange(Generic[N]):
+    """One rule changed (``words``), the rules with the change, and the house edge with it."""
+
+    words: str
+    rules: Rules
+    house_edge: N
+
+
+@dataclasses.dataclass(frozen=True)
+class RuleEffects(Generic[N]):
+    """The house edge of a game (``strategy``: CD play, split hands CDZ-; unconditional, per
+    round) and of each one-rule change of it."""
+
+    rules: Rules
+    strategy: Strategy
+    house_edge: N
+    changes: tuple[RuleChange[N], ...]
+
+    @property
+    def base_percent(self) -> float:
+        return 100 * float(self.house_edge)  # type: ignore[arg-type]
+
+    def rows(self) -> list[tuple[str, float, float]]:
+        """Each change, its house edge and its effect (percentage points, positive = better for
+        the house), as floats for the printed tables."""
+        base = self.base_percent
+        return [(c.words, 100 * float(c.house_edge), 100 * float(c.house_edge) - base)  # type: ignore[arg-type]
+                for c in self.changes]
+
+
 def rule_effects(
-    rules: Rules, progress: Callable[[str], None] = lambda words: None
-) -> tuple[float, list[tuple[str, float, float]]]:
-    """The baseline house edge (the game itself, CD play with split hands CDZ-) and, for each
-    one-rule change, the house edge with it and its effect (percentage points, positive =
-    better for the house). Float arithmetic (agrees with exact to 1e-12)."""
-    base = Analysis(rules).round().house_edge_percent
-    out = []
+    rules: Rules, progress: Callable[[str], None] = lambda words: None, exact: bool = False
+) -> RuleEffects[Any]:
+    """The house edge of the game itself (CD play with split hands CDZ-) and of each one-rule
+    change: float arithmetic (agrees with exact to 1e-12), or exact fractions with ``exact``."""
+    game = Analysis(rules, exact=exact).round()
+    changes = []
     for words, variant in one_rule_changes(rules):
         progress(words)
-        edge = Analysis(variant).round().house_edge_percent
-        out.append((words, edge, edge - base))
-    return base, out
+        changes.append(RuleChange(words, variant, Analysis(variant, exact=exact).round().house_edge))
+    return RuleEffects(rules, game.strategy, game.house_edge, tuple(changes))

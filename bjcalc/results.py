@@ -4,7 +4,11 @@ Every result is generic in its number type ``N``: ``float``, or ``sympy.Rational
 exact analysis. Keys are :class:`~bjcalc.Rank` (up cards), :class:`Outcome` (dealer outcomes)
 and :class:`~bjcalc.Action`; all three are string enums, so ``table["bust"]`` and
 ``result.by_upcard["A"]`` work too. Every result says which strategy its numbers assume
-(:class:`Strategy`) and ``to_dict()`` gives it in the JSON schema of docs/json.md.
+(:class:`Strategy`).
+
+Each result has ``to_data()``, its fields in the JSON schema of docs/json.md with every number
+as computed (``sympy.Rational`` in exact mode), and ``to_dict()``, the same with plain JSON
+numbers (:func:`plain`). The renderers make the JSON ``"exact"`` mirror from ``to_data()``.
 """
 
 from __future__ import annotations
@@ -18,29 +22,61 @@ from typing import Any, Generic, TypeVar
 
 from bjcalc.actions import Action
 from bjcalc.cards import ACE, TEN, Rank
-from bjcalc.rules import Rules
 
 N = TypeVar("N")  # float, or sympy.Rational in exact mode
 
 UP_ORDER = "23456789TA"  # up cards in the order charts and tables print them
 
 
-def json_value(value: Any) -> Any:
-    """A result number in JSON: a number (float mode), or the exact fraction as a string
-    ``"p/q"`` (exact mode: ``sympy.Rational``, ``Fraction`` or ``int``)."""
-    if value is None or isinstance(value, (bool, str)):
-        return value
-    if isinstance(value, float):
-        return value
-    if hasattr(value, "p") and hasattr(value, "q"):
-        return str(Fraction(int(value.p), int(value.q)))
-    if isinstance(value, (int, Fraction)):
-        return str(Fraction(value))
-    return float(value)
+def is_rational(value: Any) -> bool:
+    """Whether ``value`` is an exact fraction (``sympy.Rational`` or ``Fraction``), the numbers
+    exact mode computes. Python ints (counts) are exact in JSON already and are not counted.
+
+    >>> import sympy
+    >>> is_rational(sympy.Rational(1, 3)), is_rational(Fraction(1, 2)), is_rational(0.5), is_rational(3)
+    (True, True, False, False)
+    """
+    return isinstance(value, Fraction) or (hasattr(value, "p") and hasattr(value, "q"))
 
 
-def _by_up(values: Mapping[Rank, Any]) -> dict[str, Any]:
-    return {str(up): json_value(values[up]) for up in sorted(values, key=lambda u: UP_ORDER.index(u.value))}
+def plain(data: Any) -> Any:
+    """``to_data()`` output as plain JSON values: every exact fraction as a float, integers
+    (counts) kept, keys as strings.
+
+    >>> import sympy
+    >>> plain({"ev": sympy.Rational(-1, 2), "combinations": 3, "by_upcard": {Rank.ACE: Fraction(1, 4)}})
+    {'ev': -0.5, 'combinations': 3, 'by_upcard': {'A': 0.25}}
+    """
+    if isinstance(data, dict):
+        return {_key(key): plain(value) for key, value in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [plain(value) for value in data]
+    if isinstance(data, enum.Enum):
+        return data.value
+    if data is None or isinstance(data, (bool, int, str)):
+        return data
+    return float(data)
+
+
+def _key(key: Any) -> str:
+    return str(key.value) if isinstance(key, enum.Enum) else str(key)
+
+
+class _Data:
+    """``to_dict()`` is ``to_data()`` with plain JSON numbers."""
+
+    def to_data(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as plain JSON values (docs/json.md): numbers as floats, counts as ints."""
+        result: dict[str, Any] = plain(self.to_data())
+        return result
+
+
+def by_up(values: Mapping[Rank, Any]) -> dict[str, Any]:
+    """A mapping keyed by up card, in chart order (2..9, T, A), with string keys."""
+    return {str(up): values[up] for up in sorted(values, key=lambda u: UP_ORDER.index(str(u)))}
 
 
 class Outcome(str, enum.Enum):
@@ -115,7 +151,7 @@ class Strategy:
 
 
 @dataclasses.dataclass(frozen=True)
-class DealerResult(Mapping[Outcome, N], Generic[N]):
+class DealerResult(_Data, Mapping[Outcome, N], Generic[N]):
     """Dealer final-outcome probabilities with ``up`` showing: before the peek (blackjack
     included) or, ``peeked``, conditioned on no dealer blackjack. A mapping Outcome ->
     probability, summing to exactly 1 in exact mode."""
@@ -134,13 +170,19 @@ class DealerResult(Mapping[Outcome, N], Generic[N]):
     def __len__(self) -> int:
         return len(self.probabilities)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"up": str(self.up), "peeked": self.peeked, "removed": [str(c) for c in self.removed],
-                "probabilities": {str(o): json_value(p) for o, p in self.probabilities.items()}}
+    @property
+    def frame(self) -> str:
+        """``"conditioned"`` (on no dealer blackjack: after the peek) or ``"unconditional"``."""
+        return "conditioned" if self.peeked else "unconditional"
+
+    def to_data(self) -> dict[str, Any]:
+        return {"up": str(self.up), "peeked": self.peeked, "frame": self.frame,
+                "removed": [str(c) for c in self.removed],
+                "probabilities": {str(o): p for o, p in self.probabilities.items()}}
 
 
 @dataclasses.dataclass(frozen=True)
-class HandResult(Generic[N]):
+class HandResult(_Data, Generic[N]):
     """EVs of every available action for one hand against one up card.
 
     ``evs`` are in units of the initial bet, with composition-dependent optimal play after the
@@ -185,22 +227,21 @@ class HandResult(Generic[N]):
         """``"conditioned"`` (on no dealer blackjack) or ``"unconditional"``."""
         return "conditioned" if self.conditioned else "unconditional"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_data(self) -> dict[str, Any]:
+        """Every action's EV (``None`` where the rules or the cards do not allow it), insurance
+        and even money (``None`` where not offered), and each number's frame in ``frames``."""
         out: dict[str, Any] = {"hand": self.notation, "up": str(self.up)}
         frames: dict[str, str] = {}
         for action in Action:
-            if action is not Action.SPLIT or action in self.evs:
-                value = self.evs.get(action)
-                out[action.key] = json_value(value)
-                if value is not None:
-                    frames[action.key] = self.frame
-        out["insurance"] = json_value(self.insurance)
-        if self.insurance is not None:
-            frames["insurance"] = "unconditional"
-        if self.even_money is not None:
-            out["even_money"] = json_value(self.even_money)
-            frames["even_money"] = "unconditional"
-        out["dealer_blackjack"] = json_value(self.dealer_blackjack)
+            value = self.evs.get(action)
+            out[action.key] = value
+            if value is not None:
+                frames[action.key] = self.frame
+        for name, value in (("insurance", self.insurance), ("even_money", self.even_money)):
+            out[name] = value
+            if value is not None:
+                frames[name] = "unconditional"
+        out["dealer_blackjack"] = self.dealer_blackjack
         out["best"] = self.best.key
         out["conditioned"] = self.conditioned
         out["frames"] = frames
@@ -209,7 +250,7 @@ class HandResult(Generic[N]):
 
 
 @dataclasses.dataclass(frozen=True)
-class RoundResult(Generic[N]):
+class RoundResult(_Data, Generic[N]):
     """The whole round under ``strategy``: ``ev`` is the player's expected result per round,
     unconditional, in units of the initial bet (``house_edge = -ev``); ``by_upcard`` the EV
     given each up card (unconditional); ``insurance`` the EV per unit of insurance bet off the
@@ -229,20 +270,21 @@ class RoundResult(Generic[N]):
     def house_edge_percent(self) -> float:
         return 100 * float(self.house_edge)  # type: ignore[arg-type]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_data(self) -> dict[str, Any]:
         return {
-            "ev": json_value(self.ev),
-            "house_edge": json_value(self.house_edge),
-            "house_edge_percent": self.house_edge_percent,
-            "by_upcard": _by_up(self.by_upcard),
-            "upcard_probability": _by_up(self.upcard_probability),
-            "insurance": json_value(self.insurance),
             "strategy": self.strategy.to_dict(),
+            "frame": "unconditional",
+            "ev": self.ev,
+            "house_edge": self.house_edge,
+            "house_edge_percent": 100 * self.house_edge,  # type: ignore[operator]
+            "insurance": self.insurance,
+            "by_upcard": by_up(self.by_upcard),
+            "upcard_probability": by_up(self.upcard_probability),
         }
 
 
 @dataclasses.dataclass(frozen=True)
-class Variance(Generic[N]):
+class Variance(_Data, Generic[N]):
     """The variance of one round's result (insurance not taken) under ``strategy``; ``None``
     where the rules allow resplitting (more than two hands), which bjcalc does not compute."""
 
@@ -254,12 +296,12 @@ class Variance(Generic[N]):
         """The standard deviation per round, in initial bets."""
         return None if self.variance is None else math.sqrt(float(self.variance))  # type: ignore[arg-type]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"variance": json_value(self.variance), "sd": self.sd, "strategy": self.strategy.to_dict()}
+    def to_data(self) -> dict[str, Any]:
+        return {"strategy": self.strategy.to_dict(), "variance": self.variance, "sd": self.sd}
 
 
 @dataclasses.dataclass(frozen=True)
-class HandPlay(Generic[N]):
+class HandPlay(_Data, Generic[N]):
     """One two-card hand against one up card: the first play a strategy makes and its EV
     (unconditional, per initial bet)."""
 
@@ -274,24 +316,24 @@ class HandPlay(Generic[N]):
     def hand(self) -> str:
         return ",".join(map(str, self.cards))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_data(self) -> dict[str, Any]:
         return {"hand": self.hand, "up": str(self.up), "same_face": self.same_face, "action": self.action.key,
-                "probability": json_value(self.probability), "ev": json_value(self.ev)}
+                "probability": self.probability, "ev": self.ev}
 
 
 @dataclasses.dataclass(frozen=True)
-class ChartEvaluation(Generic[N]):
+class ChartEvaluation(_Data, Generic[N]):
     """A chart's round (every play by the chart) and the first play of every two-card hand."""
 
     round: RoundResult[N]
     plays: tuple[HandPlay[N], ...]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"round": self.round.to_dict(), "plays": [p.to_dict() for p in self.plays]}
+    def to_data(self) -> dict[str, Any]:
+        return {"round": self.round.to_data(), "plays": [p.to_data() for p in self.plays]}
 
 
 @dataclasses.dataclass(frozen=True)
-class ChartException:
+class ChartException(_Data):
     """A two-card hand whose CD best first play differs from the chart's: ``gain`` is the EV
     per occurrence (unconditional) that CD play gains."""
 
@@ -305,13 +347,13 @@ class ChartException:
     def hand(self) -> str:
         return ",".join(map(str, self.cards))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_data(self) -> dict[str, Any]:
         return {"hand": self.hand, "up": str(self.up), "chart": self.chart.key, "best": self.best.key,
                 "gain": self.gain}
 
 
 @dataclasses.dataclass(frozen=True)
-class Deviation:
+class Deviation(_Data):
     """A chart cell that differs from the optimal chart, and what it costs: the round EV lost
     per round (float)."""
 
@@ -322,13 +364,13 @@ class Deviation:
     optimal: str
     cost: float
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_data(self) -> dict[str, Any]:
         return {"table": self.kind, "row": self.row, "up": str(self.up), "code": self.code,
                 "optimal": self.optimal, "cost": self.cost}
 
 
 @dataclasses.dataclass(frozen=True)
-class BetBehindResult(Generic[N]):
+class BetBehindResult(_Data, Generic[N]):
     """EV per unit bet behind, unconditional: ``follows_everything`` (doubles and splits too:
     the seated player's own EV without insurance) and ``cannot_afford`` (one card instead of a
     double, the first hand of a split). ``seated``: the seated player's strategy."""
@@ -337,11 +379,16 @@ class BetBehindResult(Generic[N]):
     follows_everything: N
     cannot_afford: N
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"seated": self.seated.to_dict(), "follows_everything": json_value(self.follows_everything),
-                "cannot_afford": json_value(self.cannot_afford)}
+    def to_data(self) -> dict[str, Any]:
+        """The two bets, each with its EV, house edge and spread (``variance`` and ``sd`` not
+        computed here: ``None``); ``strategy`` is the seated player's."""
+        return {"strategy": self.seated.to_dict(), "frame": "unconditional",
+                "follows_everything": bet_figures(self.follows_everything),
+                "cannot_afford": bet_figures(self.cannot_afford)}
 
 
-def with_rules(result: Any, rules: Rules) -> dict[str, Any]:
-    """A result's dict with the ``rules`` block every JSON output carries."""
-    return {**result.to_dict(), "rules": rules.to_dict()}
+def bet_figures(ev: Any, variance: Any = None) -> dict[str, Any]:
+    """One bet's EV per unit bet, its house edge (also in percent), variance and sd (``None``
+    where not computed)."""
+    return {"ev": ev, "house_edge": -ev, "house_edge_percent": -100 * ev, "variance": variance,
+            "sd": None if variance is None else math.sqrt(float(variance))}

@@ -56,6 +56,10 @@ TWENTY_ONE_PLUS_THREE_PAYS: dict[str, Fraction] = {
     "flush": Fraction(5),
 }
 
+# JSON keys (docs/json.md): snake_case, no spaces. The text keeps the names above.
+BET_KEYS = {"perfect pairs": "perfect_pairs", "21+3": "twenty_one_plus_three"}
+CATEGORY_KEYS = {"perfect": "perfect_pair", "coloured": "coloured_pair", "mixed": "mixed_pair"}
+
 # Rank runs that make a 21+3 straight: A-2-3 up to J-Q-K, plus Q-K-A. K-A-2 does not wrap.
 STRAIGHTS: tuple[tuple[int, int, int], ...] = tuple(
     (low, low + 1, low + 2) for low in range(KING - 1)
@@ -287,6 +291,20 @@ class SideBetResult:
     @property
     def house_edge(self) -> Fraction:
         return -self.expected_return
+
+    @property
+    def key(self) -> str:
+        """The bet's JSON key: ``"perfect_pairs"`` or ``"twenty_one_plus_three"``."""
+        return BET_KEYS[self.name]
+
+    @staticmethod
+    def category_key(category: str) -> str:
+        """A category's JSON key: ``"perfect_pair"`` for ``"perfect"``; the 21+3 names as they are.
+
+        >>> SideBetResult.category_key("coloured"), SideBetResult.category_key("three_of_a_kind")
+        ('coloured_pair', 'three_of_a_kind')
+        """
+        return CATEGORY_KEYS.get(category, category)
 
     def probability(self, category: str) -> Fraction:
         return self.categories[category][1]

@@ -4,12 +4,12 @@ standard games, in text, Markdown and JSON, with an index. ``bjcalc tables`` reg
 
 from __future__ import annotations
 
-import json
 import pathlib
 from collections.abc import Callable
+from typing import Any
 
-from bjcalc.analysis import Analysis
 from bjcalc.presets import GAMES
+from bjcalc.report import Report, build_report
 from bjcalc.rules import Rules, Surrender
 
 STANDARD = {
@@ -26,7 +26,8 @@ def table_games() -> dict[str, tuple[str, Rules]]:
     return games
 
 
-def _rounded(value):
+def _rounded(value: Any) -> Any:
+    """Floats to 10 digits: the files stay the same on machines whose last digits differ."""
     if isinstance(value, float):
         return round(value, 10)
     if isinstance(value, dict):
@@ -36,38 +37,32 @@ def _rounded(value):
     return value
 
 
-def game_files(rules: Rules) -> tuple[dict[str, str], dict[str, float]]:
-    """The text, Markdown and JSON files of one game, and its headline house edges (%)."""
+def game_files(report: Report) -> tuple[dict[str, str], dict[str, float]]:
+    """The text, Markdown and JSON files of one game's chart, and its headline house edges (%).
+    The JSON is the chart command's (docs/json.md) with the round under CD play as ``cd``."""
     from bjcalc import render
 
-    analysis = Analysis(rules)
-    chart = analysis.chart()
-    basic = analysis.evaluate(chart).round
-    unusual = analysis.exceptions(chart)
-    cd = analysis.round()
+    basic, cd = report.basic, report.cd
     edges = {"basic": 100 * basic.house_edge, "cd": 100 * cd.house_edge}
     cd_line = (
         f"composition-dependent play (split hands CDZ-): player EV per round {cd.ev:.6f} "
         f"(house edge {edges['cd']:.4f} %)"
     )
-    text = render.chart_text(chart, basic, unusual, exact=False) + "\n\n" + cd_line + "\n"
-    markdown = render.chart_markdown(chart, basic, unusual, exact=False) + "\n" + cd_line + "\n"
-    data = json.loads(render.chart_json(chart, basic, unusual, exact=False))
-    data["cd"] = {"ev": cd.ev, "house_edge": cd.house_edge, "strategy": cd.strategy.label,
-                  "by_upcard": {str(up): ev for up, ev in cd.by_upcard.items()}}
-    return {"txt": text, "md": markdown, "json": json.dumps(_rounded(data), indent=2) + "\n"}, edges
+    text = render.chart_text(report.chart, basic, report.exceptions, exact=False) + "\n\n" + cd_line + "\n"
+    markdown = render.chart_markdown(report.chart, basic, report.exceptions, exact=False) + "\n" + cd_line + "\n"
+    data = render.chart_data(report.chart, basic, report.exceptions, report.basic_variance)
+    data["cd"] = render.round_data(cd, report.cd_variance)
+    document = render.document("chart", data, report.rules, exact=False)
+    return {"txt": text, "md": markdown, "json": render.dumps(_rounded(document)) + "\n"}, edges
 
 
 EFFECTS_GAMES = ("atlantic-city-gold", "live-dealer")
 
 
-def game_reports(name: str) -> dict[str, str]:
+def game_reports(report: Report) -> dict[str, str]:
     """The full report of a preset game, in Markdown and HTML."""
     from bjcalc import render
-    from bjcalc.report import build_report
 
-    preset = GAMES[name]
-    report = build_report(preset.title, preset.rules, preset.assumed)
     return {"report.md": render.report_markdown(report) + "\n", "report.html": render.report_html(report) + "\n"}
 
 
@@ -77,8 +72,8 @@ def game_effects(name: str) -> str:
     from bjcalc.report import rule_effects
 
     preset = GAMES[name]
-    base, rows = rule_effects(preset.rules)
-    return render.effects_markdown(preset.title, preset.rules, base, rows)
+    effects = rule_effects(preset.rules)
+    return render.effects_markdown(preset.title, preset.rules, effects.base_percent, effects.rows())
 
 
 def generate(directory: pathlib.Path, progress: Callable[[str], None] = lambda name: None) -> list[pathlib.Path]:
@@ -87,7 +82,9 @@ def generate(directory: pathlib.Path, progress: Callable[[str], None] = lambda n
     written, index_rows, extra_rows = [], [], []
     for name, (title, rules) in table_games().items():
         progress(name)
-        files, edges = game_files(rules)
+        preset = GAMES.get(name)
+        report = build_report(title, rules, preset.assumed if preset else ())
+        files, edges = game_files(report)
         for suffix, content in files.items():
             path = directory / f"{name}.{suffix}"
             path.write_text(content)
@@ -95,8 +92,8 @@ def generate(directory: pathlib.Path, progress: Callable[[str], None] = lambda n
         index_rows.append(
             f"| [{name}]({name}.md) | {title} | {edges['basic']:.4f} % | {edges['cd']:.4f} % |"
         )
-        if name in GAMES:
-            for suffix, content in game_reports(name).items():
+        if preset is not None:
+            for suffix, content in game_reports(report).items():
                 path = directory / f"{name}-{suffix}"
                 path.write_text(content)
                 written.append(path)

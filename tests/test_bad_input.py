@@ -252,8 +252,8 @@ COMMANDS = {
     "edge": (["--strategy", "--chart", "--format", "--exact"], 0),
     "sidebets": (["--removed", "--pp-pays", "--21+3-pays", "--format", "--exact"], 0),
     "betbehind": (["--seated", "--chart", "--format", "--exact"], 0),
-    "report": (["--format"], 0),
-    "effects": (["--format"], 0),
+    "report": (["--format", "--exact"], 0),
+    "effects": (["--format", "--exact"], 0),
     "games": (["--format"], 0),
 }
 FLAGS = {"--peeked", "--exact"}

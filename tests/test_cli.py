@@ -30,15 +30,15 @@ def test_hand_json_keys_and_exact_values():
     out = json.loads(result.output)
     for key in ("stand", "hit", "double", "surrender", "insurance", "best", "conditioned", "strategy"):
         assert key in out
-    assert out["conditioned"] is False and out["insurance"] is None and out["strategy"] == "CD"
-    assert out["surrender"] == "-1/2"
-    assert "/" in out["stand"]
+    assert out["conditioned"] is False and out["insurance"] is None and out["strategy"]["label"] == "CD"
+    assert out["surrender"] == -0.5 and out["exact"]["surrender"] == "-1/2"
+    assert "/" in out["exact"]["stand"] and isinstance(out["stand"], float)
 
 
 def test_hand_insurance_against_ace():
     # 1 deck, 9,9 v A: 49 cards left, 16 tens: (32 - 33) / 49
     out = json.loads(run("hand", "9,9", "--up", "A", "--decks", "1", "--format", "json", "--exact").output)
-    assert out["insurance"] == "-1/49"
+    assert out["exact"]["insurance"] == "-1/49"
 
 
 def test_dealer_json_sums_to_one_exactly():
@@ -46,15 +46,15 @@ def test_dealer_json_sums_to_one_exactly():
 
     result = run("dealer", "--decks", "2", "--format", "json", "--exact")
     assert result.exit_code == 0, result.output
-    tables = json.loads(result.output)
-    assert list(tables) == list("A23456789T")
+    tables = json.loads(result.output)["exact"]["probabilities"]
+    assert list(tables) == list("23456789TA")
     for up, table in tables.items():
         assert sum(Fraction(p) for p in table.values()) == 1, up
         assert "blackjack" in table
 
 
 def test_dealer_peeked_drops_blackjack():
-    out = json.loads(run("dealer", "A", "--decks", "1", "--peeked", "--format", "json").output)
+    out = json.loads(run("dealer", "A", "--decks", "1", "--peeked", "--format", "json").output)["probabilities"]
     # Wizard of Odds appendix 2A, 1 deck S17, ace up after the peek: 17 = 0.183786
     assert list(out) == ["A"] and "blackjack" not in out["A"]
     assert f"{out['A']['17']:.6f}" == "0.183786"
@@ -66,7 +66,7 @@ def test_games_lists_presets_with_assumptions():
     for name in ("atlantic-city-gold", "us-shoe", "live-dealer"):
         assert name in result.output
     assert "assumed (text silent): 6 decks" in result.output
-    data = json.loads(run("games", "--format", "json").output)
+    data = json.loads(run("games", "--format", "json").output)["games"]
     assert {g["name"] for g in data} == {"atlantic-city-gold", "us-shoe", "live-dealer"}
     live = next(g for g in data if g["name"] == "live-dealer")
     assert live["rules"]["charlie"] == 10 and live["rules"]["hole_card"] == "none"
@@ -99,7 +99,7 @@ def test_chart_csv_and_json_formats():
     assert len(csv_out) == 1 + 18 + 10 + 10
     data = json.loads(run("chart", "--decks", "2", "--format", "json").output)
     assert set(data["hard"]) == {str(t) for t in range(4, 22)}
-    assert data["pairs"]["8"]["6"] == "P" and data["strategy"] == "basic"
+    assert data["pairs"]["8"]["6"] == "P" and data["strategy"]["play"] == "basic"
     md = run("chart", "--decks", "2", "--format", "markdown").output
     assert md.startswith("# Basic strategy") and "|" in md
 
@@ -113,7 +113,7 @@ def test_edge_json_keys_and_strategies():
     assert f"{100 * out['house_edge']:.3f}" == "-0.030"
     assert set(out["by_upcard"]) == set("A23456789T")
     exact = json.loads(run("edge", "--decks", "1", "--split-hands", "2", "--format", "json", "--exact").output)
-    assert "/" in exact["ev"]
+    assert "/" in exact["exact"]["ev"]
 
 
 def test_hand_gains_split():
@@ -139,12 +139,12 @@ def test_same_face_ten_splitting_needs_four_equal_faces():
 def test_sidebets_command():
     out = json.loads(run("sidebets", "--decks", "8", "--format", "json", "--exact").output)
     # Wizard of Odds, Perfect Pairs 25/12/6, 8 decks: 1456/1664/3328/79872 of 86320, -0.040964
-    pp = out["perfect pairs"]
-    assert pp["total_combinations"] == 86320 and pp["expected_return"] == "-17/415"
+    pp = out["perfect_pairs"]
+    assert pp["total_combinations"] == 86320 and out["exact"]["perfect_pairs"]["expected_return"] == "-17/415"
     assert [c["combinations"] for c in pp["categories"].values()] == [1456, 1664, 3328, 79872]
     nine = json.loads(run("sidebets", "--decks", "6", "--21+3-pays", "9/9/9/9/9", "--format", "json").output)
     # Wizard of Odds: 21+3 paying 9:1 on every win, 6 decks: -0.032386
-    assert f"{nine['21+3']['expected_return']:.6f}" == "-0.032386"
+    assert f"{nine['twenty_one_plus_three']['expected_return']:.6f}" == "-0.032386"
     assert run("sidebets", "--shoe", "1,1,1,1,1,1,1,1,1,4").exit_code == 2
     assert run("sidebets", "--removed", "Ah Zz").exit_code == 2
 
@@ -157,7 +157,9 @@ def test_betbehind_output_and_following_everything_is_the_round():
     assert lines[0].startswith("Bet Behind   counts A..T 2,2,2,2,2,2,2,2,2,8")
     assert "EV per unit bet behind, unconditional" in lines[1]
     out = json.loads(run("betbehind", *shoe, "--format", "json").output)
-    assert set(out) == {"seated", "follows_everything", "cannot_afford", "rules"}
+    assert set(out) == {"schema", "command", "strategy", "frame", "follows_everything", "cannot_afford", "rules",
+                        "exact"}
     # following every decision of an optimal seated player earns that player's EV: the round's
     edge = json.loads(run("edge", *shoe, "--format", "json").output)
-    assert out["follows_everything"] == edge["ev"]
+    assert out["exact"]["follows_everything"]["ev"] == edge["exact"]["ev"]
+    assert out["follows_everything"]["ev"] == edge["ev"]

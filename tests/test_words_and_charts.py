@@ -229,7 +229,7 @@ def test_deviations_show_the_code_as_written(chart_csv, optimal, tmp_path):
     path = tmp_path / "mine.csv"
     path.write_text(mine)
     data = json.loads(run("edge", *ONE_DECK, "--chart", str(path), "--format", "json").output)
-    shown = {(d["kind"], d["row"], d["up"]): (d["code"], d["optimal"]) for d in data["deviations"]}
+    shown = {(d["table"], d["row"], d["up"]): (d["code"], d["optimal"]) for d in data["deviations"]}
     assert shown == {
         ("pairs", "8", "A"): ("H", optimal["pairs"]["8"]["A"]),
         ("hard", "16", "T"): ("h", optimal["hard"]["16"]["T"]),
@@ -332,7 +332,7 @@ def test_games_names_no_file_an_installed_user_lacks():
     assert "rule text: Microgaming's 'Game Rules for Atlantic City Blackjack Gold'" in text
     assert "not installed with bjcalc" in text and "docs/model.md" in text
     assert (pathlib.Path(__file__).resolve().parent.parent / "docs" / "model.md").is_file()
-    data = json.loads(run("games", "--format", "json").output)
+    data = json.loads(run("games", "--format", "json").output)["games"]
     assert all(not g["source"].endswith(".txt") for g in data)
 
 
@@ -353,13 +353,18 @@ def test_dealer_text_has_one_set_of_columns_and_explains_the_card_limit():
 
 def test_dealer_json_has_the_same_outcomes_for_every_up_card():
     result = run("dealer", *ONE_DECK, "--max-cards", "4", "--exact", "--format", "json")
-    tables = json.loads(result.output)
+    out = json.loads(result.output)
+    tables = out["probabilities"]
     keys = [list(table) for table in tables.values()]
-    assert all(k == keys[0] for k in keys)
-    assert [k for k in keys[0] if not k[0].isdigit() or int(k.split()[0]) >= 17] == [
+    assert all(k == keys[0] for k in keys) and out["outcomes"] == keys[0]
+    assert [k for k in keys[0] if not k.isdigit() or int(k) >= 17] == [
         "17", "18", "19", "20", "21", "blackjack", "bust"]
-    assert all(k.endswith(" (card limit)") for k in keys[0] if k.split()[0].isdigit() and int(k.split()[0]) < 17)
-    for up, table in tables.items():
+    below = [k for k in keys[0] if k.isdigit() and int(k) < 17]
+    assert below and out["card_limit_outcomes"] == below  # stopped at the card limit, and said so
+    for up, table in out["exact"]["probabilities"].items():
+        assert list(table) == keys[0], up
         assert sum(Fraction(p) for p in table.values()) == 1, up
     peeked = json.loads(run("dealer", "--peeked", "--format", "json").output)
-    assert all(list(table) == ["16 (card limit)", "17", "18", "19", "20", "21", "bust"] for table in peeked.values())
+    outcomes = ["16", "17", "18", "19", "20", "21", "bust"]
+    assert all(list(table) == outcomes for table in peeked["probabilities"].values())
+    assert peeked["card_limit_outcomes"] == ["16"] and peeked["frame"] == "conditioned"
