@@ -14,9 +14,11 @@ from __future__ import annotations
 import dataclasses
 import enum
 import numbers
+from collections.abc import Iterable
 from fractions import Fraction
 
-from bjcalc.errors import InvalidRulesError
+from bjcalc.cards import Rank, parse_card, parse_cards
+from bjcalc.errors import CardNotInShoeError, InvalidRulesError
 
 
 class Doubling(str, enum.Enum):
@@ -302,6 +304,26 @@ class Rules:
         if "decks" in changes and changes["decks"] is not None:
             changes.setdefault("shoe", None)
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    def without(self, cards: str | Iterable[Rank | str | int]) -> Rules:
+        """The same rules on the shoe with ``cards`` (text such as ``"A,T,5"`` or a sequence of
+        cards) already seen and gone: a depleted shoe, given by its counts.
+
+        >>> Rules(decks=1).without("A,T,T").shoe_counts
+        (3, 4, 4, 4, 4, 4, 4, 4, 4, 14)
+        """
+        seen = parse_cards(cards) if isinstance(cards, str) else tuple(parse_card(c) for c in cards)
+        counts = list(self.shoe_counts)
+        for card in seen:
+            if counts[card.index] == 0:
+                raise CardNotInShoeError(
+                    f"card {str(card)!r} is not in the shoe ({','.join(map(str, counts))} left of "
+                    f"{','.join(map(str, self.shoe_counts))})"
+                )
+            counts[card.index] -= 1
+        if sum(counts) == 0:
+            raise InvalidRulesError("removed cards leave no card in the shoe")
+        return self.replace(shoe=tuple(counts))
 
     def to_dict(self) -> dict[str, object]:
         """The rules as plain JSON values (enums by value, the payout as ``"3:2"``), with the

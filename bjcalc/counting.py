@@ -1,0 +1,463 @@
+"""Effects of removal and count systems: what each card does to the game, and how well a point
+count tracks it.
+
+**Effect of removal** (EOR) of a rank: the round's EV after removing one card of that rank from
+the shoe minus the EV before, per initial bet (``effects`` gives it in percent, as published
+tables do). It depends on how the game is played, so the strategy is always named:
+
+- ``chart``: the starting shoe's basic-strategy chart (or a given chart) held fixed for every
+  shoe; then the frequency-weighted EORs sum to exactly zero (removing a random card changes
+  nothing on average, the burn-card theorem);
+- ``basic``: basic strategy re-derived for each shoe;
+- ``cd``: composition-dependent play on each shoe (split hands by the analysis' post-split
+  strategy).
+
+A **play's EOR**: for one decision (a hand against an up card, two actions), the EOR of the EV
+difference of the two actions, in the decision's own frame (conditioned on no dealer blackjack
+where the dealer peeks).
+
+**Count systems**: a point count gives each rank a tag. Following Griffin (The Theory of
+Blackjack), with ``p_r`` the rank's share of the shoe:
+
+- betting correlation (BC): the correlation of the tags with the round's EORs, weighted by
+  ``p_r``;
+- insurance correlation (IC): the correlation of the tags with the insurance bet's EORs;
+- the linear estimates that follow from the regression of EV on the count: the player's
+  advantage gained per unit of true count (count per deck remaining), and a play's index, the
+  true count at which its EV difference changes sign. These are labelled linear estimates:
+  they are exact regressions of exact EORs, not exact EVs at those counts.
+
+See docs/counting.md for the definitions written out.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import enum
+import math
+import multiprocessing
+import os
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from bjcalc.actions import Action
+from bjcalc.analysis import Analysis
+from bjcalc.cards import ACE, TEN, Rank, parse_card
+from bjcalc.errors import InvalidCardError, InvalidHandError, InvalidRulesError
+from bjcalc.numbers import to_api, to_fraction
+from bjcalc.results import Strategy, _Data, by_up
+from bjcalc.rules import Rules
+from bjcalc.strategy import Chart
+
+UP_ORDER = "23456789TA"
+
+
+class EorStrategy(str, enum.Enum):
+    """How every shoe of an EOR table is played (see the module docstring)."""
+
+    CHART = "chart"
+    BASIC = "basic"
+    CD = "cd"
+
+
+# -- the analyses, one shoe each (run in worker processes) ----------------------------------------
+
+
+def _shoe_ev(
+    rules: Rules, strategy: EorStrategy, chart: Chart | None, exact: bool, post_split: str
+) -> Fraction | float:
+    """The round's EV on ``rules``' shoe under ``strategy`` (a Fraction in exact mode)."""
+    analysis = Analysis(rules, exact=exact, post_split=post_split)
+    if strategy is EorStrategy.CD:
+        ev = analysis.round().ev
+    else:
+        played = chart if strategy is EorStrategy.CHART else analysis.chart()
+        assert played is not None
+        ev = analysis.evaluate(played).round.ev
+    return to_fraction(ev) if exact else float(ev)
+
+
+def _play_difference(rules: Rules, cards: tuple[Rank, ...], up: Rank, first: Action, second: Action,
+                     exact: bool, post_split: str) -> Fraction | float:
+    """EV(first) - EV(second) for ``cards`` against ``up`` on ``rules``' shoe."""
+    result = Analysis(rules, exact=exact, post_split=post_split).hand(cards, up)
+    for action in (first, second):
+        if action not in result.evs:
+            raise InvalidHandError(f"{action.key} is not a play for {result.notation} against {up}")
+    difference = result.evs[first] - result.evs[second]
+    return to_fraction(difference) if exact else float(difference)
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """Worker processes that start clean: a fork server that has imported bjcalc once (never a
+    plain fork of this process, whose dealer threads may hold locks), else spawn."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["bjcalc.counting"])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def _map(job: Callable[..., Any], arguments: list[tuple], workers: int | None,
+         progress: Callable[[str], None] | None, names: list[str]) -> list[Any]:
+    """``job(*a)`` for every ``a``, in ``workers`` processes (default: one per core; 1 runs
+    them here), reporting each finished one to ``progress`` by name."""
+    workers = workers if workers is not None else (os.cpu_count() or 1)
+    if workers <= 1 or len(arguments) <= 1:
+        out = []
+        for name, args in zip(names, arguments):
+            out.append(job(*args))
+            if progress:
+                progress(name)
+        return out
+    try:
+        with concurrent.futures.ProcessPoolExecutor(min(workers, len(arguments)), mp_context=_context()) as pool:
+            futures = {pool.submit(job, *args): i for i, args in enumerate(arguments)}
+            results: list[Any] = [None] * len(arguments)
+            for future in concurrent.futures.as_completed(futures):
+                i = futures[future]
+                results[i] = future.result()
+                if progress:
+                    progress(names[i])
+        return results
+    except concurrent.futures.process.BrokenProcessPool:
+        # workers could not start (e.g. a __main__ they cannot import): do the work here
+        return _map(job, arguments, 1, progress, names)
+
+
+# -- effects of removal ---------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class EffectsOfRemoval(_Data):
+    """EVs after removing one card of each rank, and the EORs. ``base`` and ``ev`` are per
+    initial bet, unconditional (``float``, or ``sympy.Rational`` in exact mode); ``effects``
+    are in percent of the initial bet (float); ``counts``: the starting shoe."""
+
+    rules: Rules
+    strategy: Strategy
+    base: Any
+    ev: dict[Rank, Any]
+    exact: bool
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        return self.rules.shoe_counts
+
+    @property
+    def eor(self) -> dict[Rank, Any]:
+        """EV after removal minus the EV before, per initial bet (exact in exact mode)."""
+        return {rank: ev - self.base for rank, ev in self.ev.items()}
+
+    @property
+    def effects(self) -> dict[Rank, float]:
+        """The EORs in percent of the initial bet, ranks in chart order (2..T, A)."""
+        return {rank: 100 * float(self.eor[rank]) for rank in _chart_order(self.ev)}
+
+    def weighted_sum(self) -> Any:
+        """``sum_r n_r EOR_r``: exactly zero when a fixed chart plays every shoe."""
+        return sum((self.counts[rank.index] * e for rank, e in self.eor.items()), 0 * self.base)
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "strategy": self.strategy.to_dict(),
+            "shoe_counts": list(self.counts),
+            "base_ev": self.base,
+            "ev": by_up(self.ev),
+            "eor": by_up(self.eor),
+            "eor_percent": by_up(self.effects),
+        }
+
+
+def _chart_order(ranks: Mapping[Rank, Any]) -> list[Rank]:
+    return sorted(ranks, key=lambda r: UP_ORDER.index(r.value))
+
+
+def effects_of_removal(
+    rules: Rules,
+    strategy: EorStrategy | str = EorStrategy.CHART,
+    *,
+    chart: Chart | None = None,
+    exact: bool = False,
+    post_split: str = "cdz-",
+    workers: int | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> EffectsOfRemoval:
+    """The EOR of every rank the shoe holds (see the module docstring). ``chart``: the chart
+    held fixed (``strategy="chart"``; default: the starting shoe's basic strategy)."""
+    try:
+        strategy = EorStrategy(strategy)
+    except ValueError:
+        choices = ", ".join(repr(s.value) for s in EorStrategy)
+        raise InvalidRulesError(f"strategy must be one of {choices}, not {strategy!r}") from None
+    if chart is not None and strategy is not EorStrategy.CHART:
+        raise InvalidRulesError(f"a chart is held fixed only with strategy 'chart', not {strategy.value!r}")
+    if strategy is EorStrategy.CHART and chart is None:
+        chart = Analysis(rules).chart()
+    ranks = [rank for rank in Rank if rules.shoe_counts[rank.index] > 0]
+    shoes = [rules] + [rules.without([rank]) for rank in ranks]
+    arguments = [(shoe, strategy, chart, exact, post_split) for shoe in shoes]
+    names = ["full shoe"] + [f"without one {rank}" for rank in ranks]
+    evs = _map(_shoe_ev, arguments, workers, progress, names)
+    if strategy is EorStrategy.CD:
+        label = Analysis(rules, post_split=post_split).cd
+    elif strategy is EorStrategy.BASIC:
+        label = Strategy("basic, re-derived for each shoe", chart=True, split_hands="by the chart")
+    else:
+        assert chart is not None
+        label = Strategy(f"{chart.strategy}, held fixed", chart=True, split_hands="by the chart")
+    return EffectsOfRemoval(
+        rules=rules,
+        strategy=label,
+        base=to_api(evs[0], exact),
+        ev={rank: to_api(ev, exact) for rank, ev in zip(ranks, evs[1:])},
+        exact=exact,
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class PlayEffects(_Data):
+    """A decision's EV difference (``first`` minus ``second``, per initial bet, in the hand's
+    frame) and its EOR for every rank left in the shoe (exact in exact mode)."""
+
+    cards: tuple[Rank, ...]
+    up: Rank
+    first: Action | None  # None for insurance: insuring minus not
+    second: Action | None
+    difference: Any
+    after: dict[Rank, Any]  # the difference after removing one card of the rank
+    conditioned: bool
+    rules: Rules  # the shoe the decision is taken from (before the hand is dealt)
+
+    @property
+    def eor(self) -> dict[Rank, Any]:
+        return {rank: d - self.difference for rank, d in self.after.items()}
+
+    @property
+    def label(self) -> str:
+        """``T,6 v T: stand - hit``; ``insurance v A`` (insure minus not)."""
+        hand = ",".join(map(str, self.cards))
+        if self.first is None or self.second is None:
+            return f"insurance v {self.up}" + (f" ({hand} seen)" if hand else "")
+        return f"{hand} v {self.up}: {self.first.key} - {self.second.key}"
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "play": self.label, "hand": ",".join(map(str, self.cards)), "up": str(self.up),
+            "first": self.first.key if self.first else "insure",
+            "second": self.second.key if self.second else "not",
+            "frame": "conditioned" if self.conditioned else "unconditional",
+            "difference": self.difference,
+            "eor": by_up(self.eor),
+        }
+
+
+def play_effects(
+    rules: Rules,
+    cards: str | Sequence[Rank | str],
+    up: Rank | str,
+    first: Action | str,
+    second: Action | str,
+    *,
+    exact: bool = False,
+    post_split: str = "cdz-",
+    workers: int | None = None,
+) -> PlayEffects:
+    """The EOR of ``EV(first) - EV(second)`` for ``cards`` against ``up`` (CD play after the
+    first decision), removing one card of each rank from the shoe left after the hand and the
+    up card."""
+    analysis = Analysis(rules, exact=exact, post_split=post_split)
+    base = analysis.hand(cards, up)
+    plays = [_action(first), _action(second)]
+    for action in plays:
+        if action not in base.evs:
+            raise InvalidHandError(f"{action.key} is not a play for {base.notation} against {base.up}")
+    left = rules.without(list(base.cards) + [base.up])
+    ranks = [rank for rank in Rank if left.shoe_counts[rank.index] > 0]
+    arguments = [(rules.without([rank]), base.cards, base.up, plays[0], plays[1], exact, post_split)
+                 for rank in ranks]
+    after = _map(_play_difference, arguments, workers, None, [str(r) for r in ranks])
+    return PlayEffects(
+        cards=base.cards, up=base.up, first=plays[0], second=plays[1],
+        difference=base.evs[plays[0]] - base.evs[plays[1]],
+        after={rank: to_api(d, exact) for rank, d in zip(ranks, after)},
+        conditioned=base.conditioned, rules=rules,
+    )
+
+
+def _action(action: Action | str) -> Action:
+    if isinstance(action, Action):
+        return action
+    for member in Action:
+        if str(action).lower() in (member.key, member.value.lower()):
+            return member
+    raise InvalidHandError(f"unknown play {action!r} (stand, hit, double, split, surrender)")
+
+
+def insurance_effects(rules: Rules, cards: str | Sequence[Rank | str] = ()) -> PlayEffects:
+    """The EOR of insurance (EV per unit of insurance bet, insuring minus not), exact: with
+    ``t`` tens among ``n`` cards left, insurance is worth ``(3 t - n) / n``."""
+    analysis = Analysis(rules, exact=True)
+    seen = tuple(parse_card(c) for c in (cards.replace(",", " ").split() if isinstance(cards, str) else cards))
+    ace = Rank.ACE
+    base = to_fraction(analysis.insurance(ace, seen))
+    left = rules.without(list(seen) + [ace])
+    after = {}
+    for rank in Rank:
+        if left.shoe_counts[rank.index]:
+            after[rank] = analysis.insurance(ace, seen + (rank,))
+    return PlayEffects(cards=seen, up=ace, first=None, second=None, difference=to_api(base, True),
+                       after=after, conditioned=False, rules=rules)
+
+
+# -- count systems --------------------------------------------------------------------------------
+
+# tags for A, 2, ..., 9, T (../shared/reference/counting.md lists them 2..T, A)
+_TAGS: dict[str, tuple[int | str, ...]] = {
+    "hi-lo": (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1),
+    "ko": (-1, 1, 1, 1, 1, 1, 1, 0, 0, -1),
+    "hi-opt-i": (0, 0, 1, 1, 1, 1, 0, 0, 0, -1),
+    "hi-opt-ii": (0, 1, 1, 2, 2, 1, 1, 0, 0, -2),
+    "omega-ii": (0, 1, 1, 2, 2, 2, 1, 0, -1, -2),
+    "zen": (-1, 1, 1, 2, 2, 2, 1, 0, 0, -2),
+    "wong-halves": (-1, "1/2", 1, 1, "3/2", 1, "1/2", 0, "-1/2", -1),
+    "uston-apc": (0, 1, 2, 2, 3, 2, 2, 1, -1, -3),
+}
+SYSTEMS: dict[str, tuple[Fraction, ...]] = {name: tuple(map(Fraction, tags)) for name, tags in _TAGS.items()}
+
+
+def parse_tags(text: str) -> tuple[Fraction, ...]:
+    """Ten tags for 2, 3, ..., 9, T, A (the order of published tables), comma-separated:
+    ``"1,1,1,1,1,0,0,0,-1,-1"`` is Hi-Lo. Returned in bjcalc's order, A first."""
+    fields = [f for f in text.replace(" ", ",").split(",") if f]
+    if len(fields) != 10:
+        raise InvalidCardError(f"tags must be ten numbers for 2,3,4,5,6,7,8,9,T,A, not {text!r}")
+    try:
+        tags = [Fraction(f) for f in fields]
+    except (ValueError, ZeroDivisionError):
+        raise InvalidCardError(f"tags must be numbers such as 1, -1, 0.5 or 1/2, not {text!r}") from None
+    return (tags[9],) + tuple(tags[:9])
+
+
+def _fraction(value: Any) -> Fraction:
+    """A tag or an EOR (float, int, Fraction or sympy.Rational) as an exact Fraction."""
+    return Fraction(value) if isinstance(value, (float, int, Fraction)) else to_fraction(value)
+
+
+def _weights(counts: Sequence[int]) -> list[Fraction]:
+    n = sum(counts)
+    return [Fraction(c, n) for c in counts]
+
+
+def correlation(tags: Sequence[Any], values: Sequence[Any], counts: Sequence[int]) -> float:
+    """The correlation of ``tags`` with ``values`` (both per rank, A first) over the cards of a
+    shoe with ``counts``: each rank weighted by its share of the shoe."""
+    w = _weights(counts)
+    t = [_fraction(x) for x in tags]
+    v = [_fraction(x) for x in values]
+    mt = sum(wi * ti for wi, ti in zip(w, t))
+    mv = sum(wi * vi for wi, vi in zip(w, v))
+    cov = sum(wi * (ti - mt) * (vi - mv) for wi, ti, vi in zip(w, t, v))
+    var_t = sum(wi * (ti - mt) ** 2 for wi, ti in zip(w, t))
+    var_v = sum(wi * (vi - mv) ** 2 for wi, vi in zip(w, v))
+    if var_t == 0 or var_v == 0:
+        return 0.0
+    return float(cov) / math.sqrt(float(var_t) * float(var_v))
+
+
+def slope(tags: Sequence[Any], values: Sequence[Any], counts: Sequence[int]) -> Fraction:
+    """The regression of ``values`` (per rank, per card removed) on the tags, scaled to one
+    unit of true count (running count per deck remaining): the linear estimate of how much
+    the value changes per true count, exact for exact inputs. Derivation in docs/counting.md."""
+    w = _weights(counts)
+    t = [_fraction(x) for x in tags]
+    v = [_fraction(x) for x in values]
+    mt = sum(wi * ti for wi, ti in zip(w, t))
+    mv = sum(wi * vi for wi, vi in zip(w, v))
+    cov = sum(wi * (ti - mt) * (vi - mv) for wi, ti, vi in zip(w, t, v))
+    var_t = sum(wi * (ti - mt) ** 2 for wi, ti in zip(w, t))
+    # per card removed -> per true count: (cards in the shoe - 1) / 52 (docs/counting.md)
+    return cov / var_t * Fraction(sum(counts) - 1, 52) if var_t else Fraction(0)
+
+
+def mean_tag(tags: Sequence[Any], counts: Sequence[int]) -> Fraction:
+    """The average tag of the cards in a shoe: 0 for a balanced count on a full shoe; after
+    seen cards, minus their running count over the cards left."""
+    return sum((wi * _fraction(ti) for wi, ti in zip(_weights(counts), tags)), Fraction(0))
+
+
+INSURANCE_VECTOR = (4, 4, 4, 4, 4, 4, 4, 4, 4, -9)  # A..T: Griffin's insurance EORs, up to scale
+
+
+@dataclasses.dataclass(frozen=True)
+class CountSystem:
+    """A point count: its tags (A first) and whether it is balanced (tags sum to 0 over a deck)."""
+
+    name: str
+    tags: tuple[Fraction, ...]
+
+    @classmethod
+    def named(cls, name: str) -> CountSystem:
+        key = name.lower().replace(" ", "-").replace("_", "-")
+        if key not in SYSTEMS:
+            raise InvalidRulesError(f"unknown count system {name!r} ({', '.join(SYSTEMS)}; or give --tags)")
+        return cls(key, SYSTEMS[key])
+
+    @property
+    def balanced(self) -> bool:
+        return sum(self.tags[:9]) + 4 * self.tags[TEN] == 0
+
+    def tags_text(self) -> str:
+        order = list(range(1, 10)) + [ACE]
+        return " ".join(_signed(self.tags[r]) for r in order)
+
+
+def _signed(value: Fraction) -> str:
+    text = str(value) if value.denominator != 1 else str(value.numerator)
+    return text if value <= 0 else "+" + text
+
+
+@dataclasses.dataclass(frozen=True)
+class CountFigures(_Data):
+    """A count system measured against a game's exact EORs (module docstring). ``per_true_count``:
+    the linear estimate of the player's advantage gained per unit of true count, in percent."""
+
+    system: CountSystem
+    betting_correlation: float
+    insurance_correlation: float
+    per_true_count: float
+
+    def to_data(self) -> dict[str, Any]:
+        return {"system": self.system.name, "tags": self.system.tags_text(), "balanced": self.system.balanced,
+                "betting_correlation": self.betting_correlation,
+                "insurance_correlation": self.insurance_correlation,
+                "advantage_per_true_count_percent": self.per_true_count,
+                "linear_estimate": True}
+
+
+def count_figures(system: CountSystem, eor: EffectsOfRemoval) -> CountFigures:
+    """BC, IC and the advantage per true count of ``system`` for the game of ``eor``."""
+    counts = eor.counts
+    values = [eor.eor.get(Rank.from_index(r), 0) for r in range(10)]
+    present = [c for c in counts]
+    return CountFigures(
+        system=system,
+        betting_correlation=correlation(system.tags, values, present),
+        insurance_correlation=correlation(system.tags, INSURANCE_VECTOR, present),
+        per_true_count=100 * float(slope(system.tags, values, present)),
+    )
+
+
+def linear_index(system: CountSystem, play: PlayEffects) -> Fraction | None:
+    """The linear estimate of the true count at which ``play.first`` becomes as good as
+    ``play.second`` (their EV difference crosses zero), counting the hand's cards and the up
+    card as seen; ``None`` where the count does not move the difference. Exact for exact EORs:
+    ``-difference / slope - 52 * mean tag`` (docs/counting.md)."""
+    counts = play.rules.without(list(play.cards) + [play.up]).shoe_counts
+    values = [play.eor.get(Rank.from_index(r), 0) for r in range(10)]
+    per_count = slope(system.tags, values, counts)
+    if per_count == 0:
+        return None
+    return -_fraction(play.difference) / per_count - 52 * mean_tag(system.tags, counts)
