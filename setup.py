@@ -1,6 +1,7 @@
-"""The metadata is in setup.cfg; this file only declares the optional compiled dealer kernel.
+"""The metadata is in setup.cfg; this file only declares the optional compiled kernels: the
+dealer's pass and the player's pass.
 
-If the C compiler is missing or the build fails, bjcalc installs anyway and runs the numpy
+If the C compiler is missing or a build fails, bjcalc installs anyway and runs the numpy
 version of the same loop (slower, same results to rounding).
 """
 
@@ -13,6 +14,13 @@ setup(
             ["bjcalc/engine/_dealer_kernel.c"],
             extra_compile_args=["-O3"],
             optional=True,
-        )
+        ),
+        Extension(
+            "bjcalc.engine._player_kernel",
+            ["bjcalc/engine/_player_kernel.c"],
+            # no fused multiply-adds: the numpy fallback rounds every product and sum
+            extra_compile_args=["-O3", "-ffp-contract=off"],
+            optional=True,
+        ),
     ]
 )

@@ -17,6 +17,7 @@ created, hand being dealt), with one hand-graph evaluation per number of pair ca
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import functools
 from collections.abc import Callable, Sequence
@@ -81,31 +82,63 @@ def may_double_after_split(rules: Rules, layers: HandLayers, pair: int) -> np.nd
     return allowed
 
 
-def cdz_decisions(unsplit: HandValues, layers: HandLayers, may_double: np.ndarray | None) -> list[np.ndarray]:
-    """Each split hand played as the unsplit hand of the same cards (CDZ-)."""
-    out = []
-    for k, size in enumerate(layers.sizes):
+def cdz_decisions(
+    unsplit: HandValues, layers: HandLayers, may_double: np.ndarray | None, plays: CdzPlays | None = None
+) -> list[np.ndarray]:
+    """Each split hand played as the unsplit hand of the same cards (CDZ-). ``plays``: the
+    unsplit hands' :class:`CdzPlays`, when the caller keeps them for several pairs."""
+    plays = CdzPlays.of(unsplit) if plays is None else plays
+    sizes = layers.sizes
+    flat_starts = layers.flat.starts
+    drawn = 1 if 1 in sizes else 0  # layers before the two-card one: a one-card split hand
+    index = layers.rows_in(unsplit.layers)[drawn:]
+    at = np.zeros(0, dtype=np.intp)
+    if index:
+        # each split hand's flat row in the unsplit graph, which holds every hand of two or
+        # more cards from the same shoe (the graphs are cut from one, hands.hand_layers)
+        at = np.concatenate(index) + np.repeat(plays.starts[sizes[drawn] - unsplit.layers.first :][: len(index)],
+                                               np.diff(flat_starts[drawn:]))
+    chosen = np.empty(flat_starts[-1], dtype=np.int64)
+    chosen[: flat_starts[drawn]] = Code.HIT  # a one-card split hand always draws
+    chosen[flat_starts[drawn] :] = plays.code[at]
+    out = [chosen[a:b] for a, b in zip(flat_starts[:-1], flat_starts[1:])]
+    if 2 in sizes:
+        k = sizes.index(2)
+        two = out[k]  # a view of ``chosen``: changed in place
+        if may_double is not None and plays.double_better is not None:
+            rows = at[: len(two)] - plays.starts[2 - unsplit.layers.first]
+            two[may_double & plays.double_better[rows]] = Code.DOUBLE
+        # the unsplit hand of an ace and a ten is a blackjack, which stands
         counts = layers.counts[k]
-        if size < 2:
-            out.append(np.full(len(counts), Code.HIT))
-            continue
-        u_layer = size - unsplit.layers.first
-        index = layers.rows_in(unsplit.layers)[k]
-        stand = unsplit.stand[u_layer][index]
-        if not unsplit.can_hit[u_layer]:
-            out.append(np.full(len(counts), Code.STAND))
-            continue
-        hit = unsplit.hit[u_layer][index]
-        chosen = np.where(hit > stand, Code.HIT, Code.STAND)
-        if size == 2 and may_double is not None and unsplit.double is not None:
-            double = unsplit.double[index]
-            better = may_double & (double > np.where(chosen == Code.HIT, hit, stand))
-            chosen = np.where(better, Code.DOUBLE, chosen)
-        if size == 2:
-            # the unsplit hand of an ace and a ten is a blackjack, which stands
-            chosen = np.where((counts[:, ACE] == 1) & (counts[:, TEN] == 1), Code.STAND, chosen)
-        out.append(chosen)
+        two[(counts[:, ACE] == 1) & (counts[:, TEN] == 1)] = Code.STAND
     return out
+
+
+@dataclasses.dataclass(frozen=True)
+class CdzPlays:
+    """The unsplit hands' plays that CDZ- split hands copy, over the unsplit graph's flat rows:
+    hit or stand (stand where the hand may not draw), and in the two-card layer whether
+    doubling is worth more than that."""
+
+    code: np.ndarray
+    double_better: np.ndarray | None  # the two-card layer's rows
+    starts: np.ndarray  # first flat row of each unsplit layer
+
+    @classmethod
+    def of(cls, unsplit: HandValues) -> CdzPlays:
+        codes, double_better = [], None
+        for k, size in enumerate(unsplit.layers.sizes):
+            stand = unsplit.stand[k]
+            if not unsplit.can_hit[k]:
+                codes.append(np.full(len(stand), Code.STAND))
+                continue
+            hit = unsplit.hit[k]
+            chosen = np.where(hit > stand, Code.HIT, Code.STAND)
+            if size == 2 and unsplit.double is not None:
+                double_better = unsplit.double > np.where(chosen == Code.HIT, hit, stand)
+            codes.append(chosen)
+        code = np.concatenate(codes) if codes else np.zeros(0, dtype=np.int64)
+        return cls(code, double_better, unsplit.layers.flat.starts)
 
 
 class SplitSolver:
@@ -124,6 +157,8 @@ class SplitSolver:
         self.decide = decide
         self._shared = shared if shared is not None else {}
         self._solved: dict[int, dict[int, HandValues]] = {}  # pair -> removal -> split-hand values
+        self._layers: dict[int, HandLayers] = {}  # pair -> split-hand graph
+        self._plays: CdzPlays | None = None  # the unsplit plays CDZ- copies
 
     @classmethod
     def optimal(cls, context: UpcardContext, unsplit: HandValues, strategy: PostSplit) -> SplitSolver:
@@ -143,9 +178,12 @@ class SplitSolver:
         rules = self.context.rules
         return 2 if pair == ACE and not rules.hit_split_aces else stop_at(rules)
 
-    def layers(self, pair: int):
-        start = tuple(1 if r == pair else 0 for r in range(10))
-        return hand_layers(self.context.rules.shoe_counts, 1, self.limit(pair), start)
+    def layers(self, pair: int) -> HandLayers:
+        """The graph of split hands holding one ``pair`` card (cached on the solver)."""
+        if pair not in self._layers:
+            start = tuple(1 if r == pair else 0 for r in range(10))
+            self._layers[pair] = hand_layers(self.context.rules.shoe_counts, 1, self.limit(pair), start)
+        return self._layers[pair]
 
     def pairs(self) -> list[int]:
         """The ranks that can be split against this up card from this shoe."""
@@ -181,14 +219,15 @@ class SplitSolver:
     def extra(self, pair: int, removed: int) -> tuple[int, ...]:
         """The cards out of the shoe a split hand draws from: the other pair card and
         ``removed`` more."""
-        return tuple((1 + removed) if r == pair else 0 for r in range(10))
+        return (0,) * pair + (1 + removed,) + (0,) * (9 - pair)
 
     def prepare(self) -> None:
         """Register every split-hand shoe the recursion will visit with the up card's dealer
         batch, so that the dealer is evaluated once for all of them."""
         for pair in self.pairs():
+            layers = self.layers(pair)
             for removed in self.removals(pair):
-                self.context.batch.index.register(self.layers(pair), self.extra(pair, removed))
+                self.context.batch.index.register(layers, self.extra(pair, removed))
 
     def hand_values(self, pair: int, removed: int) -> HandValues:
         """The split-hand graph evaluated on the shoe without the other pair card and
@@ -220,7 +259,9 @@ class SplitSolver:
             decisions = self.decide(layers, may_double)
         elif self.strategy is PostSplit.CDZ:
             assert self.unsplit is not None  # optimal() has one
-            decisions = cdz_decisions(self.unsplit, layers, may_double)
+            if self._plays is None:
+                self._plays = CdzPlays.of(self.unsplit)
+            decisions = cdz_decisions(self.unsplit, layers, may_double, self._plays)
         else:
             decisions = None
         solved = {}
@@ -310,6 +351,7 @@ class _SplitRecursion:
     def __init__(self, values: Callable[[int], tuple[Any, Any, Any]], most: int, first_hand_only: bool) -> None:
         self.values, self.most, self.first_hand_only = values, most, first_hand_only
         self.memo: dict[tuple[int, int, int], Any] = {}
+        self.values_memo: dict[int, tuple[Any, Any, Any]] = {}  # removed -> values(removed)
 
     def rest(self, removed: int, hands: int, current: int) -> Any:
         """The expected result of hands ``current..hands`` when ``current`` is about to get its
@@ -322,7 +364,9 @@ class _SplitRecursion:
         if current > hands or (self.first_hand_only and current > 1):
             value = 0
         else:
-            free, not_pair, q = self.values(removed)
+            if removed not in self.values_memo:
+                self.values_memo[removed] = self.values(removed)
+            free, not_pair, q = self.values_memo[removed]
             if hands >= self.most:
                 value = free if self.first_hand_only else (hands - current + 1) * free
             elif q == 0:

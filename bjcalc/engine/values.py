@@ -15,14 +15,26 @@ same as maximising the conditional EVs because every action of a state shares th
 
 Several shoes can be solved in one pass (:func:`solve_many`): their rows are stacked layer by
 layer and no operation mixes rows of different shoes.
+
+In float mode the pass runs in a small C loop, ``bjcalc/engine/_player_kernel.c`` (an optional
+build, like the dealer's): it works each hand's cards left, blackjack units and draw values out
+row by row instead of building (rows, 10) arrays, with the same operations in the same order as
+the numpy code here, which stays as the fallback and for exact mode (``BJCALC_NUMPY_PLAYER=1``
+forces it).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Sequence
 
 import numpy as np
+
+try:  # the compiled float loop (optional build, see setup.py); BJCALC_NUMPY_PLAYER=1 skips it
+    from bjcalc.engine import _player_kernel  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on the build
+    _player_kernel = None
 
 from bjcalc.engine.batch import CHARLIE
 from bjcalc.engine.codes import Code
@@ -31,6 +43,11 @@ from bjcalc.engine.hands import HandLayers, hand_layers
 from bjcalc.errors import InvalidShoeError
 from bjcalc.numbers import as_numbers
 from bjcalc.rules import Rules
+
+
+def kernel_available() -> bool:
+    """Whether the compiled float player loop is built and not switched off."""
+    return _player_kernel is not None and os.environ.get("BJCALC_NUMPY_PLAYER", "") in ("", "0")
 
 
 def stop_at(rules: Rules) -> int:
@@ -54,29 +71,54 @@ def stacked_values(context: UpcardContext, layers: HandLayers, extras: Extras, l
     return stacks[key][1]
 
 
-def _stacked_values(context: UpcardContext, layers: HandLayers, extras: Extras, loss: int) -> _Stack:
-    rules, exact = context.rules, context.exact
-    sizes = layers.sizes
-    deepest = sizes[-1] + 1  # cards held after the last possible draw
-    top = deepest + context.depth
+def _suffixes(
+    context: UpcardContext, layers: HandLayers, extras: Extras
+) -> tuple[list[tuple[int, ...]], list[list[int]]]:
+    """Each shoe ``context.shoe - extras[j]`` and its falling factorials ``suffix[s] = ff(n0 -
+    s, top - s)`` for ``s = 0 .. top`` (``n0`` cards, ``top`` = deepest hand + 1 + deepest dealer
+    hand), from which every layer's factors come (:func:`_factors`)."""
+    top = layers.sizes[-1] + 1 + context.depth
     shoes = [tuple(s - e for s, e in zip(context.shoe, extra)) for extra in extras]
-    scales, units, lifts = [], [], []
+    suffixes = []
     for shoe in shoes:
         n0 = sum(shoe)
-        if n0 < deepest + context.depth:
+        if n0 < top:
             raise InvalidShoeError(
-                f"shoe {','.join(map(str, rules.shoe_counts))} is too small: a round could run out of cards"
+                f"shoe {','.join(map(str, context.rules.shoe_counts))} is too small: a round could run out of cards"
             )
-        # suffix[s] = (n0 - s) (n0 - s - 1) ... (n0 - top + 1) = ff(n0 - s, top - s)
         suffix = [1] * (top + 1)
         for s in range(top - 1, -1, -1):
             suffix[s] = suffix[s + 1] * (n0 - s)
-        scales.append([suffix[size] for size in sizes + [deepest]])
-        # P(dealer blackjack) * scale[k] = (cards of the blackjack rank left) * bj_unit[k]
-        units.append([suffix[size + 1] for size in sizes + [deepest]])
-        # the dealer numerators are over ff(n0 - size, depth); lift brings them to the
-        # layer's scale. One-card split hands never stand.
-        lifts.append([suffix[k + context.depth] if k >= 2 else 0 for k in sizes])
+        suffixes.append(suffix)
+    return shoes, suffixes
+
+
+def _factors(suffix: list[int], sizes: list[int], depth: int) -> tuple[list[int], list[int], list[int]]:
+    """A shoe's per-layer factors from its :func:`_suffixes`: the layer scales ``G_k`` and
+    blackjack units (layers + 1), and the lifts of the dealer's numerators (layers). The
+    compiled loop reads them out of the suffixes itself, in the same way."""
+    deepest = sizes[-1] + 1  # cards held after the last possible draw
+    scales = [suffix[size] for size in sizes + [deepest]]
+    # P(dealer blackjack) * scale[k] = (cards of the blackjack rank left) * bj_unit[k]
+    units = [suffix[size + 1] for size in sizes + [deepest]]
+    # the dealer numerators are over ff(n0 - size, depth); lift brings them to the layer's
+    # scale. One-card split hands never stand.
+    lifts = [suffix[k + depth] if k >= 2 else 0 for k in sizes]
+    return scales, units, lifts
+
+
+def _payoffs(rules: Rules, totals: np.ndarray, size: np.ndarray) -> np.ndarray:
+    """What each hand stands on: its total, or :data:`CHARLIE`."""
+    if rules.charlie is None:
+        return totals
+    return np.where(size >= rules.charlie, CHARLIE, totals)
+
+
+def _stacked_values(context: UpcardContext, layers: HandLayers, extras: Extras, loss: int) -> _Stack:
+    rules, exact = context.rules, context.exact
+    sizes = layers.sizes
+    shoes, suffixes = _suffixes(context, layers, extras)
+    scales, units, lifts = (list(f) for f in zip(*(_factors(suffix, sizes, context.depth) for suffix in suffixes)))
 
     # rows in stacked order: layer by layer, and within a layer shoe by shoe
     shape = layers.stacked(len(extras))
@@ -85,9 +127,7 @@ def _stacked_values(context: UpcardContext, layers: HandLayers, extras: Extras, 
     scale_of = as_numbers(scales, exact)  # (copies, layers + 1)
     unit_of = as_numbers(units, exact)
 
-    payoff = shape.totals
-    if rules.charlie is not None:
-        payoff = np.where(size >= rules.charlie, CHARLIE, payoff)
+    payoff = _payoffs(rules, shape.totals, size)
     columns = np.concatenate([np.concatenate(context.batch.index.register(layers, extra)) for extra in extras])[order]
     not_blackjack = context.batch.stand_numerators(columns, payoff) * as_numbers(lifts, exact)[copy, layer]
     if context.bj_rank is None:
@@ -239,8 +279,70 @@ def solve_many(
     one backward pass: the shoes' rows are stacked layer by layer (each row's numerators keep
     their own shoe's scale, and no operation mixes rows of different shoes). ``may_double``
     and ``decisions`` are per hand of ``layers``, the same for every shoe."""
-    rules = context.rules
-    stack = stacked_values(context, layers, tuple(extras), loss)
+    extras = tuple(extras)
+    sizes = layers.sizes
+    limit = stop_at(context.rules) if limit is None else limit
+    can_hit = [size < limit for size in sizes]
+    double_layer = sizes.index(2) if 2 in sizes and can_hit[sizes.index(2)] else None
+    if not context.exact and kernel_available():
+        passed = _kernel_pass(context, layers, extras, loss, limit, double_layer, may_double, decisions)
+    else:
+        passed = _numpy_pass(context, layers, extras, loss, can_hit, double_layer, may_double, decisions)
+    return passed.per_shoe(context, layers, can_hit, double_layer)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Pass:
+    """The values of one pass, stacked layer by layer (``double`` and ``one_card``: the
+    two-card layer's rows, or ``None``)."""
+
+    shoes: list[tuple[int, ...]]
+    scales: list[list[int]]
+    stand: Sequence[np.ndarray]
+    hit: Sequence[np.ndarray]
+    best: Sequence[np.ndarray]
+    decision: Sequence[np.ndarray]
+    blackjack: Sequence[np.ndarray]
+    double: np.ndarray | None
+    one_card: np.ndarray | None
+
+    def per_shoe(
+        self, context: UpcardContext, layers: HandLayers, can_hit: list[bool], double_layer: int | None
+    ) -> list[HandValues]:
+        """Each shoe's values, cut out of the stacks."""
+        if len(self.shoes) == 1:
+            return [HandValues(
+                layers=layers, shoe=self.shoes[0], peeked=context.peeked, scale=self.scales[0], stand=self.stand,
+                hit=self.hit, best=self.best, decision=self.decision, can_hit=can_hit, double=self.double,
+                double_layer=double_layer, blackjack=self.blackjack, one_card=self.one_card,
+            )]
+        width = 0 if double_layer is None else len(layers.counts[double_layer])
+        return [
+            HandValues(
+                layers=layers, shoe=shoe, peeked=context.peeked, scale=scale, stand=ShoeRows(self.stand, layers, j),
+                hit=ShoeRows(self.hit, layers, j), best=ShoeRows(self.best, layers, j),
+                decision=ShoeRows(self.decision, layers, j), can_hit=can_hit,
+                double=None if self.double is None else self.double[j * width : (j + 1) * width],
+                double_layer=double_layer, blackjack=ShoeRows(self.blackjack, layers, j),
+                one_card=None if self.one_card is None else self.one_card[j * width : (j + 1) * width],
+            )
+            for j, (shoe, scale) in enumerate(zip(self.shoes, self.scales))
+        ]
+
+
+def _numpy_pass(
+    context: UpcardContext,
+    layers: HandLayers,
+    extras: Extras,
+    loss: int,
+    can_hit: list[bool],
+    double_layer: int | None,
+    may_double: np.ndarray | None,
+    decisions: Sequence[np.ndarray] | None,
+) -> _Pass:
+    """The backward pass over the stacked rows, in numpy (exact mode, and float without the
+    compiled loop)."""
+    stack = stacked_values(context, layers, extras, loss)
     copies = len(extras)
     stand, draws = stack.stand, stack.draws
     sizes = layers.sizes
@@ -249,9 +351,6 @@ def solve_many(
         may_double = None if may_double is None else np.tile(may_double, copies)
         decisions = None if decisions is None else [np.tile(d, copies) for d in decisions]
 
-    limit = stop_at(rules) if limit is None else limit
-    can_hit = [size < limit for size in sizes]
-    double_layer = sizes.index(2) if 2 in sizes and can_hit[sizes.index(2)] else None
     double = draws[double_layer].double if double_layer is not None else None
     hit: list[np.ndarray] = [None] * n_layers  # type: ignore[list-item]
     best: list[np.ndarray] = [None] * n_layers  # type: ignore[list-item]
@@ -279,35 +378,96 @@ def solve_many(
             assert double is not None
             value = np.where(chosen == Code.DOUBLE, double, value)
         best[k] = value
+    one_card = draws[double_layer].one_card if double_layer is not None else None
+    return _Pass(stack.shoes, stack.scales, stand, hit, best, decision, stack.blackjack, double, one_card)
 
-    out = []
-    for j, (shoe, scale) in enumerate(zip(stack.shoes, stack.scales)):
-        def part(arrays: Sequence[np.ndarray], j: int = j) -> Sequence[np.ndarray]:
-            return arrays if copies == 1 else ShoeRows(arrays, layers, j)
 
-        def part_of(array: np.ndarray | None, k: int | None, j: int = j) -> np.ndarray | None:
-            if array is None or k is None or copies == 1:
-                return array
-            rows = len(layers.counts[k])
-            return array[j * rows : (j + 1) * rows]
+@dataclasses.dataclass(frozen=True)
+class _KernelInputs:
+    """What the compiled loop reads for one hand graph and several shoes, besides the graph."""
 
-        one_card = draws[double_layer].one_card if double_layer is not None else None
-        out.append(HandValues(
-            layers=layers,
-            shoe=shoe,
-            peeked=context.peeked,
-            scale=scale,
-            stand=part(stand),
-            hit=part(hit),
-            best=part(best),
-            decision=part(decision),
-            can_hit=can_hit,
-            double=part_of(double, double_layer),
-            double_layer=double_layer,
-            blackjack=part(stack.blackjack),
-            one_card=part_of(one_card, double_layer),
+    shoes: list[tuple[int, ...]]
+    scales: list[list[int]]
+    shoe_rows: np.ndarray  # (copies, 10) int64
+    stand: np.ndarray  # the dealer's stand numerators of each hand, over ff(n - size, depth): shoe by shoe, flat rows
+    suffixes: np.ndarray  # (copies, top + 1): the shoes' _suffixes as floats
+
+
+def _kernel_inputs(context: UpcardContext, layers: HandLayers, extras: Extras) -> _KernelInputs:
+    """:class:`_KernelInputs` (cached on the context like the numpy stacks): the dealer's stand
+    numerators are looked up once per hand and shoe, flat rows shoe by shoe."""
+    key = ("kernel", id(layers), extras)
+    stacks = context.stacks
+    if key not in stacks:
+        shoes, suffixes = _suffixes(context, layers, extras)
+        flat = layers.flat
+        payoff = flat.totals if context.rules.charlie is None else _payoffs(
+            context.rules, flat.totals, np.asarray(layers.sizes)[flat.layer])
+        index = context.batch.index
+        columns = np.concatenate([part for extra in extras for part in index.register(layers, extra)])
+        stand = context.batch.stand_numerators(columns, np.tile(payoff, len(extras)))
+        stacks[key] = (layers, _KernelInputs(
+            shoes=shoes,
+            scales=[suffix[layers.first : layers.first + len(layers.counts) + 1] for suffix in suffixes],
+            shoe_rows=np.array(shoes, dtype=np.int64).reshape(-1, 10),
+            stand=np.ascontiguousarray(stand, dtype=np.float64),
+            # float(int) rounds as as_numbers does (and overflows alike)
+            suffixes=np.array(suffixes, dtype=np.float64),
         ))
-    return out
+    return stacks[key][1]
+
+
+def _kernel_pass(
+    context: UpcardContext,
+    layers: HandLayers,
+    extras: Extras,
+    loss: int,
+    limit: int,
+    double_layer: int | None,
+    may_double: np.ndarray | None,
+    decisions: Sequence[np.ndarray] | None,
+) -> _Pass:
+    """The backward pass in the compiled loop (float mode): the same numbers as
+    :func:`_numpy_pass`, stacked the same way."""
+    inputs = _kernel_inputs(context, layers, extras)
+    flat = layers.flat
+    copies, rows = len(extras), len(flat.layer)
+    stand, blackjack, hit, best = (np.empty(copies * rows) for _ in range(4))
+    decision = np.empty(copies * rows, dtype=np.int64)
+    double = one_card = None
+    if double_layer is not None:
+        width = copies * len(layers.counts[double_layer])
+        double, one_card = np.empty(width), np.empty(width)
+    _player_kernel.solve(
+        np.ascontiguousarray(flat.counts, dtype=np.int64),
+        np.ascontiguousarray(flat.children, dtype=np.intp),
+        np.ascontiguousarray(flat.starts, dtype=np.int64),
+        inputs.shoe_rows, inputs.stand, inputs.suffixes,
+        None if may_double is None else np.ascontiguousarray(may_double, dtype=np.uint8),
+        None if decisions is None else np.ascontiguousarray(np.concatenate(decisions), dtype=np.int64),
+        stand, blackjack, hit, best, decision, double, one_card,
+        layers.first, -1 if context.bj_rank is None else context.bj_rank, int(context.peeked), loss,
+        context.double_loss, limit, -1 if double_layer is None else double_layer, context.depth,
+    )
+    bounds = (flat.starts * copies).tolist()
+    return _Pass(inputs.shoes, inputs.scales, _Layers(stand, bounds), _Layers(hit, bounds), _Layers(best, bounds),
+                 _Layers(decision, bounds), _Layers(blackjack, bounds), double, one_card)
+
+
+class _Layers(Sequence):
+    """Per-layer arrays cut out of one array when a layer is read."""
+
+    def __init__(self, array: np.ndarray, bounds: list[int]) -> None:
+        self._array, self._bounds = array, bounds
+
+    def __len__(self) -> int:
+        return len(self._bounds) - 1
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(len(self))[k]]
+        k = range(len(self))[k]  # negative indices count from the end; IndexError past it
+        return self._array[self._bounds[k] : self._bounds[k + 1]]
 
 
 def unsplit_layers(rules: Rules) -> HandLayers:

@@ -1,0 +1,321 @@
+/* The float player pass of bjcalc.engine.values, compiled: the stand, hit, double and best values
+ * of every hand of a hand graph for several shoes, in one backward sweep over the layers.
+ *
+ * It computes what bjcalc.engine.values computes with numpy (_stacked_values, then the backward
+ * pass of solve_many), with the same operations in the same order, but without the (rows, 10)
+ * arrays: a hand's cards left per rank, its dealer-blackjack units, the value of each draw (a
+ * bust, or the child's best value) and the sum over ranks are worked out row by row from the
+ * shoe and the hand's counts, and the stand lookup, the bust values and the backward pass are
+ * one loop per layer.
+ *
+ * Layouts (R hands in the graph, layer k holding rows starts[k] .. starts[k+1]-1, C shoes):
+ *   inputs per hand (flat rows):  counts (R, 10), children (R, 10: row in layer k+1, -1 = bust;
+ *                                 a row outside layer k+1 is read as a bust too, which the
+ *                                 graph never has, so that no input makes the loop read astray)
+ *   stand_in (C, R):              the dealer's stand numerators of each hand, over ff(n - size, depth)
+ *   suffixes (C, first + L + depth + 1): each shoe's falling factorials, from which the layer
+ *                                 scales, blackjack units and lifts come (values.py's _factors)
+ *   outputs, stacked like values.py's stacks: layer by layer, within a layer shoe by shoe, so
+ *   hand i of layer k for shoe j sits at starts[k] * C + j * n_k + i.
+ *
+ * Only the Python C API's buffer protocol is used (no numpy headers), the loop runs without
+ * the GIL, and the module is an optional build: without it bjcalc runs the numpy version.
+ * Built with -ffp-contract=off so that no multiply-add is fused: the numpy path rounds each
+ * product and sum on its own, and the two give the same numbers.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RANKS 10
+#define STAND 0
+#define HIT 1
+#define DOUBLE 2
+
+/* numpy's float64 sum over a row of ten: pairwise over the first eight, then the last two */
+static inline double sum10(const double *x)
+{
+    double s = ((x[0] + x[1]) + (x[2] + x[3])) + ((x[4] + x[5]) + (x[6] + x[7]));
+    s += x[8];
+    s += x[9];
+    return s;
+}
+
+typedef struct {
+    /* the graph */
+    Py_ssize_t n_rows, n_layers, first;
+    const int64_t *counts, *starts;
+    const Py_ssize_t *children;
+    /* the shoes */
+    Py_ssize_t copies;
+    const int64_t *shoes;
+    const double *stand_in, *suffixes;
+    Py_ssize_t depth; /* the dealer's most draws: suffixes have first + n_layers + depth + 1 entries */
+    /* the rules and the play */
+    int bj_rank, peeked, limit, double_layer;
+    double loss, both_loss; /* loss, loss + double_loss */
+    const uint8_t *may_double;
+    const int64_t *decisions;
+    /* outputs */
+    double *stand, *blackjack, *hit, *best, *dbl, *one_card;
+    int64_t *decision;
+    double *doubled; /* scratch, stacked like the outputs: the doubled stand values */
+} Job;
+
+/* `keep` all ones: a, all zeros: b (a select the compiler cannot turn into a branch) */
+static inline double pick(uint64_t keep, double a, double b)
+{
+    uint64_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    x = (x & keep) | (y & ~keep);
+    memcpy(&a, &x, sizeof a);
+    return a;
+}
+
+/* What a draw that busts is worth at the next layer's scale g, cbj being the dealer's
+ * blackjacks there: the bet where the dealer has none; with no hole card, `loss` of it where
+ * the dealer has one (a peeking dealer's blackjacks are not in the numerators). */
+static inline double bust_value(const Job *q, double g, double cbj)
+{
+    return q->peeked ? -(g - cbj) : -(g - cbj) - cbj * q->loss;
+}
+
+static inline double bust_doubled_value(const Job *q, double g, double cbj)
+{
+    return q->peeked ? bust_value(q, g, cbj) * 2 : -(g - cbj) * 2 - cbj * q->both_loss;
+}
+
+/* Layer k of every shoe: each hand's counts and children are read once for all the shoes. */
+static void solve_layer(const Job *q, Py_ssize_t k)
+{
+    const Py_ssize_t C = q->copies, L = q->n_layers, top1 = q->first + L + q->depth + 1;
+    const int bj = q->bj_rank;
+    const Py_ssize_t a = q->starts[k], n_k = q->starts[k + 1] - a;
+    const Py_ssize_t width = k + 1 < L ? q->starts[k + 2] - q->starts[k + 1] : 0;
+    const int no_child = width == 0; /* every draw busts, or the last layer (never read) */
+    const Py_ssize_t size = q->first + k;
+    const int is_double = k == q->double_layer;
+    const int can_hit = size < q->limit;
+    double left[RANKS], after[RANKS], after2[RANKS], terms[RANKS];
+    for (Py_ssize_t i = 0; i < n_k; i++) {
+        const Py_ssize_t row = a + i;
+        const int64_t *cnt = q->counts + row * RANKS;
+        const Py_ssize_t *kids = q->children + row * RANKS;
+        Py_ssize_t child[RANKS];
+        uint64_t keep[RANKS];
+        for (int r = 0; r < RANKS; r++) {
+            const Py_ssize_t c = no_child ? -1 : kids[r];
+            const int inside = (size_t)c < (size_t)width;
+            keep[r] = -(uint64_t)inside; /* all ones: a child in the next layer */
+            child[r] = inside ? c : 0;
+        }
+        for (Py_ssize_t j = 0; j < C; j++) {
+            const int64_t *shoe = q->shoes + j * RANKS;
+            /* this shoe's falling factorials ff(n0 - s, top - s): the layer of hands of `size`
+             * cards has the scale suffix[size] and the blackjack unit suffix[size + 1], and its
+             * dealer numerators are lifted by suffix[size + depth] (values.py's _factors) */
+            const double *suffix = q->suffixes + j * top1;
+            const double g = suffix[size + 1], unit = suffix[size + 1], unit_next = suffix[size + 2];
+            const double lift = size >= 2 ? suffix[size + q->depth] : 0.0;
+            const Py_ssize_t at = a * C + j * n_k + i; /* this shoe's block of layer k */
+            const Py_ssize_t next0 = no_child ? 0 : q->starts[k + 1] * C + j * width;
+            for (int r = 0; r < RANKS; r++) {
+                const int64_t d = shoe[r] - cnt[r];
+                left[r] = d > 0 ? (double)d : 0.0;
+            }
+            const int64_t bj_left = bj >= 0 ? shoe[bj] - cnt[bj] : 0;
+            /* standing: the dealer's numerators at this layer's scale, less what a dealer
+             * blackjack takes when there is no peek */
+            const double not_bj = q->stand_in[j * q->n_rows + row] * lift;
+            const double bjv = bj >= 0 ? (double)(size >= 2 ? bj_left : 0) * unit : 0.0;
+            double stand, doubled;
+            if (q->peeked) {
+                stand = not_bj;
+                doubled = not_bj * 2;
+            } else {
+                stand = not_bj - bjv * q->loss;
+                doubled = not_bj * 2 - bjv * q->both_loss;
+            }
+            q->stand[at] = stand;
+            q->blackjack[at] = bjv;
+            q->doubled[at] = doubled;
+            /* drawing: the dealer's blackjack units after a draw of any rank but the blackjack
+             * rank (cbj), or of that rank (cbj1); each draw busts or leads to the child's best
+             * value (picked without branches: whether a draw busts is as good as random) */
+            const double cbj = bj >= 0 ? (double)bj_left * unit_next : 0.0;
+            const double cbj1 = bj >= 0 ? (double)(bj_left - 1) * unit_next : 0.0;
+            const double bust = bust_value(q, g, cbj), bust1 = bust_value(q, g, cbj1);
+            const double *next = q->best + next0;
+            for (int r = 0; r < RANKS; r++)
+                after[r] = pick(keep[r], next[child[r]], r == bj ? bust1 : bust);
+            for (int r = 0; r < RANKS; r++)
+                terms[r] = left[r] * after[r];
+            const double hit = sum10(terms);
+            q->hit[at] = hit;
+            double dbl = 0.0;
+            if (is_double) {
+                const double bust_d = bust_doubled_value(q, g, cbj), bust_d1 = bust_doubled_value(q, g, cbj1);
+                for (int r = 0; r < RANKS; r++) {
+                    after[r] = pick(keep[r], q->doubled[next0 + child[r]], r == bj ? bust_d1 : bust_d);
+                    after2[r] = pick(keep[r], q->stand[next0 + child[r]], r == bj ? bust1 : bust);
+                }
+                for (int r = 0; r < RANKS; r++)
+                    terms[r] = left[r] * after[r];
+                dbl = sum10(terms);
+                for (int r = 0; r < RANKS; r++)
+                    terms[r] = left[r] * after2[r];
+                q->dbl[j * n_k + i] = dbl;
+                q->one_card[j * n_k + i] = sum10(terms);
+            }
+            int64_t chosen;
+            if (size < 2)
+                chosen = HIT; /* a one-card split hand always draws */
+            else if (!can_hit)
+                chosen = STAND;
+            else if (q->decisions)
+                chosen = q->decisions[row];
+            else {
+                chosen = hit > stand ? HIT : STAND;
+                if (is_double && q->may_double && q->may_double[i] && dbl > (chosen == HIT ? hit : stand))
+                    chosen = DOUBLE;
+            }
+            q->decision[at] = chosen;
+            double value = chosen == HIT ? hit : stand;
+            if (is_double && chosen == DOUBLE)
+                value = dbl;
+            q->best[at] = value;
+        }
+    }
+}
+
+static int get(PyObject *obj, Py_buffer *view, int writable)
+{
+    return PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0));
+}
+
+#define N_IN 8
+#define N_OUT 7
+#define N_ARRAYS (N_IN + N_OUT)
+
+/* solve(counts, children, starts, shoes, stand_in, suffixes, may_double, decisions,
+ *       stand, blackjack, hit, best, decision, double, one_card,
+ *       first, bj_rank, peeked, loss, double_loss, limit, double_layer, depth)
+ * counts int64 (R, 10), children intp (R, 10), starts int64 (L + 1), shoes int64 (C, 10),
+ * stand_in float64 (C, R), suffixes float64 (C, first + L + depth + 1): each shoe's falling
+ * factorials (values.py's _suffixes), may_double uint8 (rows of the double layer) or None,
+ * decisions int64 (R) or None; outputs float64 (C * R) stacked, decision int64
+ * (C * R), double and one_card float64 (C * rows of the double layer) or None when there is
+ * no double layer. bj_rank and double_layer are -1 for none. */
+static PyObject *solve(PyObject *self, PyObject *args)
+{
+    PyObject *objs[N_ARRAYS];
+    int first, bj_rank, peeked, loss, double_loss, limit, double_layer, depth;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOiiiiiiii", &objs[0], &objs[1], &objs[2], &objs[3],
+                          &objs[4], &objs[5], &objs[6], &objs[7], &objs[8], &objs[9], &objs[10],
+                          &objs[11], &objs[12], &objs[13], &objs[14], &first, &bj_rank, &peeked, &loss,
+                          &double_loss, &limit, &double_layer, &depth))
+        return NULL;
+    /* the item size of each array; may_double, decisions, double and one_card may be None */
+    static const Py_ssize_t itemsize[N_ARRAYS] = {8, sizeof(Py_ssize_t), 8, 8, 8, 8, 1, 8, 8, 8, 8, 8, 8, 8, 8};
+    static const int optional[N_ARRAYS] = {0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 1};
+    Py_buffer views[N_ARRAYS];
+    int held[N_ARRAYS] = {0};
+    double *scratch = NULL;
+    PyObject *result = NULL;
+    for (int i = 0; i < N_ARRAYS; i++) {
+        if (objs[i] == Py_None) {
+            if (!optional[i]) {
+                PyErr_Format(PyExc_TypeError, "player kernel: array %d may not be None", i);
+                goto done;
+            }
+            continue;
+        }
+        if (get(objs[i], &views[i], i >= N_IN) < 0)
+            goto done;
+        held[i] = 1;
+        if (views[i].itemsize != itemsize[i]) {
+            PyErr_Format(PyExc_TypeError, "player kernel: array %d has items of %zd bytes, not %zd", i,
+                         views[i].itemsize, itemsize[i]);
+            goto done;
+        }
+    }
+    Job q;
+    q.n_rows = views[0].len / (Py_ssize_t)(sizeof(int64_t) * RANKS);
+    q.n_layers = views[2].len / (Py_ssize_t)sizeof(int64_t) - 1;
+    q.copies = views[3].len / (Py_ssize_t)(sizeof(int64_t) * RANKS);
+    q.first = first;
+    q.counts = views[0].buf;
+    q.children = views[1].buf;
+    q.starts = views[2].buf;
+    q.shoes = views[3].buf;
+    q.stand_in = views[4].buf;
+    q.suffixes = views[5].buf;
+    q.depth = depth;
+    q.may_double = held[6] ? views[6].buf : NULL;
+    q.decisions = held[7] ? views[7].buf : NULL;
+    q.stand = views[8].buf;
+    q.blackjack = views[9].buf;
+    q.hit = views[10].buf;
+    q.best = views[11].buf;
+    q.decision = views[12].buf;
+    q.dbl = held[13] ? views[13].buf : NULL;
+    q.one_card = held[14] ? views[14].buf : NULL;
+    q.bj_rank = bj_rank;
+    q.peeked = peeked;
+    q.loss = loss;
+    q.both_loss = loss + double_loss;
+    q.limit = limit;
+    q.double_layer = double_layer;
+    /* the sizes the arrays must have, so that a wrong call fails instead of reading astray */
+    const Py_ssize_t R = q.n_rows, C = q.copies, L = q.n_layers, D = (Py_ssize_t)sizeof(double);
+    int ok = L >= 1 && views[0].len == R * RANKS * 8 && views[1].len == R * RANKS * (Py_ssize_t)sizeof(Py_ssize_t)
+             && views[3].len == C * RANKS * 8 && q.starts[0] == 0 && q.starts[L] == R
+             && first >= 0 && depth >= 1 && views[4].len == C * R * D
+             && views[5].len == C * (first + L + depth + 1) * D
+             && (!held[7] || views[7].len == R * 8) && bj_rank >= -1 && bj_rank < RANKS
+             && double_layer >= -1 && double_layer < L;
+    for (int i = 8; ok && i < 13; i++)
+        ok = views[i].len == C * R * views[i].itemsize;
+    for (Py_ssize_t k = 0; ok && k < L; k++)
+        ok = q.starts[k] <= q.starts[k + 1];
+    if (ok && double_layer >= 0) {
+        Py_ssize_t n_double = q.starts[double_layer + 1] - q.starts[double_layer];
+        ok = held[13] && held[14] && views[13].len == C * n_double * D && views[14].len == C * n_double * D
+             && (!held[6] || views[6].len == n_double);
+    }
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "player kernel: arrays of inconsistent sizes");
+        goto done;
+    }
+    scratch = malloc(sizeof(double) * (size_t)(C * R > 0 ? C * R : 1));
+    if (!scratch) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    q.doubled = scratch;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t k = L - 1; k >= 0; k--)
+        solve_layer(&q, k);
+    Py_END_ALLOW_THREADS
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    free(scratch);
+    for (int i = 0; i < N_ARRAYS; i++)
+        if (held[i])
+            PyBuffer_Release(&views[i]);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"solve", solve, METH_VARARGS, "The float player pass over several shoes."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_player_kernel",
+                                    "Compiled float player pass (see bjcalc.engine.values).", -1, methods};
+
+PyMODINIT_FUNC PyInit__player_kernel(void) { return PyModule_Create(&module); }
