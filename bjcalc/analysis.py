@@ -206,6 +206,8 @@ class Analysis(Generic[N]):
         """
         up_rank = parse_card(up)
         gone = _cards(removed) if removed else ()
+        if self.rules.infinite:
+            return self._infinite_dealer(up_rank, peeked, gone)
         without_up = self.shoe.remove([up_rank])
         shoe = without_up.remove(gone)
         row = np.array([without_up.counts], dtype=np.int64) - np.array([shoe.counts], dtype=np.int64)
@@ -234,6 +236,24 @@ class Analysis(Generic[N]):
         probabilities = {Outcome.of_code(o): ratio(values[o], total, self.exact) for o in ordered}
         return DealerResult(up_rank, probabilities, peeked, tuple(gone))
 
+    def _infinite_dealer(self, up: Rank, peeked: bool, gone: tuple[Rank, ...]) -> DealerResult[N]:
+        """:meth:`dealer` for the infinite deck: every draw with replacement; seen cards
+        change nothing."""
+        full = self.rules.shoe_counts
+        dealer = compiled_dealer(up.index, self.rules.hit_soft_17, self.rules.dealer_max_cards)
+        depth = max_draws(dealer, full, replacement=True)
+        numerators, denominators = outcome_numerators(dealer, full, np.zeros((1, 10), dtype=np.int64), depth,
+                                                      self.exact, replacement=True)
+        values = {o: v[0] for o, v in numerators.items() if o >= 17 or v[0] != 0}
+        total = denominators[0]
+        for always_shown in (BUST, BLACKJACK):
+            values.setdefault(always_shown, total * 0)
+        if peeked:
+            total = total - values.pop(BLACKJACK)
+        ordered = sorted(values, key=lambda o: (o > 21, o))
+        probabilities = {Outcome.of_code(o): ratio(values[o], total, self.exact) for o in ordered}
+        return DealerResult(up, probabilities, peeked, gone)
+
     def insurance(self, up: Rank | str = "A", removed: str | Sequence[Rank] = ()) -> N:
         """EV of insurance per unit of insurance bet, with ``up`` (an ace) and ``removed`` out.
 
@@ -242,7 +262,10 @@ class Analysis(Generic[N]):
         up_rank = parse_card(up)
         if up_rank.index != ACE:
             raise InvalidHandError(f"insurance is offered only against an ace up, not {str(up_rank)!r}")
-        left = self.shoe.remove((up_rank,) + (_cards(removed) if removed else ()))
+        if self.rules.infinite:  # every card with replacement: tens are 4 in 13 whatever was seen
+            left = self.shoe
+        else:
+            left = self.shoe.remove((up_rank,) + (_cards(removed) if removed else ()))
         tens, n = left.counts[TEN], len(left)
         return cast(N, constant(Fraction(2 * tens - (n - tens), n), self.exact))
 
@@ -260,7 +283,8 @@ class Analysis(Generic[N]):
         notation = ",".join(str(c) for c in hand)
         if total > 21:
             raise InvalidHandError(f"hand {notation!r} is already over 21 ({total})")
-        self.shoe.remove((up_rank,) + hand)
+        if not self.rules.infinite:
+            self.shoe.remove((up_rank,) + hand)  # every card must be in the shoe
         rules = self.rules
         engine = self.engine
         table = engine.table(up_rank.index)

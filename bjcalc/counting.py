@@ -38,13 +38,14 @@ import enum
 import math
 import multiprocessing
 import os
+import re
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
-from bjcalc.cards import ACE, TEN, Rank, parse_card
+from bjcalc.cards import ACE, TEN, Rank, parse_card, parse_cards
 from bjcalc.errors import InvalidCardError, InvalidHandError, InvalidRulesError
 from bjcalc.numbers import to_api, to_fraction
 from bjcalc.results import Strategy, _Data, by_up
@@ -192,6 +193,8 @@ def effects_of_removal(
     except ValueError:
         choices = ", ".join(repr(s.value) for s in EorStrategy)
         raise InvalidRulesError(f"strategy must be one of {choices}, not {strategy!r}") from None
+    if rules.infinite:
+        raise InvalidRulesError("an infinite deck has no effects of removal: cards are drawn with replacement")
     if chart is not None and strategy is not EorStrategy.CHART:
         raise InvalidRulesError(f"a chart is held fixed only with strategy 'chart', not {strategy.value!r}")
     if strategy is EorStrategy.CHART and chart is None:
@@ -294,6 +297,25 @@ def _action(action: Action | str) -> Action:
         if str(action).lower() in (member.key, member.value.lower()):
             return member
     raise InvalidHandError(f"unknown play {action!r} (stand, hit, double, split, surrender)")
+
+
+_PLAY = re.compile(r"(?P<cards>.+?)\s+vs?\.?\s+(?P<up>\S+)\s+(?P<first>\S+)\s+(?P<second>\S+)", re.IGNORECASE)
+
+
+def parse_play(text: str) -> tuple[tuple[Rank, ...], Rank, Action, Action]:
+    """A decision as people write it, ``"CARDS v UP FIRST SECOND"``: the hand, the up card and
+    the two plays compared (:func:`play_effects` takes the first minus the second).
+
+    >>> parse_play("T,6 v T stand hit")
+    ((Rank.TEN, Rank.SIX), Rank.TEN, Action.STAND, Action.HIT)
+    """
+    match = _PLAY.fullmatch(text.strip()) if isinstance(text, str) else None
+    if match is None:
+        raise InvalidHandError(f"a play reads 'CARDS v UP ACTION ACTION', e.g. 'T,6 v T stand hit', not {text!r}")
+    first, second = _action(match["first"]), _action(match["second"])
+    if first is second:
+        raise InvalidHandError(f"a play compares two different actions, not {first.key} with itself in {text!r}")
+    return parse_cards(match["cards"]), parse_card(match["up"]), first, second
 
 
 def insurance_effects(rules: Rules, cards: str | Sequence[Rank | str] = ()) -> PlayEffects:

@@ -23,7 +23,7 @@ def insurance_off_top(engine: Engine) -> Any | None:
     full = engine.rules.shoe_counts
     if not full[ACE] or not engine.rules.insurance:
         return None
-    n = sum(full) - 1
+    n = sum(full) - (0 if engine.rules.infinite else 1)  # the ace up leaves the shoe, unless drawn with replacement
     tens = full[TEN]
     return to_api(Fraction(2 * tens - (n - tens), n), engine.exact)
 
@@ -50,7 +50,7 @@ def round_variance(engine: Engine, policy: Policy) -> Any | None:
     (:func:`bjcalc.engine.moments.split_moments`).
     """
     rules = engine.rules
-    if rules.split_hands > 2:
+    if rules.split_hands > 2 or rules.infinite:  # the split moments enumerate a finite shoe
         return None
     number, div = engine.number, engine.div
     second: Any = number(0)

@@ -49,8 +49,8 @@ def build_report(title: str, rules: Rules, assumed: tuple[str, ...] = (), exact:
     analysis = Analysis(rules, exact=exact)
     chart = analysis.chart()
     side_bets: tuple[SideBetResult, ...] = ()
-    if rules.decks is not None:
-        shoe = sidebets.SuitedShoe.of_decks(rules.decks)
+    if rules.decks is not None and not rules.infinite:  # side bets are dealt from a real shoe
+        shoe = sidebets.SuitedShoe.of_decks(int(rules.decks))
         side_bets = (sidebets.perfect_pairs(shoe), sidebets.twenty_one_plus_three(shoe))
     return Report(
         title=title,
@@ -74,7 +74,8 @@ def one_rule_changes(rules: Rules) -> list[tuple[str, Rules]]:
     if rules.decks is not None:
         for decks in (1, 2, 6, 8):
             if decks != rules.decks:
-                out.append((f"{decks} deck{'s' if decks > 1 else ''} instead of {rules.decks}", {"decks": decks}))
+                was = "an infinite deck" if rules.infinite else rules.decks
+                out.append((f"{decks} deck{'s' if decks > 1 else ''} instead of {was}", {"decks": decks}))
     out.append(("dealer hits soft 17" if not rules.hit_soft_17 else "dealer stands on soft 17",
                 {"hit_soft_17": not rules.hit_soft_17}))
     if rules.blackjack_pays == Fraction(3, 2):

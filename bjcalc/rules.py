@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import math
 import numbers
 from collections.abc import Iterable
 from fractions import Fraction
@@ -101,6 +102,13 @@ BLACKJACK_TAKES = {
 }
 
 
+def _infinite(value: object) -> bool:
+    """``math.inf`` or its spellings: ``"inf"``, ``"infinite"``."""
+    if isinstance(value, str):
+        return value.strip().lower() in ("inf", "infinite", "infinity")
+    return isinstance(value, float) and value == math.inf
+
+
 def _whole(value: object) -> bool:
     """A whole number: an int, or any integral type such as numpy's, but not a bool."""
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
@@ -167,13 +175,15 @@ class Rules:
     """A rule set and the shoe it is dealt from.
 
     The shoe is ``decks`` standard decks (8 when neither is given) or ``shoe``, the ten counts
-    (A..T) explicitly: give one or the other. Every field is checked on construction, its type
+    (A..T) explicitly: give one or the other. ``decks=math.inf`` (or ``"inf"``) is the infinite
+    deck: every card is drawn with replacement, a rank with probability 1/13 (tens 4/13).
+    Every field is checked on construction, its type
     too, and a bad value raises :class:`~bjcalc.errors.InvalidRulesError` naming the field.
     ``blackjack_pays`` may be written as people do (``"6:5"``). ``blackjack_takes`` matters
     only with no hole card.
     """
 
-    decks: int | None = None
+    decks: int | float | None = None  # a whole number, or math.inf
     shoe: tuple[int, ...] | None = None
     hit_soft_17: bool = False
     blackjack_pays: Fraction = Fraction(3, 2)
@@ -254,9 +264,11 @@ class Rules:
             return
         if self.decks is None:
             object.__setattr__(self, "decks", 8)
+        elif _infinite(self.decks):
+            object.__setattr__(self, "decks", math.inf)
         elif not _whole(self.decks) or not 1 <= self.decks <= MAX_DECKS:
             raise InvalidRulesError(
-                f"decks must be a whole number from 1 to {MAX_DECKS}, not {self.decks!r}"
+                f"decks must be a whole number from 1 to {MAX_DECKS} or inf (infinite deck), not {self.decks!r}"
             )
         else:
             object.__setattr__(self, "decks", int(self.decks))
@@ -286,12 +298,21 @@ class Rules:
             )
 
     @property
+    def infinite(self) -> bool:
+        """Cards drawn with replacement (``decks=math.inf``)."""
+        return self.decks == math.inf
+
+    @property
     def shoe_counts(self) -> tuple[int, ...]:
-        """The ten counts (A..T) of the shoe before the deal."""
+        """The ten counts (A..T) of the shoe before the deal; for the infinite deck, the
+        composition every draw is made from: one of each rank per 13 cards, four tens."""
         if self.shoe is not None:
             return self.shoe
+        if self.infinite:
+            return (1,) * 9 + (4,)
         assert self.decks is not None
-        return (4 * self.decks,) * 9 + (16 * self.decks,)
+        decks = int(self.decks)
+        return (4 * decks,) * 9 + (16 * decks,)
 
     @property
     def peek(self) -> bool:
@@ -313,6 +334,8 @@ class Rules:
         (3, 4, 4, 4, 4, 4, 4, 4, 4, 14)
         """
         seen = parse_cards(cards) if isinstance(cards, str) else tuple(parse_card(c) for c in cards)
+        if self.infinite and seen:
+            raise InvalidRulesError("an infinite deck has no seen cards: cards are drawn with replacement")
         counts = list(self.shoe_counts)
         for card in seen:
             if counts[card.index] == 0:
@@ -343,15 +366,20 @@ class Rules:
                 value = {k: v.value for k, v in dataclasses.asdict(value).items()}
             elif isinstance(value, tuple):
                 value = list(value)
+            elif value == math.inf:
+                value = "inf"  # JSON has no infinity
             out[field.name] = value
         out["shoe_counts"] = list(self.shoe_counts)
         return out
 
     def describe(self) -> list[tuple[str, str]]:
         """The rules as (name, value) rows for printing."""
-        shoe = f"{self.decks} deck{'s' if self.decks != 1 else ''}" if self.decks else (
-            "counts A..T " + ",".join(map(str, self.shoe_counts))
-        )
+        if self.infinite:
+            shoe = "infinite deck"
+        elif self.decks:
+            shoe = f"{self.decks} deck{'s' if self.decks != 1 else ''}"
+        else:
+            shoe = "counts A..T " + ",".join(map(str, self.shoe_counts))
         rows = [
             ("shoe", shoe),
             ("dealer soft 17", "hits (H17)" if self.hit_soft_17 else "stands (S17)"),

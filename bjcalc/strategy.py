@@ -116,7 +116,8 @@ class _ChartOptimiser:
         shoe = self.context.shoe
         n = sum(shoe)
         first = self.layers.counts[0]
-        self.deal = np.array([_deal_probability(row, shoe, n) for row in first.tolist()])
+        replacement = self.context.replacement
+        self.deal = np.array([_deal_probability(row, shoe, n, replacement) for row in first.tolist()])
         self.natural = (first[:, ACE] == 1) & (first[:, TEN] == 1)
         self.pair_rank = np.array([next((r for r in range(10) if row[r] == 2), -1) for row in first.tolist()])
         # the share of each pair that the pair decision covers: all of it, but for tens where
@@ -172,9 +173,12 @@ class _ChartOptimiser:
         layers, shoe = self.layers, np.array(self.context.shoe)
         reach = [self.deal * playing]
         for k in range(len(layers.counts) - 1):
-            n_left = sum(self.context.shoe) - layers.sizes[k]
             hitting = reach[k] * chart.hit[self.cells[k]]
-            left = np.maximum(shoe[None, :] - layers.counts[k], 0) / n_left
+            if self.context.replacement:
+                left = np.broadcast_to(shoe[None, :] / shoe.sum(), layers.counts[k].shape)
+            else:
+                n_left = sum(self.context.shoe) - layers.sizes[k]
+                left = np.maximum(shoe[None, :] - layers.counts[k], 0) / n_left
             child = layers.children[k]
             ok = child >= 0
             flow = (hitting[:, None] * left)[ok]
@@ -273,9 +277,11 @@ def chart_decider(chart: UpcardChart, double_after_split: bool = True):
     return decide
 
 
-def _deal_probability(counts: list[int], shoe: tuple[int, ...], n: int) -> float:
+def _deal_probability(counts: list[int], shoe: tuple[int, ...], n: int, replacement: bool = False) -> float:
     ranks = [r for r in range(10) for _ in range(counts[r])]
     a, b = ranks
+    if replacement:
+        return shoe[a] * shoe[b] * (1 if a == b else 2) / (n * n)
     ways = shoe[a] * (shoe[a] - 1) if a == b else 2 * shoe[a] * shoe[b]
     return ways / (n * (n - 1))
 

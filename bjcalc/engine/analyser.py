@@ -42,7 +42,7 @@ class Engine:
     def __init__(self, rules: Rules, exact: bool, post_split: PostSplit) -> None:
         self.rules, self.exact, self.post_split = rules, exact, post_split
         self._contexts: dict[int, UpcardContext] = {}
-        self._index = ShoeIndex()  # the shoes the hands leave, shared by the up cards
+        self._index = ShoeIndex(rules.infinite)  # the shoes the hands leave, shared by the up cards
         self._tables: dict[int, HandValues] = {}
         self._splits: dict[int, SplitSolver] = {}
         self._chart_splits: dict[int, dict[tuple[Any, int], dict[int, HandValues]]] = {}

@@ -41,7 +41,10 @@ class ShoeIndex:
     one index serves every up card of an analysis and each up card evaluates its dealer on
     the rows it has not seen yet."""
 
-    def __init__(self) -> None:
+    def __init__(self, replacement: bool = False) -> None:
+        """``replacement``: cards are drawn with replacement (the infinite deck), so every hand
+        leaves the same shoe: one column serves them all."""
+        self.replacement = replacement
         self._keys = np.zeros(0, dtype=np.int64)  # packed rows seen, sorted
         self._key_columns = np.zeros(0, dtype=np.intp)  # the column of each, in the same order
         self._chunks: list[np.ndarray] = []  # the rows, in column order, as added
@@ -60,6 +63,8 @@ class ShoeIndex:
         """The column of each row of ``removed``, adding the rows not seen before (new columns
         in the order the rows first occur)."""
         removed = np.asarray(removed, dtype=np.int64).reshape(-1, 10)
+        if self.replacement:
+            removed = np.zeros_like(removed)
         keys, first, inverse = np.unique(removed @ PACK, return_index=True, return_inverse=True)
         at = np.asarray(np.searchsorted(self._keys, keys))
         known = np.asarray(at < len(self._keys))
@@ -94,6 +99,7 @@ class DealerBatch:
         self, dealer: CompiledDealer, shoe: tuple[int, ...], depth: int, exact: bool, index: ShoeIndex
     ) -> None:
         self.dealer, self.shoe, self.depth, self.exact, self.index = dealer, shoe, depth, exact, index
+        self.replacement = index.replacement
         self._codes = np.array(dealer.outcomes)
         self._matrix: np.ndarray | None = None  # dealer numerators, (column, outcome)
         self._stand_table: np.ndarray | None = None  # float: (column, payoff) stand numerators
@@ -119,7 +125,8 @@ class DealerBatch:
     def _dealer_block(self, removed: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         """Dealer numerators of the shoes ``removed`` (rows: outcomes in ``_codes`` order) and,
         in float mode, their stand numerators of every payoff."""
-        batch, _ = outcome_numerators(self.dealer, self.shoe, removed, self.depth, self.exact)
+        batch, _ = outcome_numerators(self.dealer, self.shoe, removed, self.depth, self.exact,
+                                      replacement=self.replacement)
         block = np.stack([batch[o] for o in self._codes], axis=1)
         # einsum, not @: a BLAS product would start BLAS threads that spin on the cores
         table = None if self.exact else np.einsum("no,ot->nt", block, self._pay.astype(np.float64))

@@ -25,15 +25,19 @@ class UpcardContext:
         if full[up] == 0:
             raise InvalidShoeError(f"up card {RANK_NOTATION[up]!r} is not in the shoe")
         self.rules, self.up, self.exact = rules, up, exact
-        self.shoe = full[:up] + (full[up] - 1,) + full[up + 1 :]
+        # with replacement (the infinite deck) the up card leaves the shoe as it was
+        self.replacement = rules.infinite
+        self.shoe = full if self.replacement else full[:up] + (full[up] - 1,) + full[up + 1 :]
         self.dealer = compiled_dealer(up, rules.hit_soft_17, rules.dealer_max_cards)
-        self.depth = max_draws(self.dealer, self.shoe)
+        self.depth = max_draws(self.dealer, self.shoe, self.replacement)
         self.bj_rank = {ACE: TEN, TEN: ACE}.get(up)
         self.peeked = rules.peek and self.bj_rank is not None
         takes = rules.blackjack_takes
         self.double_loss = 1 if takes.doubles(up) is Loss.ALL else 0
         self.split_loss = 1 if takes.splits(up) is Loss.ALL else 0
-        self.batch = DealerBatch(self.dealer, self.shoe, self.depth, exact, ShoeIndex() if index is None else index)
+        if index is None:
+            index = ShoeIndex(self.replacement)
+        self.batch = DealerBatch(self.dealer, self.shoe, self.depth, exact, index)
         # what stays with the up card for the analysis' lifetime (bjcalc.engine.values):
         # hand graphs' decision-free values, by (graph, shoes, loss)
         self.stacks: dict[tuple, tuple[Any, Any]] = {}

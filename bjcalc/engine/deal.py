@@ -21,14 +21,18 @@ def two_card_hands(
     card ``up`` already out of ``shoe``), a pair of tens comes twice: same face (splittable)
     and unlike faces, each with its share of the probability."""
     n = sum(shoe)
+    replacement = rules is not None and rules.infinite  # both cards drawn with replacement
     out = []
     for a in range(10):
         for b in range(a, 10):
-            ways = shoe[a] * (shoe[a] - 1) if a == b else 2 * shoe[a] * shoe[b]
+            if replacement:
+                ways = shoe[a] * shoe[b] * (1 if a == b else 2)
+            else:
+                ways = shoe[a] * (shoe[a] - 1) if a == b else 2 * shoe[a] * shoe[b]
             if not ways:
                 continue
             counts = tuple((r == a) + (r == b) for r in range(10))
-            p = Fraction(ways, n * (n - 1))
+            p = Fraction(ways, n * n if replacement else n * (n - 1))
             if a == b == TEN and rules is not None and not rules.split_unlike_tens:
                 same = same_face_share(rules, up)
                 out.append((counts, p * same, True))
@@ -42,6 +46,8 @@ def two_card_hands(
 def same_face_share(rules: Any, up: int | None) -> Fraction:
     """P(two ten-valued cards are of one face | both tens), with the up card out of the shoe:
     the four faces are equally many in the full shoe; a ten up card is of any face alike."""
+    if rules.infinite:  # two faces drawn with replacement: the second matches the first 1 in 4
+        return Fraction(1, 4)
     faces = rules.shoe_counts[TEN] // 4
     counts = [faces - 1, faces, faces, faces] if up == TEN else [faces] * 4
     tens = sum(counts)

@@ -239,9 +239,10 @@ def _compile_dealer(up: int, hit_soft_17: bool, max_cards: int | None) -> Compil
     return CompiledDealer(up=up, steps=tuple(steps))
 
 
-def max_draws(dealer: CompiledDealer, shoe: tuple[int, ...]) -> int:
-    """The most cards the dealer can draw (hole card included) from ``shoe``."""
-    limit = np.array(shoe)
+def max_draws(dealer: CompiledDealer, shoe: tuple[int, ...], replacement: bool = False) -> int:
+    """The most cards the dealer can draw (hole card included) from ``shoe`` (with
+    ``replacement``, from an infinite deck of that composition)."""
+    limit = np.array(shoe) if not replacement else np.full(10, np.iinfo(np.int64).max)
     deepest = 0
     for size, step in enumerate(dealer.steps, start=1):
         if len(step.stop_counts) and (step.stop_counts <= limit).all(axis=1).any():
@@ -256,6 +257,7 @@ def outcome_numerators(
     depth: int,
     exact: bool,
     chunk: int = 256,
+    replacement: bool = False,
 ) -> tuple[dict[int, np.ndarray], np.ndarray]:
     """Dealer outcome probabilities for many shoes ``shoe - removed[i]``, as numerators.
 
@@ -264,9 +266,13 @@ def outcome_numerators(
     each outcome an array over the ``n`` shoes, all over the common denominator
     ``ff(|shoe| - |removed[i]|, depth)``, which is also returned. ``depth`` must be at least
     :func:`max_draws` for the shoe. In exact mode the arrays hold Python ints. The shoes are
-    processed ``chunk`` at a time so that the working arrays stay in cache.
+    processed ``chunk`` at a time so that the working arrays stay in cache. ``replacement``:
+    cards are drawn with replacement (the infinite deck): ``removed`` changes nothing, and the
+    numerators are over ``|shoe| ** depth``.
     """
     removed = np.asarray(removed, dtype=np.int64).reshape(-1, 10)
+    if replacement:
+        return _replacement_numerators(dealer, shoe, len(removed), depth, exact)
     if kernel_available() and (not exact or (_EXACT_KERNEL and _fits_128_bits(shoe, removed, depth))):
         return _kernel_numerators(dealer, shoe, removed, depth, exact)
     parts = [
@@ -275,6 +281,31 @@ def outcome_numerators(
     ]
     numerators = {o: np.concatenate([p[0][o] for p in parts]) for o in dealer.outcomes}
     return numerators, np.concatenate([p[1] for p in parts])
+
+
+def _replacement_numerators(
+    dealer: CompiledDealer, shoe: tuple[int, ...], n: int, depth: int, exact: bool
+) -> tuple[dict[int, np.ndarray], np.ndarray]:
+    """:func:`outcome_numerators` drawing with replacement: one evaluation, the same for all
+    ``n`` shoes. A draw of rank ``r`` has weight ``shoe[r]`` out of ``|shoe|`` whatever the
+    dealer holds."""
+    dtype = object if exact else np.float64
+    size = sum(shoe)
+    weight = [int(c) if exact else float(c) for c in shoe]
+    values = np.ones(1, dtype=dtype)
+    numerators = {o: np.zeros(1, dtype=dtype) for o in dealer.outcomes}
+    for step in dealer.steps[:depth]:
+        for outcome in numerators:
+            numerators[outcome] = numerators[outcome] * size
+        following = np.zeros(step.width, dtype=dtype)
+        for rank in range(10):
+            np.add.at(following, step.children[rank], values[step.parents[rank]] * weight[rank])
+        for outcome, where in step.stops.items():
+            numerators[outcome] = numerators[outcome] + following[where].sum()
+        values = following[: step.n_drawing]
+    denominator = size**depth if exact else float(size) ** depth
+    out = {o: np.full(n, v[0], dtype=dtype) for o, v in numerators.items()}
+    return out, np.full(n, denominator, dtype=dtype)
 
 
 # Residues are below 2**31 and are multiplied by card counts and summed over ten ranks, so int64

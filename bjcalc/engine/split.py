@@ -30,7 +30,7 @@ from bjcalc.cards import ACE, TEN
 from bjcalc.engine.codes import Code
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.hands import HandLayers, hand_layers
-from bjcalc.engine.values import HandValues, solve, solve_many, stop_at
+from bjcalc.engine.values import HandValues, graph_shoe, solve, solve_many, stop_at
 from bjcalc.numbers import quotient
 from bjcalc.rules import Rules
 
@@ -182,19 +182,22 @@ class SplitSolver:
         """The graph of split hands holding one ``pair`` card (cached on the solver)."""
         if pair not in self._layers:
             start = tuple(1 if r == pair else 0 for r in range(10))
-            self._layers[pair] = hand_layers(self.context.rules.shoe_counts, 1, self.limit(pair), start)
+            self._layers[pair] = hand_layers(graph_shoe(self.context.rules), 1, self.limit(pair), start)
         return self._layers[pair]
 
     def pairs(self) -> list[int]:
         """The ranks that can be split against this up card from this shoe."""
         if self.context.rules.split_hands < 2:
             return []
-        return [p for p in range(10) if self.context.shoe[p] >= 2]
+        least = 1 if self.context.replacement else 2
+        return [p for p in range(10) if self.context.shoe[p] >= least]
 
     def removals(self, pair: int) -> tuple[int, ...]:
         """The numbers of pair cards (beyond the first two) removed from the shoe in the
         states :func:`split_recursion` visits (for same-face tens, under every up-card face)."""
         most = max_hands(self.context.rules, pair)
+        if self.context.replacement:  # removing pair cards changes no shoe: one solve serves all
+            return (0,)
         if self.same_face(pair):
             return visited_removals(self.face_count(), most)
         return visited_removals(self.context.shoe[pair], most)
@@ -211,6 +214,8 @@ class SplitSolver:
         """For a pair of one ten-valued face: (probability, cards of that face left in the shoe
         after the up card and the pair) for each case of the up card's face."""
         faces, tens = self.face_count(), self.context.rules.shoe_counts[TEN]
+        if self.context.replacement:  # a face per 13 cards: tens / 4 (1 of 13 for one deck's mix)
+            return [(Fraction(1), faces)]
         if self.context.up != TEN:
             return [(Fraction(1), faces - 2)]
         same = Fraction(faces - 2, tens - 2)  # P(the up card is of the pair's face)
@@ -218,7 +223,9 @@ class SplitSolver:
 
     def extra(self, pair: int, removed: int) -> tuple[int, ...]:
         """The cards out of the shoe a split hand draws from: the other pair card and
-        ``removed`` more."""
+        ``removed`` more (none with replacement)."""
+        if self.context.replacement:
+            return (0,) * 10
         return (0,) * pair + (1 + removed,) + (0,) * (9 - pair)
 
     def prepare(self) -> None:
@@ -231,8 +238,8 @@ class SplitSolver:
 
     def hand_values(self, pair: int, removed: int) -> HandValues:
         """The split-hand graph evaluated on the shoe without the other pair card and
-        ``removed`` further pair cards."""
-        return self._hands(pair)[removed]
+        ``removed`` further pair cards (with replacement, on the one shoe)."""
+        return self._hands(pair)[0 if self.context.replacement else removed]
 
     def _hands(self, pair: int) -> dict[int, HandValues]:
         """:meth:`hand_values` for every removal the recursion visits, solved together (cached on
@@ -287,8 +294,12 @@ class SplitSolver:
         ``face_left``: for same-face tens, the cards of the pair's face left before the
         ``removed`` ones (only those resplit; the hand values depend on the ten count alone)."""
         solved = self.hand_values(pair, removed)
-        n_left = sum(solved.shoe) - 1
-        pair_left = solved.shoe[pair] - 1 if face_left is None else max(face_left - removed, 0)
+        if self.context.replacement:  # the next card is a pair card with the shoe's own odds
+            n_left = sum(solved.shoe)
+            pair_left = solved.shoe[pair] if face_left is None else face_left
+        else:
+            n_left = sum(solved.shoe) - 1
+            pair_left = solved.shoe[pair] - 1 if face_left is None else max(face_left - removed, 0)
         free = solved.hit[0][0]
         child = solved.layers.children[0][0, pair]
         pair_term = pair_left * solved.best[1][child] if child >= 0 and pair_left > 0 else 0
@@ -314,8 +325,9 @@ class SplitSolver:
         if not context.peeked and context.bj_rank is not None and context.split_loss == 0:
             # the original bet is lost to a dealer blackjack even when split bets are returned
             shoe = context.shoe
-            left = sum(shoe) - 2
-            bj = shoe[context.bj_rank] - (2 if pair == context.bj_rank else 0)
+            taken = 0 if context.replacement else 2
+            left = sum(shoe) - taken
+            bj = shoe[context.bj_rank] - (taken if pair == context.bj_rank else 0)
             total = total - (Fraction(bj, left) if context.exact else bj / left)
         return total
 

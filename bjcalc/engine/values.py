@@ -76,12 +76,16 @@ def _suffixes(
 ) -> tuple[list[tuple[int, ...]], list[list[int]]]:
     """Each shoe ``context.shoe - extras[j]`` and its falling factorials ``suffix[s] = ff(n0 -
     s, top - s)`` for ``s = 0 .. top`` (``n0`` cards, ``top`` = deepest hand + 1 + deepest dealer
-    hand), from which every layer's factors come (:func:`_factors`)."""
+    hand), from which every layer's factors come (:func:`_factors`); with replacement (the
+    infinite deck) the powers ``n0 ** (top - s)``."""
     top = layers.sizes[-1] + 1 + context.depth
     shoes = [tuple(s - e for s, e in zip(context.shoe, extra)) for extra in extras]
     suffixes = []
     for shoe in shoes:
         n0 = sum(shoe)
+        if context.replacement:  # every draw from all n0: the falling factorials become powers
+            suffixes.append([n0 ** (top - s) for s in range(top + 1)])
+            continue
         if n0 < top:
             raise InvalidShoeError(
                 f"shoe {','.join(map(str, context.rules.shoe_counts))} is too small: a round could run out of cards"
@@ -130,10 +134,11 @@ def _stacked_values(context: UpcardContext, layers: HandLayers, extras: Extras, 
     payoff = _payoffs(rules, shape.totals, size)
     columns = np.concatenate([np.concatenate(context.batch.index.register(layers, extra)) for extra in extras])[order]
     not_blackjack = context.batch.stand_numerators(columns, payoff) * as_numbers(lifts, exact)[copy, layer]
+    held = counts * (not context.replacement)  # with replacement a hand takes nothing out
     if context.bj_rank is None:
         bj = as_numbers(np.zeros(len(order), dtype=np.int64), exact)
     else:
-        bj = as_numbers((shoe_rows[:, context.bj_rank] - counts[:, context.bj_rank]) * (size >= 2), exact)
+        bj = as_numbers((shoe_rows[:, context.bj_rank] - held[:, context.bj_rank]) * (size >= 2), exact)
         bj = bj * unit_of[copy, layer]
     if context.peeked:
         stand_all, doubled_all = not_blackjack, not_blackjack * 2
@@ -142,13 +147,13 @@ def _stacked_values(context: UpcardContext, layers: HandLayers, extras: Extras, 
         doubled_all = not_blackjack * 2 - bj * (loss + context.double_loss)
 
     # the draws of every row: cards left per rank, where a draw busts, and its value
-    left_all = as_numbers(np.maximum(shoe_rows - counts, 0), exact)
+    left_all = as_numbers(np.maximum(shoe_rows - held, 0), exact)
     g = scale_of[copy, layer + 1][:, None]
     if context.bj_rank is None:  # one column for every draw: it is the same for all ranks
         child_bj_all = as_numbers(np.zeros((len(order), 1), dtype=np.int64), exact)
     else:
-        bj_left = shoe_rows[:, context.bj_rank] - counts[:, context.bj_rank]
-        bj_is = np.arange(10) == context.bj_rank
+        bj_left = shoe_rows[:, context.bj_rank] - held[:, context.bj_rank]
+        bj_is = (np.arange(10) == context.bj_rank) & (not context.replacement)
         child_bj_all = as_numbers(bj_left[:, None] - bj_is[None, :], exact) * unit_of[copy, layer + 1][:, None]
     if context.peeked:
         bust_all = -(g - child_bj_all)
@@ -284,7 +289,7 @@ def solve_many(
     limit = stop_at(context.rules) if limit is None else limit
     can_hit = [size < limit for size in sizes]
     double_layer = sizes.index(2) if 2 in sizes and can_hit[sizes.index(2)] else None
-    if not context.exact and kernel_available():
+    if not context.exact and kernel_available() and not context.replacement:
         passed = _kernel_pass(context, layers, extras, loss, limit, double_layer, may_double, decisions)
     else:
         passed = _numpy_pass(context, layers, extras, loss, can_hit, double_layer, may_double, decisions)
@@ -470,9 +475,15 @@ class _Layers(Sequence):
         return self._array[self._bounds[k] : self._bounds[k + 1]]
 
 
+def graph_shoe(rules: Rules) -> tuple[int, ...]:
+    """The shoe that bounds the hand graphs: the rules' shoe, or for the infinite deck one
+    holding as many of each rank as a hand can."""
+    return (21,) * 10 if rules.infinite else rules.shoe_counts
+
+
 def unsplit_layers(rules: Rules) -> HandLayers:
     """The graph of unsplit hands: two or more cards."""
-    return hand_layers(rules.shoe_counts, 2, stop_at(rules))
+    return hand_layers(graph_shoe(rules), 2, stop_at(rules))
 
 
 def unsplit_table(context: UpcardContext) -> HandValues:
