@@ -6,7 +6,7 @@
 >>> Rules(decks=0)
 Traceback (most recent call last):
 ...
-bjcalc.errors.InvalidRulesError: decks must be a whole number from 1 to 1000000, not 0
+bjcalc.errors.InvalidRulesError: decks must be a whole number from 1 to 1000000 or inf (infinite deck), not 0
 """
 
 from __future__ import annotations
