@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from bjcalc.errors import BjcalcError, InvalidRulesError
+from bjcalc.errors import BjcalcError, InvalidHandError, InvalidRulesError
 from bjcalc.presets import DEFAULT_GAME, GAMES, game
 from bjcalc.rules import (  # noqa: F401
     BLACKJACK_TAKES,
@@ -55,6 +55,7 @@ class _OneLineErrors(click.Group):
         sys.exit(code if isinstance(code, int) else 0)
 
 
+_INSURANCE_OFFERED = click.option("--insurance/--no-insurance", default=None, help="Insurance offered.")
 _RULE_OPTIONS = [
     click.option("--game", "game_name", default=None, metavar="NAME",
                  help=f"Preset game (see 'bjcalc games'); default {DEFAULT_GAME}."),
@@ -76,7 +77,7 @@ _RULE_OPTIONS = [
     click.option("--unlike-tens/--no-unlike-tens", "split_unlike_tens", default=None,
                  help="Split unlike ten-valued cards (J-Q)."),
     click.option("--surrender", type=click.Choice([s.value for s in Surrender]), default=None),
-    click.option("--insurance/--no-insurance", default=None, help="Insurance offered."),
+    _INSURANCE_OFFERED,
     click.option("--peek/--no-peek", default=None,
                  help="Dealer peeks under A and T / no hole card."),
     click.option("--bj-takes", "blackjack_takes", type=click.Choice(list(BLACKJACK_TAKES)),
@@ -95,6 +96,28 @@ def rule_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
+def _rule_options_but_insurance(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The rule options without ``--insurance/--no-insurance``: in ``eor`` and ``count``,
+    ``--insurance`` asks for insurance's own EORs (the round never takes insurance, so whether
+    the game offers it changes no number there)."""
+    for option in reversed(_RULE_OPTIONS):
+        if option is not _INSURANCE_OFFERED:
+            command = option(command)
+    return command
+
+
+REMOVED = click.option("--removed", default=None, metavar="CARDS",
+                       help="Cards already seen and out of the shoe, e.g. 'A,T,5': every number is for "
+                       "the shoe left.")
+
+
+def seen_cards(removed: str | None) -> tuple[str, ...]:
+    """The cards of ``--removed`` as notation, in the order given (``'a,K,5'`` -> A, T, 5)."""
+    from bjcalc.cards import parse_cards
+
+    return tuple(map(str, parse_cards(removed))) if removed is not None and removed.strip() else ()
+
+
 def build_rules(
     game_name: str | None,
     decks: int | None,
@@ -103,9 +126,11 @@ def build_rules(
     peek: bool | None,
     charlie: int | None,
     max_cards: int | None,
+    removed: str | None = None,
     **fields: Any,
 ) -> Rules:
-    """The preset (default game) with every option given on the command line applied."""
+    """The preset (default game) with every option given on the command line applied, on the
+    shoe left once the ``--removed`` cards are out."""
     base = game(DEFAULT_GAME if game_name is None else game_name).rules
     changes: dict[str, Any] = {k: v for k, v in fields.items() if v is not None}
     if decks is not None and shoe_text is not None:
@@ -131,6 +156,8 @@ def build_rules(
     if fields.get("blackjack_takes") is not None and rules.peek:
         _refuse_both(f"--bj-takes {fields['blackjack_takes']}", _peek_source(peek, game_name),
                      "a peeking dealer's blackjack ends the round before any double or split")
+    if removed is not None and seen_cards(removed):
+        rules = rules.without(removed)
     return rules
 
 
@@ -171,6 +198,7 @@ def games(fmt: str) -> None:
 @click.argument("up", required=False)
 @click.option("--peeked", is_flag=True, help="Condition on no dealer blackjack (after the peek).")
 @rule_options
+@REMOVED
 @FORMAT
 @EXACT
 def dealer(up: str | None, peeked: bool, fmt: str, exact: bool, **options: Any) -> None:
@@ -189,13 +217,14 @@ def dealer(up: str | None, peeked: bool, fmt: str, exact: bool, **options: Any) 
     if fmt == "json":
         click.echo(render.dealer_json(tables, rules, peeked, exact))
     else:
-        click.echo(render.dealer_text(tables, rules, peeked, exact))
+        click.echo(render.dealer_text(tables, rules, peeked, exact, seen_cards(options["removed"])))
 
 
 @cli.command()
 @click.argument("cards")
 @click.option("--up", required=True, metavar="CARD", help="The dealer's up card.")
 @rule_options
+@REMOVED
 @FORMAT
 @EXACT
 def hand(cards: str, up: str, fmt: str, exact: bool, **options: Any) -> None:
@@ -208,11 +237,12 @@ def hand(cards: str, up: str, fmt: str, exact: bool, **options: Any) -> None:
     if fmt == "json":
         click.echo(render.hand_json(result, rules, exact))
     else:
-        click.echo(render.hand_text(result, rules, exact))
+        click.echo(render.hand_text(result, rules, exact, seen_cards(options["removed"])))
 
 
 @cli.command()
 @rule_options
+@REMOVED
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json", "html"]),
               default="text", help="Output format (html: one self-contained page).")
 @EXACT
@@ -227,16 +257,17 @@ def chart(fmt: str, exact: bool, **options: Any) -> None:
     table = analysis.chart()
     result = analysis.evaluate(table).round
     unusual = analysis.exceptions(table)
+    seen = seen_cards(options["removed"])
     if fmt == "json":
         click.echo(render.chart_json(table, result, unusual, exact, variance=analysis.variance(table)))
     elif fmt == "csv":
         click.echo(render.chart_csv(table), nl=False)
     elif fmt == "markdown":
-        click.echo(render.chart_markdown(table, result, unusual, exact), nl=False)
+        click.echo(render.chart_markdown(table, result, unusual, exact, seen), nl=False)
     elif fmt == "html":
-        click.echo(render.chart_html(table, result, unusual))
+        click.echo(render.chart_html(table, result, unusual, seen))
     else:
-        click.echo(render.chart_text(table, result, unusual, exact, colour=True))
+        click.echo(render.chart_text(table, result, unusual, exact, colour=True, seen=seen))
 
 
 def _read_chart(rules: Rules, path: str):
@@ -256,6 +287,7 @@ def _read_chart(rules: Rules, path: str):
 
 @cli.command()
 @rule_options
+@REMOVED
 @click.option("--strategy", type=click.Choice(["cdz", "cdz-", "cdp1", "cdp", "basic"]), default=None,
               help="CD play with split hands CDZ- (default), CDP1 or CDP; or the basic-strategy chart.")
 @click.option("--chart", "chart_file", default=None, metavar="FILE",
@@ -272,6 +304,7 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, **
         _refuse_both(f"--strategy {strategy}", "--chart", "the chart file is the strategy")
     strategy = strategy or "cdz"
     rules = build_rules(**options)
+    seen = seen_cards(options["removed"])
     if chart_file is not None:
         chart = _read_chart(rules, chart_file)
         analysis = Analysis(rules, exact=exact)
@@ -281,7 +314,7 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, **
         if fmt == "json":
             click.echo(render.edge_json(result, rules, exact, variance, costs))
         else:
-            click.echo(render.edge_text(result, rules, exact, variance=variance) + "\n\n"
+            click.echo(render.edge_text(result, rules, exact, variance=variance, seen=seen) + "\n\n"
                        + render.deviations_text(costs))
         return
     if strategy == "basic":
@@ -296,7 +329,7 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, **
     if fmt == "json":
         click.echo(render.edge_json(result, rules, exact, variance))
     else:
-        click.echo(render.edge_text(result, rules, exact, variance=variance))
+        click.echo(render.edge_text(result, rules, exact, variance=variance, seen=seen))
 
 
 @cli.command()
@@ -317,9 +350,10 @@ def sidebets(removed: str, pp_pays: str | None, tto_pays: str | None, fmt: str, 
     from bjcalc import sidebets as bets
 
     rules = build_rules(**options)
-    if rules.decks is None:
+    if rules.decks is None or rules.infinite:
         raise InvalidRulesError("side bets need suits: give --decks (or a --game), not --shoe")
-    shoe = bets.SuitedShoe.dealt_from(rules.decks, removed) if removed else bets.SuitedShoe.of_decks(rules.decks)
+    decks = int(rules.decks)
+    shoe = bets.SuitedShoe.dealt_from(decks, removed) if removed else bets.SuitedShoe.of_decks(decks)
     results = [
         bets.perfect_pairs(shoe, bets.parse_pays(pp_pays, bets.PERFECT_PAIRS_CATEGORIES) if pp_pays else None),
         bets.twenty_one_plus_three(
@@ -335,6 +369,7 @@ def sidebets(removed: str, pp_pays: str | None, tto_pays: str | None, fmt: str, 
 
 @cli.command()
 @rule_options
+@REMOVED
 @click.option("--seated", type=click.Choice(["optimal", "basic", "never-bust", "mimic-dealer"]),
               default=None, help="How the seated player plays: optimal (default), ... (or give --chart).")
 @click.option("--chart", "chart_file", default=None, metavar="FILE",
@@ -365,29 +400,44 @@ def betbehind(seated: str | None, chart_file: str | None, fmt: str, exact: bool,
     if fmt == "json":
         click.echo(render.betbehind_json(result, rules, exact, analysis.variance(chart)))
     else:
-        click.echo(render.betbehind_text(result, rules, exact))
+        click.echo(render.betbehind_text(result, rules, exact, seen_cards(options["removed"])))
 
 
 @contextlib.contextmanager
-def _progress(length: int, label: str) -> Iterator[Callable[[str], None]]:
-    """A progress bar on stderr; yields a callback that advances it, naming the step."""
-    with click.progressbar(length=length, label=label, file=sys.stderr) as bar:
+def _progress(length: int, label: str, lazy: bool = False) -> Iterator[Callable[[str], None]]:
+    """A progress bar on stderr; yields a callback that advances it, naming the step. ``lazy``:
+    the bar appears with the first step done, so that an error in the first step (a shoe too
+    small, say) is still the only line on stderr."""
+    with contextlib.ExitStack() as stack:
+        bars: list[Any] = []
+
+        def start() -> Any:
+            if not bars:
+                bars.append(stack.enter_context(click.progressbar(length=length, label=label, file=sys.stderr)))
+            return bars[0]
+
         def step(name: str) -> None:
+            bar = start()
             bar.label = name
             bar.update(1)
 
+        if not lazy:
+            start()
         yield step
 
 
 def _title(options: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
     name = options.get("game_name") or DEFAULT_GAME
     preset = game(name)
-    changed = any(v is not None for k, v in options.items() if k != "game_name")
-    return (f"{preset.title}" + (" (with rule changes)" if changed else ""), preset.assumed)
+    changed = any(v is not None for k, v in options.items() if k not in ("game_name", "removed"))
+    seen = seen_cards(options.get("removed"))
+    notes = ["with rule changes"] * changed + [f"{len(seen)} seen card{'s' * (len(seen) != 1)} removed"] * bool(seen)
+    return (f"{preset.title}" + (f" ({'; '.join(notes)})" if notes else ""), preset.assumed)
 
 
 @cli.command()
 @rule_options
+@REMOVED
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "html"]), default="text",
               help="Output format (html: one self-contained page; json: docs/json.md).")
 @EXACT
@@ -400,8 +450,12 @@ def report(fmt: str, exact: bool, **options: Any) -> None:
     rules = build_rules(**options)
     title, assumed = _title(options)
     result = build_report(title, rules, assumed, exact=exact)
-    click.echo({"text": render.report_text, "markdown": render.report_markdown,
-                "json": render.report_json, "html": render.report_html}[fmt](result))
+    seen = seen_cards(options["removed"])
+    if fmt == "json":
+        click.echo(render.report_json(result))
+    else:
+        click.echo({"text": render.report_text, "markdown": render.report_markdown,
+                    "html": render.report_html}[fmt](result, seen))
 
 
 @cli.command()
@@ -423,6 +477,167 @@ def effects(fmt: str, exact: bool, **options: Any) -> None:
     else:
         render_fn = render.effects_markdown if fmt == "markdown" else render.effects_text
         click.echo(render_fn(title, rules, result.base_percent, result.rows()))
+
+
+# -- effects of removal and count systems -------------------------------------------------------
+
+_EOR_STRATEGY = click.option(
+    "--strategy", type=click.Choice(["chart", "basic", "cd"]), default=None,
+    help="How every shoe is played: chart (default: the starting shoe's basic-strategy chart, held "
+    "fixed), basic (re-derived for each shoe) or cd (composition-dependent, split hands by --post-split).")
+_EOR_CHART = click.option("--chart", "chart_file", default=None, metavar="FILE",
+                          help="Hold this chart fixed (JSON or CSV as 'bjcalc chart' writes).")
+_POST_SPLIT = click.option("--post-split", type=click.Choice(["cdz-", "cdp1", "cdp"]), default=None,
+                           help="With --strategy cd: split hands CDZ- (default), CDP1 or CDP (the plays' split "
+                           "EVs too).")
+_PLAYS = click.option("--play", "plays", multiple=True, metavar="'CARDS v UP ACTION ACTION'",
+                      help="A decision, e.g. 'T,6 v T stand hit': the first play's EV minus the second's "
+                      "(actions stand, hit, double, split, surrender). Repeatable.")
+_WORKERS = click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
+                        help="Processes for the analyses (default: one per core).")
+_TABLE_FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json"]),
+                             default="text", help="Output format (json: docs/json.md).")
+
+
+def _eor_setup(strategy: str | None, chart_file: str | None, post_split: str | None, plays: tuple[str, ...],
+               options: dict[str, Any]) -> tuple[Rules, str, Any, str, list[Any]]:
+    """The rules, strategy, fixed chart (or None), post-split strategy and parsed plays of
+    ``eor`` and ``count``, every play checked before the work begins."""
+    from bjcalc.analysis import Analysis
+    from bjcalc.counting import parse_play
+
+    if chart_file is not None and strategy not in (None, "chart"):
+        _refuse_both(f"--strategy {strategy}", "--chart", "a chart file is held fixed (--strategy chart)")
+    strategy = strategy or "chart"
+    if post_split is not None and strategy != "cd":
+        _refuse_both(f"--post-split {post_split}", f"--strategy {strategy}",
+                     "a chart plays split hands by the chart; --post-split is for --strategy cd")
+    rules = build_rules(**options)
+    decisions = [parse_play(text) for text in plays]
+    chart = _read_chart(rules, chart_file) if chart_file is not None else None
+    post_split = post_split or "cdz-"
+    analysis = Analysis(rules, post_split=post_split)
+    for text, (cards, up, first, second) in zip(plays, decisions):
+        evs = analysis.hand(cards, up).evs  # refuses cards the shoe cannot deal
+        for action in (first, second):
+            if action not in evs:
+                raise InvalidHandError(f"{action.key} is not a play for {','.join(map(str, cards))} against {up} "
+                                       f"under these rules, in --play {text!r}")
+    return rules, strategy, chart, post_split, decisions
+
+
+def _effects(rules: Rules, strategy: str, chart: Any, post_split: str, decisions: list[Any], insurance: bool,
+             workers: int | None, exact: bool) -> tuple[Any, list[Any], Any]:
+    """The round's EORs, each play's (and insurance's) and the plays' strategy, with a progress
+    bar on stderr."""
+    from bjcalc.analysis import Analysis
+    from bjcalc.cards import Rank
+    from bjcalc.counting import effects_of_removal, insurance_effects, play_effects
+
+    if insurance and not rules.shoe_counts[Rank.ACE.index]:
+        raise InvalidHandError("--insurance needs an ace up, and the shoe holds no ace")
+    extra = [insurance_effects(rules)] if insurance else []  # exact and quick: before the bar
+    steps = 1 + sum(1 for n in rules.shoe_counts if n) + len(decisions)
+    with _progress(steps, "effects of removal", lazy=True) as step:
+        result = effects_of_removal(rules, strategy, chart=chart, exact=exact, post_split=post_split,
+                                    workers=workers, progress=step)
+        plays = []
+        for cards, up, first, second in decisions:
+            plays.append(play_effects(rules, cards, up, first, second, exact=exact, post_split=post_split,
+                                      workers=workers))
+            step(plays[-1].label)
+    return result, plays + extra, Analysis(rules, post_split=post_split).cd
+
+
+@cli.command()
+@_rule_options_but_insurance
+@REMOVED
+@_EOR_STRATEGY
+@_EOR_CHART
+@_POST_SPLIT
+@_PLAYS
+@click.option("--insurance", "insurance_row", is_flag=True,
+              help="Add insurance's EORs (per unit of insurance bet, off the top with an ace up).")
+@_WORKERS
+@_TABLE_FORMAT
+@EXACT
+def eor(strategy: str | None, chart_file: str | None, post_split: str | None, plays: tuple[str, ...],
+        insurance_row: bool, workers: int | None, fmt: str, exact: bool, **options: Any) -> None:
+    """Effects of removal: the round's EV after taking one card of each rank out of the shoe,
+    minus the EV before (in % of the initial bet), for a stated strategy; and each --play's."""
+    from bjcalc import render
+
+    rules, strategy, chart, post_split, decisions = _eor_setup(strategy, chart_file, post_split, plays, options)
+    result, rows, play_strategy = _effects(rules, strategy, chart, post_split, decisions, insurance_row, workers,
+                                           exact)
+    seen = seen_cards(options["removed"])
+    if fmt == "json":
+        click.echo(render.eor_json(result, rows, play_strategy, exact))
+    elif fmt == "csv":
+        click.echo(render.eor_csv(result, rows, exact), nl=False)
+    elif fmt == "markdown":
+        click.echo(render.eor_markdown(result, rows, play_strategy, exact, strategy == "chart", seen), nl=False)
+    else:
+        click.echo(render.eor_text(result, rows, play_strategy, exact, strategy == "chart", seen))
+
+
+def _index(system: Any, play: Any, exact: bool) -> tuple[Any, bool | None]:
+    """A play's linear-estimate index for ``system`` and whether the first play is the better
+    above it (the sign of the play's slope per true count)."""
+    from bjcalc.cards import Rank
+    from bjcalc.counting import linear_index, slope
+
+    value = linear_index(system, play)
+    if value is None:
+        return None, None
+    counts = play.rules.without(list(play.cards) + [play.up]).shoe_counts
+    per_count = slope(system.tags, [play.eor.get(Rank.from_index(r), 0) for r in range(10)], counts)
+    return (value if exact else float(value)), per_count > 0
+
+
+@cli.command()
+@_rule_options_but_insurance
+@REMOVED
+@click.option("--system", "system_names", multiple=True, metavar="NAME",
+              help="A built-in count (hi-lo, ko, hi-opt-i, hi-opt-ii, omega-ii, zen, wong-halves, uston-apc); "
+              "repeatable. Default: all of them (or only the --tags given).")
+@click.option("--tags", "tag_texts", multiple=True, metavar="T2,...,TT,TA",
+              help="A count of your own: ten tags for 2,3,4,5,6,7,8,9,T,A, e.g. '1,1,1,1,1,0,0,0,-1,-1'. "
+              "Repeatable.")
+@_EOR_STRATEGY
+@_EOR_CHART
+@_POST_SPLIT
+@_PLAYS
+@click.option("--insurance", "insurance_row", is_flag=True, help="Each system's insurance index.")
+@_WORKERS
+@_TABLE_FORMAT
+@EXACT
+def count(system_names: tuple[str, ...], tag_texts: tuple[str, ...], strategy: str | None, chart_file: str | None,
+          post_split: str | None, plays: tuple[str, ...], insurance_row: bool, workers: int | None, fmt: str,
+          exact: bool, **options: Any) -> None:
+    """Count systems measured on the game's exact EORs: betting and insurance correlation, the
+    advantage per true count and each --play's index (linear estimates)."""
+    from bjcalc import render
+    from bjcalc.counting import SYSTEMS, CountSystem, count_figures, parse_tags
+
+    systems = [CountSystem.named(name) for name in system_names]
+    systems += [CountSystem("custom" if len(tag_texts) == 1 else f"custom {i}", parse_tags(text))
+                for i, text in enumerate(tag_texts, 1)]
+    systems = systems or [CountSystem.named(name) for name in SYSTEMS]
+    rules, strategy, chart, post_split, decisions = _eor_setup(strategy, chart_file, post_split, plays, options)
+    result, rows, play_strategy = _effects(rules, strategy, chart, post_split, decisions, insurance_row, workers,
+                                           exact)
+    figures = [count_figures(system, result) for system in systems]
+    indices = [[_index(system, play, exact) for play in rows] for system in systems]
+    seen = seen_cards(options["removed"])
+    if fmt == "json":
+        click.echo(render.count_json(result, rows, play_strategy, figures, indices, exact))
+    elif fmt == "csv":
+        click.echo(render.count_csv(rows, figures, indices, exact), nl=False)
+    elif fmt == "markdown":
+        click.echo(render.count_markdown(result, rows, figures, indices, exact, seen), nl=False)
+    else:
+        click.echo(render.count_text(result, rows, figures, indices, exact, seen))
 
 
 @cli.command()

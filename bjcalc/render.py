@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
+from bjcalc.cards import RANK_NOTATION
 from bjcalc.numbers import constant
 from bjcalc.presets import Game
 from bjcalc.results import (
@@ -26,6 +27,7 @@ from bjcalc.results import (
     Deviation,
     HandResult,
     RoundResult,
+    Strategy,
     Variance,
     bet_figures,
     by_up,
@@ -35,6 +37,7 @@ from bjcalc.results import (
 from bjcalc.rules import Rules
 
 if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
+    from bjcalc.counting import CountFigures, EffectsOfRemoval, PlayEffects
     from bjcalc.report import Report, RuleEffects
     from bjcalc.sidebets import SideBetResult
     from bjcalc.strategy import Chart
@@ -263,12 +266,48 @@ def effects_json(title: str, effects: RuleEffects, exact: bool) -> str:
 # -- text, Markdown, CSV and HTML ---------------------------------------------------------
 
 
-def rules_line(rules: Rules) -> str:
+SEEN_LISTED = 12  # more cards seen than this are counted, not listed
+
+
+def shoe_words(rules: Rules, seen: Sequence[str] = ()) -> str:
+    """The shoe in words: ``8 decks``, ``counts A..T 2,2,...``; with cards already seen and
+    removed (``seen``, out of ``rules``' shoe already), the shoe they came from and what went:
+    ``8 decks less A,T,5`` (more than a dozen cards: how many, and the counts left).
+
+    >>> shoe_words(Rules(decks=1).without("A,T,5"), ("A", "T", "5"))
+    '1 deck less A,T,5'
+    """
+    if not seen:
+        return dict(rules.describe())["shoe"]
+    counts = list(rules.shoe_counts)
+    for card in seen:
+        counts[RANK_NOTATION.index(card)] += 1
+    decks = counts[0] // 4
+    if decks and counts == [4 * decks] * 9 + [16 * decks]:
+        before = f"{decks} deck{'s' if decks != 1 else ''}"
+    else:
+        before = "counts A..T " + ",".join(map(str, counts))
+    if len(seen) <= SEEN_LISTED:
+        return f"{before} less {','.join(seen)}"
+    return f"{before} less {len(seen)} seen cards (counts A..T {','.join(map(str, rules.shoe_counts))} left)"
+
+
+def rules_rows(rules: Rules, seen: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """The rules as (name, value) rows (:meth:`Rules.describe`); with cards seen and removed,
+    the shoe row says what was removed from what, and the counts left."""
+    rows = rules.describe()
+    if not seen:
+        return rows
+    left = "" if len(seen) > SEEN_LISTED else f" (counts A..T {','.join(map(str, rules.shoe_counts))} left)"
+    return [(name, shoe_words(rules, seen) + left if name == "shoe" else value) for name, value in rows]
+
+
+def rules_line(rules: Rules, seen: Sequence[str] = ()) -> str:
     """A one-line summary: ``8 decks, S17, BJ pays 3:2, double any, DAS, split to 4 hands, late
-    surrender, peek``."""
+    surrender, peek``; with cards seen and removed, ``8 decks less A,T,5, S17, ...``."""
     rows = dict(rules.describe())
     parts = [
-        rows["shoe"],
+        shoe_words(rules, seen),
         "H17" if rules.hit_soft_17 else "S17",
         f"BJ pays {rows['blackjack pays']}",
         f"double {rows['double on']}",
@@ -316,11 +355,11 @@ def blackjack_note(result: HandResult, rules: Rules) -> str:
     return settled + "; hit/double show it played as a soft 21."
 
 
-def hand_text(result: HandResult, rules: Rules, exact: bool) -> str:
+def hand_text(result: HandResult, rules: Rules, exact: bool, seen: Sequence[str] = ()) -> str:
     cards = result.notation
     frame = _frame_word(result)
     lines = [
-        f"{cards} v {result.up}   {rules_line(rules)}",
+        f"{cards} v {result.up}   {rules_line(rules, seen)}",
         f"EVs per initial bet, {hand_frame(result)}; CD play after the first decision.",
     ]
     rows = [[action.key, number(ev, exact)] for action, ev in result.ranked]
@@ -361,14 +400,15 @@ def _dealer_columns(results: Sequence[DealerResult], exact: bool) -> tuple[list[
     return columns, {up: {o: table.get(o, zero) for o in columns} for up, table in tables.items()}
 
 
-def dealer_text(results: Sequence[DealerResult], rules: Rules, peeked: bool, exact: bool) -> str:
+def dealer_text(results: Sequence[DealerResult], rules: Rules, peeked: bool, exact: bool,
+                seen: Sequence[str] = ()) -> str:
     columns, tables = _dealer_columns(results, exact)
     frame = (
         "after the peek (conditioned on no dealer blackjack)"
         if peeked
         else "before the peek (blackjack included)"
     )
-    lines = [f"Dealer final-outcome probabilities, {frame}", rules_line(rules)]
+    lines = [f"Dealer final-outcome probabilities, {frame}", rules_line(rules, seen)]
     if exact:
         for up, table in tables.items():
             lines.append("")
@@ -419,10 +459,10 @@ def _coloured(code: str, colour: bool) -> str:
     return click.style(code, fg=CODE_COLOURS[code[0]], bold=True) if colour else code
 
 
-def chart_text(chart, result, exceptions_, exact: bool, colour: bool = False) -> str:
+def chart_text(chart, result, exceptions_, exact: bool, colour: bool = False, seen: Sequence[str] = ()) -> str:
     """A printable chart: three tables, legend, the chart's exact round EV, CD exceptions."""
     columns = list(next(iter(chart.table("hard").values())).keys())
-    lines = [f"Basic strategy (total-dependent)   {rules_line(chart.rules)}", LEGEND, ""]
+    lines = [f"Basic strategy (total-dependent)   {rules_line(chart.rules, seen)}", LEGEND, ""]
     for kind, title in CHART_KINDS:
         rows = [[row] + [_coloured(c, colour) for c in cells.values()] for row, cells in chart.table(kind).items()]
         lines.append(tabulate(rows, headers=[title] + columns, tablefmt="simple", disable_numparse=True))
@@ -454,9 +494,9 @@ def exceptions_lines(exceptions_, markdown: bool = False) -> list[str]:
     ]
 
 
-def chart_markdown(chart, result, exceptions_, exact: bool) -> str:
+def chart_markdown(chart, result, exceptions_, exact: bool, seen: Sequence[str] = ()) -> str:
     columns = list(next(iter(chart.table("hard").values())).keys())
-    lines = [f"# Basic strategy: {rules_line(chart.rules)}", "", LEGEND + ".", ""]
+    lines = [f"# Basic strategy: {rules_line(chart.rules, seen)}", "", LEGEND + ".", ""]
     for kind, title in CHART_KINDS:
         rows = [[row] + list(cells.values()) for row, cells in chart.table(kind).items()]
         lines.append(f"## {title}")
@@ -486,8 +526,9 @@ _NO_VARIANCE = ("standard deviation: not computed when resplitting is allowed (e
                 "--split-hands 2)")
 
 
-def edge_text(result: RoundResult, rules: Rules, exact: bool, variance: Variance | None = None) -> str:
-    lines = [f"House edge   {rules_line(rules)}", f"strategy: {result.strategy}"]
+def edge_text(result: RoundResult, rules: Rules, exact: bool, variance: Variance | None = None,
+              seen: Sequence[str] = ()) -> str:
+    lines = [f"House edge   {rules_line(rules, seen)}", f"strategy: {result.strategy}"]
     lines.append(f"player EV per round (unconditional): {number(result.ev, exact)}")
     lines.append(f"house edge: {fixed(100 * float(result.house_edge))} %")
     if variance is not None and variance.variance is not None:
@@ -557,36 +598,37 @@ def report_figures(report: Report) -> list[tuple[str, str]]:
     return figures
 
 
-def report_text(report: Report) -> str:
+def report_text(report: Report, seen: Sequence[str] = ()) -> str:
     lines = [report.title, "=" * len(report.title), "", "Rules as understood:"]
-    lines.append(tabulate(report.rules.describe(), tablefmt="plain", disable_numparse=True))
+    lines.append(tabulate(rules_rows(report.rules, seen), tablefmt="plain", disable_numparse=True))
     for note in report.assumed:
         lines.append(f"assumed (the game's text is silent): {note}")
     lines += ["", "Figures (unconditional, per round or per unit bet, reshuffle every round):",
               tabulate(report_figures(report), tablefmt="plain", disable_numparse=True), ""]
-    lines.append(chart_text(report.chart, report.basic, report.exceptions, exact=report.exact))
+    lines.append(chart_text(report.chart, report.basic, report.exceptions, exact=report.exact, seen=seen))
     return "\n".join(lines)
 
 
-def report_markdown(report: Report) -> str:
+def report_markdown(report: Report, seen: Sequence[str] = ()) -> str:
     lines = [f"# {report.title}", "", "## Rules as understood", "",
-             tabulate(report.rules.describe(), headers=["rule", "value"], tablefmt="github", disable_numparse=True), ""]
+             tabulate(rules_rows(report.rules, seen), headers=["rule", "value"], tablefmt="github",
+                      disable_numparse=True), ""]
     for note in report.assumed:
         lines.append(f"- *Assumed (the game's text is silent):* {note}")
     lines += ["", "## Figures", "", "Unconditional, per round or per unit bet, reshuffle every round.", "",
               tabulate(report_figures(report), headers=["figure", "value"], tablefmt="github",
                        disable_numparse=True), ""]
-    body = chart_markdown(report.chart, report.basic, report.exceptions, exact=report.exact)
+    body = chart_markdown(report.chart, report.basic, report.exceptions, exact=report.exact, seen=seen)
     lines.append(body.replace("# Basic strategy", "## Basic strategy", 1))
     return "\n".join(lines)
 
 
-def report_html(report: Report) -> str:
+def report_html(report: Report, seen: Sequence[str] = ()) -> str:
     from bjcalc import html
 
     return html.report_page(
         title=report.title,
-        rules=report.rules.describe(),
+        rules=rules_rows(report.rules, seen),
         assumed=list(report.assumed),
         figures=report_figures(report),
         chart=report.chart.to_dict(),
@@ -594,13 +636,13 @@ def report_html(report: Report) -> str:
     )
 
 
-def chart_html(chart, result, exceptions_) -> str:
+def chart_html(chart, result, exceptions_, seen: Sequence[str] = ()) -> str:
     from bjcalc import html
 
     return html.chart_page(
         chart.to_dict(),
-        title=f"Basic strategy: {rules_line(chart.rules)}",
-        rules=chart.rules.describe(),
+        title=f"Basic strategy: {rules_line(chart.rules, seen)}",
+        rules=rules_rows(chart.rules, seen),
         figures=[("player EV per round (unconditional)", fixed(result.ev)),
                  ("house edge", f"{fixed(100 * float(result.house_edge), 4)} %")],
         exceptions=exceptions_dicts(exceptions_),
@@ -633,12 +675,295 @@ def effects_markdown(title: str, rules: Rules, base: float, effects: Sequence[tu
     ])
 
 
-def betbehind_text(result: BetBehindResult, rules: Rules, exact: bool) -> str:
+def betbehind_text(result: BetBehindResult, rules: Rules, exact: bool, seen: Sequence[str] = ()) -> str:
     """A Bet Behind's two EVs, with the seated player's strategy and the frame."""
     return "\n".join([
-        f"Bet Behind   {rules_line(rules)}",
+        f"Bet Behind   {rules_line(rules, seen)}",
         f"seated player: {result.seated}; no insurance; EV per unit bet behind, unconditional",
         f"follows every double and split: {number(result.follows_everything, exact)}",
         f"cannot afford doubles and splits (one card instead of a double, the right-hand hand "
         f"of a split): {number(result.cannot_afford, exact)}",
     ])
+
+
+# -- effects of removal and count systems ---------------------------------------------------
+
+RANK_ORDER = UP_ORDER  # ranks in the columns of an EOR table: 2..9, T, A, as published tables
+
+
+def _exact_or_fixed(value: Any, exact: bool, places: int = 6, sign: bool = False) -> str:
+    """``-0.003557``, or in exact mode the exact fraction beside it (``Fraction`` or
+    ``sympy.Rational``), a whole number alone."""
+    shown = fixed(value, places, sign)
+    if not exact or not is_rational(value):
+        return shown
+    text = exact_text(value)
+    return text if "/" not in text else f"{shown}  ({text})"
+
+
+def _percent(values: Mapping[Any, Any]) -> dict[Any, Any]:
+    """Per initial bet -> percent, exact where the values are."""
+    return {rank: 100 * value for rank, value in values.items()}
+
+
+def play_data(play: PlayEffects, strategy: Strategy) -> dict[str, Any]:
+    """A decision's EOR (:meth:`PlayEffects.to_data`) with the unit of its numbers (insurance:
+    per unit of insurance bet), the strategy its EVs assume (``None`` for insurance, a bet with
+    nothing to play) and its EORs in percent."""
+    insurance = play.first is None
+    data = play.to_data()
+    head = {key: data.pop(key) for key in ("play", "hand", "up", "first", "second", "frame")}
+    return {
+        **head,
+        "unit": "insurance_bet" if insurance else "initial_bet",
+        "strategy": None if insurance else strategy.to_dict(),
+        **data,
+        "eor_percent": by_up(_percent(play.eor)),
+    }
+
+
+def eor_data(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strategy: Strategy) -> dict[str, Any]:
+    """The round's EV before removal, after removing one card of each rank, the EORs (per
+    initial bet and in percent), ``weighted_sum`` (``sum n_r EOR_r``) and each play's EOR."""
+    return {
+        "strategy": result.strategy.to_dict(),
+        "frame": "unconditional",
+        "ev": result.base,
+        "ev_after_removal": by_up(result.ev),
+        "eor": by_up(result.eor),
+        "eor_percent": by_up(_percent(result.eor)),
+        "weighted_sum": result.weighted_sum(),
+        "plays": [play_data(play, play_strategy) for play in plays],
+    }
+
+
+def eor_json(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strategy: Strategy, exact: bool) -> str:
+    return dumps(document("eor", eor_data(result, plays, play_strategy), result.rules, exact))
+
+
+def _eor_rows(result: EffectsOfRemoval, plays: Sequence[PlayEffects]) -> list[tuple[str, str, Any, dict[str, Any]]]:
+    """(row name, frame, EV or EV difference, rank -> EOR per unit) of the round and each play."""
+    rows = [("round", "unconditional", result.base, by_up(result.eor))]
+    for play in plays:
+        name = f"{play.label} (per unit insured)" if play.first is None else play.label
+        rows.append((name, "conditioned" if play.conditioned else "unconditional", play.difference, by_up(play.eor)))
+    return rows
+
+
+def _eor_cells(eor: Mapping[str, Any]) -> list[str]:
+    return [fixed(100 * float(eor[rank]), 4, sign=True) if rank in eor else "-" for rank in RANK_ORDER]
+
+
+def _weighted_sum_line(result: EffectsOfRemoval, fixed_chart: bool) -> str:
+    """The check ``sum n_r EOR_r``: exactly 0 with a fixed chart (the burn-card theorem)."""
+    total = result.weighted_sum()
+    name = "check: sum over ranks of (cards of the rank) x EOR"
+    if result.exact:
+        why = ("exactly 0, as for any fixed chart: removing a random card changes nothing on average"
+               if fixed_chart else "not 0: the play is re-derived for each shoe")
+        return f"{name} = {exact_text(total)} ({why})"
+    if fixed_chart:
+        return f"{name} = {float(total):.3g} (0 up to float rounding: exactly 0 for a fixed chart; --exact shows it)"
+    return f"{name} = {float(total):.6g} (not 0: the play is re-derived for each shoe)"
+
+
+def _eor_head(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strategy: Strategy) -> list[str]:
+    lines = [f"strategy: {result.strategy}",
+             f"EV per round before removal: {fixed(result.base)} (unconditional, per initial bet)",
+             "EOR: the EV after removing one card of the rank minus the EV before, in % of the initial bet"]
+    if any(p.first is not None for p in plays):
+        lines.append(f"plays: the first play's EV minus the second's, per initial bet, in the frame shown "
+                     f"(after the decision: {play_strategy})")
+    if any(p.first is None for p in plays):
+        lines.append("insurance: EV of insuring minus not, per unit of insurance bet (decided before the peek)")
+    return lines
+
+
+def eor_text(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strategy: Strategy, exact: bool,
+             fixed_chart: bool, seen: Sequence[str] = ()) -> str:
+    """The EOR table: one row for the round, one per play, and the check ``sum n_r EOR_r``
+    (``fixed_chart``: one chart plays every shoe, so the check is 0); exact values below it in
+    exact mode."""
+    rows = [[name, frame, fixed(value)] + _eor_cells(eor) for name, frame, value, eor in _eor_rows(result, plays)]
+    lines = [f"Effects of removal   {rules_line(result.rules, seen)}", *_eor_head(result, plays, play_strategy), "",
+             tabulate(rows, headers=["", "frame", "EV"] + list(RANK_ORDER), disable_numparse=True,
+                      colalign=("left", "left") + ("right",) * 11),
+             "", _weighted_sum_line(result, fixed_chart)]
+    if exact:
+        lines += ["", "exact values (per initial bet; insurance per unit insured):"]
+        for name, _, value, eor in _eor_rows(result, plays):
+            rows = [["EV" if name == "round" else "difference", exact_text(value)]]
+            rows += [[f"EOR {rank}", exact_text(eor[rank])] for rank in RANK_ORDER if rank in eor]
+            lines += ["", f"{name}:", tabulate(rows, tablefmt="plain", disable_numparse=True)]
+    return "\n".join(lines)
+
+
+def eor_markdown(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strategy: Strategy, exact: bool,
+                 fixed_chart: bool, seen: Sequence[str] = ()) -> str:
+    rows = [[name, frame, _exact_or_fixed(value, exact)] + _eor_cells(eor)
+            for name, frame, value, eor in _eor_rows(result, plays)]
+    return "\n".join([
+        f"# Effects of removal: {rules_line(result.rules, seen)}", "",
+        *[f"- {line}" for line in _eor_head(result, plays, play_strategy)], "",
+        tabulate(rows, headers=["", "frame", "EV"] + list(RANK_ORDER), tablefmt="github", disable_numparse=True),
+        "", _weighted_sum_line(result, fixed_chart), "",
+    ])
+
+
+def _csv(rows: Sequence[Sequence[Any]]) -> str:
+    import csv
+    import io
+
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()
+
+
+def _csv_number(value: Any, exact: bool) -> str:
+    return exact_text(value) if exact and is_rational(value) else repr(float(value))
+
+
+def eor_csv(result: EffectsOfRemoval, plays: Sequence[PlayEffects], exact: bool) -> str:
+    """One line per row of the table: its EV (the round) or EV difference (a play), per unit,
+    and its EOR for each rank in % (exact fractions with ``exact``; empty where the shoe holds
+    none of the rank)."""
+    rows: list[list[str]] = [["row", "frame", "unit", "ev_or_difference"] + list(RANK_ORDER)]
+    for (name, frame, value, eor), play in zip(_eor_rows(result, plays), [None, *plays]):
+        unit = "insurance_bet" if play is not None and play.first is None else "initial_bet"
+        cells = [_csv_number(100 * eor[rank], exact) if rank in eor else "" for rank in RANK_ORDER]
+        rows.append([play.label if play is not None else name, frame, unit, _csv_number(value, exact)] + cells)
+    return _csv(rows)
+
+
+# count systems: one row per system; an index is (true count or None, whether the first play is
+# better at or above it)
+Index = tuple[Any, bool | None]
+
+
+def _tag(value: Fraction) -> Any:
+    """A tag as JSON holds it: a whole number as an int, else the fraction (a float in JSON)."""
+    return value.numerator if value.denominator == 1 else value
+
+
+def system_data(figures: CountFigures, plays: Sequence[PlayEffects], indices: Sequence[Index]) -> dict[str, Any]:
+    """A count system's tags (rank -> tag, 2..9, T, A), BC, IC, the linear estimates of the
+    advantage per true count and of each play's index."""
+    data = figures.to_data()
+    tags = figures.system.tags
+    data["tags"] = {rank: _tag(tags[RANK_NOTATION.index(rank)]) for rank in RANK_ORDER}
+    data["indices"] = [
+        {"play": play.label, "index": index,
+         "deviate": None if above is None else ("at_or_above" if above else "at_or_below")}
+        for play, (index, above) in zip(plays, indices)
+    ]
+    return data
+
+
+def count_data(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strategy: Strategy,
+               figures: Sequence[CountFigures], indices: Sequence[Sequence[Index]]) -> dict[str, Any]:
+    """The EORs the figures come from, the plays indexed, and each system's figures."""
+    return {
+        "strategy": result.strategy.to_dict(),
+        "frame": "unconditional",
+        "ev": result.base,
+        "eor": by_up(result.eor),
+        "eor_percent": by_up(_percent(result.eor)),
+        "plays": [play_data(play, play_strategy) for play in plays],
+        "systems": [system_data(f, plays, i) for f, i in zip(figures, indices)],
+    }
+
+
+def count_json(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strategy: Strategy,
+               figures: Sequence[CountFigures], indices: Sequence[Sequence[Index]], exact: bool) -> str:
+    data = count_data(result, plays, play_strategy, figures, indices)
+    return dumps(document("count", data, result.rules, exact))
+
+
+def _tag_text(value: Fraction) -> str:
+    text = str(value.numerator if value.denominator == 1 else value)
+    return f"+{text}" if value > 0 else text
+
+
+def _index_text(index: Index, exact: bool) -> str:
+    value, above = index
+    if value is None:
+        return "-"
+    shown = f"{'>=' if above else '<='} {fixed(value, 1, sign=True)}"
+    return f"{shown} ({exact_text(value)})" if exact and "/" in exact_text(value) else shown
+
+
+COUNT_NOTES = (
+    "BC, IC: correlations of the tags with the round's and with insurance's EORs, each rank weighted by "
+    "its share of the shoe (Griffin)",
+    "advantage per true count and indices: linear estimates (Griffin's linear model), not exact EVs at "
+    "those counts; true count = running count per deck remaining",
+)
+
+
+def _count_tables(result: EffectsOfRemoval, plays: Sequence[PlayEffects], figures: Sequence[CountFigures],
+                  indices: Sequence[Sequence[Index]], exact: bool, tablefmt: str) -> list[str]:
+    rows = []
+    for f in figures:
+        tags = f.system.tags
+        rows.append([f.system.name] + [_tag_text(tags[RANK_NOTATION.index(r)]) for r in RANK_ORDER]
+                    + ["yes" if f.system.balanced else "no", f"{f.betting_correlation:.2f}",
+                       f"{f.insurance_correlation:.2f}", f"{fixed(f.per_true_count, 3, sign=True)} %"])
+    headers = ["system"] + list(RANK_ORDER) + ["balanced", "BC", "IC", "advantage per true count (linear estimate)"]
+    lines = [tabulate(rows, headers=headers, tablefmt=tablefmt, disable_numparse=True)]
+    if not all(f.system.balanced for f in figures):
+        lines += ["", ("unbalanced counts: per unit of running count above its expected value, per deck "
+                       "remaining (the tags less their average)")]
+    if plays:
+        rows = [[f.system.name] + [_index_text(i, exact) for i in row] for f, row in zip(figures, indices)]
+        lines += ["", ("indices (linear estimate; true count per deck remaining): the first play is the better "
+                       "at or above (>=) or at or below (<=) it; - where the count does not move the play"), "",
+                  tabulate(rows, headers=["system"] + [p.label for p in plays], tablefmt=tablefmt,
+                           disable_numparse=True)]
+    return lines
+
+
+def count_text(result: EffectsOfRemoval, plays: Sequence[PlayEffects], figures: Sequence[CountFigures],
+               indices: Sequence[Sequence[Index]], exact: bool, seen: Sequence[str] = ()) -> str:
+    """Each system's tags (2..T, A), balance, BC, IC, advantage per true count and indices."""
+    return "\n".join([
+        f"Count systems   {rules_line(result.rules, seen)}",
+        f"EORs of the round (unconditional), strategy: {result.strategy}",
+        *COUNT_NOTES, "",
+        *_count_tables(result, plays, figures, indices, exact, "simple"),
+    ])
+
+
+def count_markdown(result: EffectsOfRemoval, plays: Sequence[PlayEffects], figures: Sequence[CountFigures],
+                   indices: Sequence[Sequence[Index]], exact: bool, seen: Sequence[str] = ()) -> str:
+    return "\n".join([
+        f"# Count systems: {rules_line(result.rules, seen)}", "",
+        f"- EORs of the round (unconditional), strategy: {result.strategy}",
+        *[f"- {note}" for note in COUNT_NOTES], "",
+        *_count_tables(result, plays, figures, indices, exact, "github"), "",
+    ])
+
+
+def _tag_csv(value: Fraction) -> str:
+    """A tag in a CSV cell: ``1``, ``0.5`` (a spreadsheet reads ``1/2`` as a date)."""
+    return str(value.numerator) if value.denominator == 1 else repr(float(value))
+
+
+def count_csv(plays: Sequence[PlayEffects], figures: Sequence[CountFigures], indices: Sequence[Sequence[Index]],
+              exact: bool) -> str:
+    """One line per system: tags (2..T, A), balanced, BC, IC, the advantage per true count in %
+    and, per play, its index and which side of it the first play is the better."""
+    header = ["system"] + [f"tag_{r}" for r in RANK_ORDER] + [
+        "balanced", "betting_correlation", "insurance_correlation", "advantage_per_true_count_percent"]
+    for play in plays:
+        header += [f"index: {play.label}", f"deviate: {play.label}"]
+    rows: list[list[str]] = [header]
+    for f, row in zip(figures, indices):
+        tags = f.system.tags
+        line = [f.system.name] + [_tag_csv(tags[RANK_NOTATION.index(r)]) for r in RANK_ORDER]
+        line += ["yes" if f.system.balanced else "no", repr(f.betting_correlation), repr(f.insurance_correlation),
+                 repr(f.per_true_count)]
+        for value, above in row:
+            line += ["", ""] if value is None else [
+                _csv_number(value, exact), "at_or_above" if above else "at_or_below"]
+        rows.append(line)
+    return _csv(rows)

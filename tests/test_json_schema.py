@@ -22,9 +22,13 @@ SCHEMA = json.loads((ROOT / "docs" / "bjcalc.schema.json").read_text())
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 
 TINY = ("--shoe", "1,1,1,1,1,1,1,1,1,8")  # 17 cards: every command finishes at once
+# eor and count analyse the shoe without each rank in turn: 26 cards, a card limit, no splits
+SMALL = ("--shoe", "2,2,2,2,2,2,2,2,2,8", "--max-cards", "4", "--split-hands", "1", "--workers", "1")
 UP_ORDER = "23456789TA"
 EXACT_TEXT = re.compile(r"-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?")
-NOT_EXACT = {"sd", "gain", "cost"}  # floats in exact mode too: a square root, and chart choices made in floats
+# floats in exact mode too: a square root, chart choices made in floats, correlations (a square root
+# again) and the advantage per true count, which the library hands out as a float
+NOT_EXACT = {"sd", "gain", "cost", "betting_correlation", "insurance_correlation", "advantage_per_true_count_percent"}
 CHART = "CHART"  # stands for the path of a chart file written by ``bjcalc chart --format json``
 
 # name -> (arguments, also with --exact)
@@ -33,6 +37,7 @@ RUNS = {
     "dealer A peeked": (["dealer", "A", "--peeked", *TINY], True),
     "hand": (["hand", "T,6", "--up", "A", *TINY], True),
     "hand pair": (["hand", "T,T", "--up", "6", *TINY, "--split-hands", "2"], True),
+    "hand removed": (["hand", "T,6", "--up", "A", *TINY, "--removed", "2,T"], True),
     "chart": (["chart", *TINY, "--split-hands", "2"], True),
     "edge": (["edge", *TINY, "--split-hands", "2"], True),
     "edge resplit": (["edge", *TINY], True),
@@ -45,6 +50,10 @@ RUNS = {
     "report": (["report", *TINY, "--split-hands", "2"], True),
     "report with side bets": (["report", "--decks", "1", "--split-hands", "1"], False),
     "effects": (["effects", *TINY], True),
+    "eor": (["eor", *SMALL, "--play", "T,6 v T stand hit", "--insurance"], True),
+    "eor cd": (["eor", *SMALL, "--strategy", "cd", "--removed", "A,5"], False),
+    "count": (["count", *SMALL, "--system", "hi-lo", "--tags", ".5,1,1,1.5,1,.5,0,-.5,-1,-1",
+               "--play", "T,6 v T stand hit", "--insurance"], True),
 }
 CASES = [pytest.param(name, exact, id=f"{name}{' --exact' if exact else ''}")
          for name, (_, with_exact) in RUNS.items() for exact in ([False, True] if with_exact else [False])]
