@@ -7,6 +7,7 @@ Every bad input ends in one line, ``Error: ...``, on stderr and exit status 2.
 from __future__ import annotations
 
 import contextlib
+import math
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -19,6 +20,7 @@ from bjcalc.presets import DEFAULT_GAME, GAMES, game
 from bjcalc.rules import (  # noqa: F401
     BLACKJACK_TAKES,
     FEWEST_CARDS,
+    MAX_DECKS,
     MOST_CARDS,
     Doubling,
     HoleCard,
@@ -59,7 +61,8 @@ _INSURANCE_OFFERED = click.option("--insurance/--no-insurance", default=None, he
 _RULE_OPTIONS = [
     click.option("--game", "game_name", default=None, metavar="NAME",
                  help=f"Preset game (see 'bjcalc games'); default {DEFAULT_GAME}."),
-    click.option("--decks", type=int, default=None, help="Number of decks."),
+    click.option("--decks", default=None, metavar="N|inf",
+                 help="Number of decks, or inf: the infinite deck (every card drawn with replacement)."),
     click.option("--shoe", "shoe_text", default=None, metavar="COUNTS",
                  help="Ten comma-separated counts A..T of the shoe before the deal."),
     click.option("--h17/--s17", "hit_soft_17", default=None, help="Dealer hits / stands on soft 17."),
@@ -87,6 +90,10 @@ _RULE_OPTIONS = [
     click.option("--charlie", type=int, default=None, help="N-card Charlie (0 = none)."),
     click.option("--max-cards", type=int, default=None,
                  help="Cards after which a hand stands, player and dealer (0 = no limit)."),
+    click.option("--player-max-cards", type=int, default=None,
+                 help="Cards after which the player's hand stands (0 = no limit)."),
+    click.option("--dealer-max-cards", type=int, default=None,
+                 help="Cards after which the dealer's hand stands (0 = no limit)."),
 ]
 
 
@@ -118,14 +125,28 @@ def seen_cards(removed: str | None) -> tuple[str, ...]:
     return tuple(map(str, parse_cards(removed))) if removed is not None and removed.strip() else ()
 
 
+def _decks(text: str) -> int | float:
+    """``--decks``: a whole number, or ``inf`` for the infinite deck."""
+    if text.strip().lower() in ("inf", "infinite", "infinity"):
+        return math.inf
+    try:
+        return int(text)  # Rules checks the range and names the field
+    except ValueError:
+        raise InvalidRulesError(
+            f"--decks must be a whole number from 1 to {MAX_DECKS} or inf (the infinite deck), not {text!r}"
+        ) from None
+
+
 def build_rules(
     game_name: str | None,
-    decks: int | None,
+    decks: str | None,
     shoe_text: str | None,
     bj_pays: str | None,
     peek: bool | None,
     charlie: int | None,
     max_cards: int | None,
+    player_max_cards: int | None = None,
+    dealer_max_cards: int | None = None,
     removed: str | None = None,
     **fields: Any,
 ) -> Rules:
@@ -136,14 +157,18 @@ def build_rules(
     if decks is not None and shoe_text is not None:
         raise InvalidRulesError(f"give --decks or --shoe, not both (--decks {decks}, --shoe {shoe_text!r})")
     if decks is not None:
-        changes.update(decks=decks, shoe=None)
+        changes.update(decks=_decks(decks), shoe=None)
     if shoe_text is not None:
         changes.update(shoe=Shoe.parse(shoe_text).counts, decks=None)
     if bj_pays is not None:
         changes["blackjack_pays"] = parse_payout(bj_pays, "--bj-pays")
     if peek is not None:
         changes["hole_card"] = HoleCard.PEEK if peek else HoleCard.NONE
-    for option, value in (("--charlie", charlie), ("--max-cards", max_cards)):
+    for option, one in (("--player-max-cards", player_max_cards), ("--dealer-max-cards", dealer_max_cards)):
+        if max_cards is not None and one is not None:
+            _refuse_both(f"--max-cards {max_cards}", f"{option} {one}", "--max-cards sets both card limits")
+    for option, value in (("--charlie", charlie), ("--max-cards", max_cards), ("--player-max-cards", player_max_cards),
+                          ("--dealer-max-cards", dealer_max_cards)):
         if value is not None and value != 0 and not FEWEST_CARDS <= value <= MOST_CARDS:
             raise InvalidRulesError(
                 f"{option} must be 0 (none) or a whole number from {FEWEST_CARDS} to {MOST_CARDS}, not {value}"
@@ -152,6 +177,10 @@ def build_rules(
         changes["charlie"] = charlie or None
     if max_cards is not None:
         changes["player_max_cards"] = changes["dealer_max_cards"] = max_cards or None
+    if player_max_cards is not None:
+        changes["player_max_cards"] = player_max_cards or None
+    if dealer_max_cards is not None:
+        changes["dealer_max_cards"] = dealer_max_cards or None
     rules = base.replace(**changes)
     if fields.get("blackjack_takes") is not None and rules.peek:
         _refuse_both(f"--bj-takes {fields['blackjack_takes']}", _peek_source(peek, game_name),

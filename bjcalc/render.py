@@ -534,6 +534,8 @@ def edge_text(result: RoundResult, rules: Rules, exact: bool, variance: Variance
     if variance is not None and variance.variance is not None:
         lines.append(f"standard deviation per round: {fixed(variance.sd)} "
                      f"(variance {number(variance.variance, exact)}, exact)")
+    elif rules.infinite:
+        lines.append("standard deviation: not computed for the infinite deck")
     elif rules.split_hands > 2:
         lines.append(_NO_VARIANCE)
     if result.insurance is not None:

@@ -163,3 +163,19 @@ def test_betbehind_output_and_following_everything_is_the_round():
     edge = json.loads(run("edge", *shoe, "--format", "json").output)
     assert out["exact"]["follows_everything"]["ev"] == edge["exact"]["ev"]
     assert out["follows_everything"]["ev"] == edge["ev"]
+
+
+def test_player_and_dealer_card_limits_are_separate_options():
+    import json
+
+    from click.testing import CliRunner
+
+    from bjcalc.cli import cli
+
+    run = CliRunner().invoke(cli, ["edge", "--shoe", "2,2,2,2,2,2,2,2,2,8", "--player-max-cards", "5",
+                                   "--dealer-max-cards", "0", "--format", "json"])
+    assert run.exit_code == 0, run.output
+    rules = json.loads(run.output)["rules"]
+    assert (rules["player_max_cards"], rules["dealer_max_cards"]) == (5, None)
+    both = CliRunner().invoke(cli, ["edge", "--max-cards", "5", "--dealer-max-cards", "4"])
+    assert both.exit_code == 2 and "--max-cards 5 and --dealer-max-cards 4" in both.output

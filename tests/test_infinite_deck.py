@@ -116,3 +116,18 @@ def test_hands_and_splits_equal_the_brute_force_exactly(options):
 def test_the_round_equals_the_brute_force_exactly(options):
     rules, reference = _pair(options)
     assert to_fraction(Analysis(rules, exact=True).round().ev) == naive.round_ev(reference)
+
+
+def test_the_command_line_takes_decks_inf():
+    from click.testing import CliRunner
+
+    from bjcalc.cli import cli
+
+    result = CliRunner().invoke(cli, ["hand", "T,6", "--up", "T", "--decks", "inf", "--exact", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    import json
+
+    data = json.loads(result.output)
+    assert data["rules"]["decks"] == "inf" and data["exact"]["stand"] == "-200658/371293"
+    text = CliRunner().invoke(cli, ["edge", "--decks", "inf", "--split-hands", "2"]).output
+    assert "infinite deck" in text and "not computed for the infinite deck" in text
