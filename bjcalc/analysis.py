@@ -98,7 +98,7 @@ class Analysis(Generic[N]):
         self.shoe = Shoe(rules.shoe_counts)
         self.engine = Engine(rules, exact, self.post_split)
         self._float_engine: Engine | None = None if exact else self.engine
-        self._chart: Chart | None = None
+        self._charts: dict[bool, Chart] = {}
 
     # -- strategies ---------------------------------------------------------------------------
 
@@ -139,13 +139,15 @@ class Analysis(Generic[N]):
 
         return round_result(self.engine, round_totals(self.engine, Optimal(self.engine)), self.cd)
 
-    def chart(self) -> Chart:
-        """The total-dependent basic strategy chart (decisions chosen in floating point)."""
-        if self._chart is None:
+    def chart(self, two_card_plays: bool = True) -> Chart:
+        """The total-dependent basic strategy chart (decisions chosen in floating point). A
+        cell shows the play of two-card hands and, where it differs, that of three or more
+        cards (``H/S``); ``two_card_plays=False``: one play per total, as classic charts."""
+        if two_card_plays not in self._charts:
             from bjcalc.strategy import basic_strategy
 
-            self._chart = basic_strategy(self.rules, self._floats())
-        return self._chart
+            self._charts[two_card_plays] = basic_strategy(self.rules, self._floats(), two_card_plays)
+        return self._charts[two_card_plays]
 
     def evaluate(self, chart: Chart) -> ChartEvaluation[N]:
         """The round played entirely by ``chart`` (first plays, hit/stand, split hands), and

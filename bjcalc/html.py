@@ -148,17 +148,19 @@ def _check_chart(chart: Mapping[str, Any]) -> None:
                 code = cells.get(up) if isinstance(cells, Mapping) else None
                 if code is None:
                     raise BjcalcError(f"chart {kind} row {row!r} has no cell for up card {up!r}")
-                if code not in CODES:
+                base, _, more = code.partition("/") if isinstance(code, str) else (code, "", "")
+                if base not in CODES or more not in ("", "H", "S"):
                     raise BjcalcError(
                         f"unknown chart code {code!r} in {kind} row {row!r}, up card {up!r}"
                     )
 
 
 def codes_used(chart: Mapping[str, Any]) -> list[str]:
-    """The chart codes that occur in ``chart``, in legend order.
+    """The chart codes that occur in ``chart``, in legend order (a code with a play for three or
+    more cards, ``Rh/S``, after the plain ones).
 
-    >>> codes_used({"hard": {"16": {"T": "Rh", "9": "H"}}, "soft": {}, "pairs": {"8": {"2": "P"}}})
-    ['H', 'P', 'Rh']
+    >>> codes_used({"hard": {"16": {"T": "Rh/S", "9": "H"}}, "soft": {}, "pairs": {"8": {"2": "P"}}})
+    ['H', 'P', 'Rh/S']
     """
     seen = {
         code
@@ -166,7 +168,20 @@ def codes_used(chart: Mapping[str, Any]) -> list[str]:
         for cells in chart.get(kind, {}).values()
         for code in cells.values()
     }
-    return [code for code in CODES if code in seen]
+    plain = [code for code in CODES if code in seen]
+    return plain + sorted(code for code in seen if "/" in code)
+
+
+def meaning(code: str) -> str:
+    """What a chart code tells the player.
+
+    >>> meaning("Rh/S")
+    'two cards: surrender if allowed, otherwise hit; three or more cards: stand'
+    """
+    base, _, more = code.partition("/")
+    if not more:
+        return CODES[base]
+    return f"two cards: {CODES[base]}; three or more cards: {'hit' if more == 'H' else 'stand'}"
 
 
 def _hand_name(kind: str, row: str) -> str:
@@ -177,7 +192,7 @@ def _hand_name(kind: str, row: str) -> str:
 
 def _cell(kind: str, row: str, up: str, code: str) -> str:
     css = PALETTE[code[0]][0]
-    tip = f"{_hand_name(kind, row)} v {_UP_NAMES.get(up, 'a ' + up)}: {CODES[code]}"
+    tip = f"{_hand_name(kind, row)} v {_UP_NAMES.get(up, 'a ' + up)}: {meaning(code)}"
     return f'<td class="{css}" data-code="{escape(code)}" title="{escape(tip)}">{escape(code)}</td>'
 
 
@@ -206,7 +221,7 @@ def _legend(chart: Mapping[str, Any]) -> str:
     items = "".join(
         f'<li data-code="{escape(code)}">'
         f'<span class="swatch {PALETTE[code[0]][0]}">{escape(code)}</span>'
-        f"{escape(CODES[code])}</li>"
+        f"{escape(meaning(code))}</li>"
         for code in codes_used(chart)
     )
     return f'<ul class="legend" aria-label="Legend">{items}</ul>'

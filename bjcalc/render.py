@@ -449,7 +449,8 @@ CODE_COLOURS = {"H": "red", "S": "yellow", "D": "green", "P": "cyan", "R": "mage
 LEGEND = (
     "H hit, S stand, Dh double else hit, Ds double else stand, P split, "
     "Ph/Ps/Pd split if double after split is allowed else hit/stand/double, "
-    "Rh/Rs/Rp surrender else hit/stand/split"
+    "Rh/Rs/Rp surrender else hit/stand/split; X/H or X/S: X with two cards, "
+    "hit or stand with three or more"
 )
 
 

@@ -1,7 +1,9 @@
 """Strategy charts: total-dependent basic strategy, its exact EV, and where CD play differs.
 
-**Total-dependent (TD) basic strategy**, per up card: one hit/stand decision per hard or soft
-total (for hands of any number of cards, split hands included); one first-two-card decision per
+**Total-dependent (TD) basic strategy**, per up card: per hard or soft total, one hit/stand
+decision for two-card hands and one for hands of three or more cards (printed ``H/S`` where they
+differ: a two-card 16 v T hits, a longer one stands; ``two_card_plays=False`` gives the classic
+chart, one decision for every size), split hands included; one first-two-card decision per
 total (double, surrender, or neither: play by hit/stand), also used by two-card split hands
 where doubling after a split is allowed; one decision per pair (split, surrender, or play as
 its total). Each decision maximises the round's EV given all the others: a hit/stand or
@@ -45,39 +47,55 @@ def cell_of(total: int, soft: bool) -> int:
 class UpcardChart:
     """The TD decisions against one up card, indexed by cell (``total + 22 * soft``)."""
 
-    hit: np.ndarray  # bool per cell: hit (else stand)
+    hit: np.ndarray  # bool per cell: hands of three or more cards hit (else stand)
     first: np.ndarray  # per cell: Code.NONE, Code.DOUBLE or Code.SURRENDER on the first two cards
     pair: np.ndarray  # per pair rank: Code.NONE, Code.SPLIT or Code.SURRENDER
     split_beats_total: np.ndarray  # per pair rank, for the Rp code
     das_only: np.ndarray | None = None  # per pair rank: split only pays with double after split
+    two_cards: np.ndarray | None = None  # bool per cell: two-card hands hit (None: as ``hit``)
+
+    @property
+    def hit_two(self) -> np.ndarray:
+        """Whether a two-card hand of each cell hits when it neither doubles nor surrenders
+        (split hands of two cards too, and a hand whose double or surrender is not offered)."""
+        return self.hit if self.two_cards is None else self.two_cards
 
     def decisions(self, layers: HandLayers) -> list[np.ndarray]:
-        """Hit or stand, by the chart, for every hand of ``layers`` (after the first decision)."""
-        return [np.where(self.hit[cells], Code.HIT, Code.STAND) for cells in layers.cells]
+        """Hit or stand, by the chart, for every hand of ``layers`` (after the first decision):
+        two-card hands by :attr:`hit_two`, longer ones by :attr:`hit`."""
+        return [np.where((self.hit_two if size == 2 else self.hit)[cells], Code.HIT, Code.STAND)
+                for size, cells in zip(layers.sizes, layers.cells)]
+
+    def total_code(self, total: int, soft: bool) -> tuple[str, str]:
+        """A hard or soft cell as (two-card code, suffix): the suffix ``/H`` or ``/S`` is the
+        play of three or more cards where it differs from the two-card one, else empty."""
+        cell = cell_of(total, soft)
+        letter = "H" if self.hit_two[cell] else "S"
+        if self.first[cell] == Code.DOUBLE:
+            base = "D" + letter.lower()
+        elif self.first[cell] == Code.SURRENDER:
+            base = "R" + letter.lower()
+        else:
+            base = letter
+        more = "H" if self.hit[cell] else "S"
+        return base, "" if more == letter else "/" + more
 
     def code(self, kind: str, row: int | str) -> str:
         if kind == "pairs":
             rank = RANK_NOTATION.index(str(row))
+            total, soft = (12, True) if rank == ACE else (2 * (rank + 1), False)
+            plain, _ = self.total_code(total, soft)  # the pair as a two-card total
             if self.pair[rank] == Code.SPLIT:
                 if self.das_only is not None and self.das_only[rank]:
-                    total, soft = (12, True) if rank == ACE else (2 * (rank + 1), False)
-                    plain = self.code("soft" if soft else "hard", total)
                     return "P" + ("d" if plain.startswith("D") else plain[-1].lower())
                 return "P"
             if self.pair[rank] == Code.SURRENDER and self.split_beats_total[rank]:
                 return "Rp"
-            total, soft = (12, True) if rank == ACE else (2 * (rank + 1), False)
-            code = self.code("soft" if soft else "hard", total)
-            if self.pair[rank] == Code.SURRENDER and not code.startswith("R"):
-                return "R" + code[-1].lower()
-            return code
-        cell = cell_of(int(row), kind == "soft")
-        fallback = "H" if self.hit[cell] else "S"
-        if self.first[cell] == Code.DOUBLE:
-            return "D" + fallback.lower()
-        if self.first[cell] == Code.SURRENDER:
-            return "R" + fallback.lower()
-        return fallback
+            if self.pair[rank] == Code.SURRENDER and not plain.startswith("R"):
+                return "R" + plain[-1].lower()
+            return plain
+        base, more = self.total_code(int(row), kind == "soft")
+        return base + more
 
 
 @dataclasses.dataclass
@@ -107,8 +125,9 @@ class Chart:
 class _ChartOptimiser:
     """The TD optimisation for one up card (float)."""
 
-    def __init__(self, engine: Engine, up: int) -> None:
+    def __init__(self, engine: Engine, up: int, two_card_plays: bool = True) -> None:
         self.engine, self.up = engine, up
+        self.two_card_plays = two_card_plays  # else one hit/stand play per total, as classic charts
         self.context = engine.context(up)
         self.rules = engine.rules
         self.layers = unsplit_layers(self.rules)
@@ -173,7 +192,7 @@ class _ChartOptimiser:
         layers, shoe = self.layers, np.array(self.context.shoe)
         reach = [self.deal * playing]
         for k in range(len(layers.counts) - 1):
-            hitting = reach[k] * chart.hit[self.cells[k]]
+            hitting = reach[k] * (chart.hit_two if layers.sizes[k] == 2 else chart.hit)[self.cells[k]]
             if self.context.replacement:
                 left = np.broadcast_to(shoe[None, :] / shoe.sum(), layers.counts[k].shape)
             else:
@@ -188,7 +207,7 @@ class _ChartOptimiser:
     def _first_options(self, chart, stand, hit, double, p_bj):
         rules = self.rules
         cells = self.cells[0]
-        play = np.where(chart.hit[cells], hit[0], stand[0])
+        play = np.where(chart.hit_two[cells], hit[0], stand[0])
         options = {Code.NONE: play}
         totals, soft = self.layers.totals[0], self.layers.soft[0]
         if double is not None:
@@ -206,19 +225,32 @@ class _ChartOptimiser:
         playing_first = ~self.natural * (1 - splitting * self.split_share)
         playing = playing_first * (chart.first[first_cells] == Code.NONE)
         reach = self._reach(chart, playing)
-        gain = np.zeros(44)
+        # two-card hands (k = 0) and longer ones decide apart: each cell has a two-card play and
+        # a play for three or more cards (the chart prints both where they differ)
+        gain, gain_two = np.zeros(44), np.zeros(44)
         for k in range(len(self.cells)):
             can_hit = self.layers.sizes[k] < stop_at(self.rules)
             if can_hit:
-                gain += np.bincount(self.cells[k], weights=reach[k] * (hit[k] - stand[k]), minlength=44)
-        # a cell no unsplit hand reaches under this chart (its hands all double, split or
-        # surrender) still serves split hands: decide it as if every hand reached it by hitting
-        potential = np.zeros(44)
+                into = gain_two if self.layers.sizes[k] == 2 else gain
+                into += np.bincount(self.cells[k], weights=reach[k] * (hit[k] - stand[k]), minlength=44)
+        # a cell no unsplit hand reaches under this chart (its two-card hands all double, split
+        # or surrender) still serves split hands, and a two-card hand whose double or surrender is
+        # not offered: decide it as if every hand reached it by hitting
+        potential, potential_two = np.zeros(44), np.zeros(44)
         everything = UpcardChart(np.ones(44, dtype=bool), chart.first, chart.pair, chart.split_beats_total)
         for k, weights in enumerate(self._reach(everything, ~self.natural)):
             if self.layers.sizes[k] < stop_at(self.rules):
-                potential += np.bincount(self.cells[k], weights=weights * (hit[k] - stand[k]), minlength=44)
+                into = potential_two if self.layers.sizes[k] == 2 else potential
+                into += np.bincount(self.cells[k], weights=weights * (hit[k] - stand[k]), minlength=44)
+        if not self.two_card_plays:  # one play per total for hands of every size
+            gain, potential = gain + gain_two, potential + potential_two
+            gain_two, potential_two = gain, potential
         new_hit = np.where(gain > 0, True, np.where(gain < 0, False, potential > 0))
+        new_two = np.where(gain_two > 0, True, np.where(gain_two < 0, False, potential_two > 0))
+        longer = (gain != 0) | (potential != 0)  # cells that hands of three or more cards reach
+        shorter = (gain_two != 0) | (potential_two != 0)
+        new_hit = np.where(longer, new_hit, new_two)  # no such hands: one play for the cell
+        new_two = np.where(shorter, new_two, new_hit)
         options = self._first_options(chart, stand, hit, double, p_bj)
         weights = self.deal * playing_first
         totals = {key: np.zeros(44) for key in options}
@@ -229,8 +261,9 @@ class _ChartOptimiser:
         stacked = np.vstack([totals[key] for key in keys])
         new_first = np.array([keys[i] for i in stacked.argmax(axis=0)])
         new_first[stacked.max(axis=0) == stacked[0]] = Code.NONE  # ties (and empty cells): no extra play
-        changed = not (np.array_equal(new_hit, chart.hit) and np.array_equal(new_first, chart.first))
-        chart.hit, chart.first = new_hit, new_first
+        changed = not (np.array_equal(new_hit, chart.hit) and np.array_equal(new_first, chart.first)
+                       and np.array_equal(new_two, chart.hit_two))
+        chart.hit, chart.first, chart.two_cards = new_hit, new_first, new_two
         return changed
 
     def _improve_pairs(self, chart: UpcardChart) -> bool:
@@ -256,7 +289,7 @@ def chart_decider(chart: UpcardChart, double_after_split: bool = True):
     """How split hands play a chart: hit/stand by total, double two-card hands where the chart
     doubles and the rules allow it after a split; a one-card split hand draws."""
 
-    hit, first = chart.hit.copy(), chart.first.copy()  # the chart as it is now
+    hit, first, two = chart.hit.copy(), chart.first.copy(), chart.hit_two.copy()  # the chart as it is now
 
     def decide(layers: HandLayers, may_double: np.ndarray | None) -> list[np.ndarray]:
         if not double_after_split:
@@ -264,7 +297,7 @@ def chart_decider(chart: UpcardChart, double_after_split: bool = True):
         out = []
         for k, size in enumerate(layers.sizes):
             cells = layers.cells[k]
-            chosen = np.where(hit[cells], Code.HIT, Code.STAND)
+            chosen = np.where((two if size == 2 else hit)[cells], Code.HIT, Code.STAND)
             if size == 1:
                 chosen = np.full(len(cells), Code.HIT)
             elif size == 2 and may_double is not None:
@@ -273,7 +306,7 @@ def chart_decider(chart: UpcardChart, double_after_split: bool = True):
         return out
 
     # the same chart plays split hands the same way: solvers share their values by this key
-    decide.key = (hit.tobytes(), first.tobytes(), double_after_split)  # type: ignore[attr-defined]
+    decide.key = (hit.tobytes(), first.tobytes(), two.tobytes(), double_after_split)  # type: ignore[attr-defined]
     return decide
 
 
@@ -286,9 +319,11 @@ def _deal_probability(counts: list[int], shoe: tuple[int, ...], n: int, replacem
     return ways / (n * (n - 1))
 
 
-def basic_strategy(rules: Rules, engine: Engine | None = None) -> Chart:
+def basic_strategy(rules: Rules, engine: Engine | None = None, two_card_plays: bool = True) -> Chart:
     """The total-dependent basic strategy chart for ``rules`` (see the module docstring).
-    ``engine``: a float engine of the same rules to share work with."""
+    ``engine``: a float engine of the same rules to share work with. ``two_card_plays``: a
+    cell may have one hit/stand play for two-card hands and another for longer ones (printed
+    ``H/S``); False: one play per total for every hand, as classic charts print."""
     if engine is None or engine.exact:
         from bjcalc.engine.split import PostSplit
 
@@ -296,7 +331,7 @@ def basic_strategy(rules: Rules, engine: Engine | None = None) -> Chart:
     ups = {}
     engine.prepare_all()
     for up in engine.ups():
-        solver = _ChartOptimiser(engine, up)
+        solver = _ChartOptimiser(engine, up, two_card_plays)
         initial = UpcardChart(
             hit=np.array([t < 17 if c < 22 else t < 18 for c, t in ((c, c % 22) for c in range(44))]),
             first=np.full(44, Code.NONE),
@@ -324,7 +359,7 @@ def chart_action(rules: Rules, chart: UpcardChart, counts: tuple[int, ...], tota
         return Action.DOUBLE
     if chart.first[cell] == Code.SURRENDER and rules.surrender is not Surrender.NONE:
         return Action.SURRENDER
-    return Action.HIT if chart.hit[cell] else Action.STAND
+    return Action.HIT if chart.hit_two[cell] else Action.STAND
 
 
 class ChartPolicy:
@@ -397,6 +432,7 @@ def exceptions(engine: Engine, plays: list[Dealt]) -> list[ChartException]:
 CHART_CODES = ("H", "S", "Dh", "Ds", "Rh", "Rs", "P", "Ph", "Ps", "Pd", "Rp")  # docs/charts.md
 TOTAL_CODES = CHART_CODES[:6]  # what a hard or soft cell may hold; a pairs cell takes them all
 _CANONICAL_CODES = {code.lower(): code for code in CHART_CODES}
+MORE_CARDS = ("H", "S")  # a code may end in /H or /S: the play of three or more cards, where it differs
 _TABLES = ("hard", "soft", "pairs")
 CHART_ROWS = {"hard": [str(t) for t in HARD_ROWS], "soft": [str(t) for t in SOFT_ROWS], "pairs": list(RANK_NOTATION)}
 _ROW_SPANS = {"hard": "4..21", "soft": "12..21", "pairs": "A, 2..9, T"}
@@ -430,8 +466,16 @@ def _code(code: object, kind: str, cell: str, where: str) -> str:
     ...
     bjcalc.errors.InvalidRulesError: chart: code 'P' for hard 19 against up card 'A' is not allowed in the hard ...
     """
-    canonical = _CANONICAL_CODES.get(code.lower()) if isinstance(code, str) else None
     allowed = CHART_CODES if kind == "pairs" else TOTAL_CODES
+    if isinstance(code, str) and "/" in code:  # two-card play / play of three or more cards
+        base, _, more = code.partition("/")
+        if more.upper() not in MORE_CARDS or kind == "pairs" and base.lower().startswith("p"):
+            raise InvalidRulesError(
+                f"{where}: code {code!r} for {cell}: after '/' comes the play of three or more cards, "
+                f"H or S, and only for a play by total"
+            )
+        return _code(base, kind, cell, where) + "/" + more.upper()
+    canonical = _CANONICAL_CODES.get(code.lower()) if isinstance(code, str) else None
     if canonical is None:
         raise InvalidRulesError(f"{where}: unknown code {code!r} for {cell} ({', '.join(allowed)})")
     if canonical not in allowed:
@@ -537,18 +581,20 @@ def chart_from_tables(rules: Rules, tables: Tables, strategy: str,
             continue
         key = RANK_NOTATION[up]
         hit = np.array([c % 22 < 17 if c < 22 else c % 22 < 18 for c in range(44)])
+        two = hit.copy()
         first = np.full(44, Code.NONE)
         pair = np.full(10, Code.NONE)
         beats = np.zeros(10, dtype=bool)
         das_only = np.zeros(10, dtype=bool)
         for kind, rows in (("hard", HARD_ROWS), ("soft", SOFT_ROWS)):
             for total in rows:
-                code = codes[kind][str(total)][key]
+                base, _, more = codes[kind][str(total)][key].partition("/")
                 cell = cell_of(total, kind == "soft")
-                first[cell] = {"D": Code.DOUBLE, "R": Code.SURRENDER}.get(code[0], Code.NONE)
-                hit[cell] = code[-1] in "Hh"
+                first[cell] = {"D": Code.DOUBLE, "R": Code.SURRENDER}.get(base[0], Code.NONE)
+                two[cell] = base[-1] in "Hh"
+                hit[cell] = (more or base[-1]) in "Hh"
         for rank in range(10):
-            code = codes["pairs"][RANK_NOTATION[rank]][key]
+            code = codes["pairs"][RANK_NOTATION[rank]][key].partition("/")[0]
             if code == "P" or (code in ("Ph", "Ps", "Pd") and rules.double_after_split):
                 pair[rank] = Code.SPLIT
                 das_only[rank] = code != "P"
@@ -556,7 +602,8 @@ def chart_from_tables(rules: Rules, tables: Tables, strategy: str,
                 pair[rank], beats[rank] = Code.SURRENDER, True
             elif code in ("Rh", "Rs"):
                 pair[rank] = Code.SURRENDER
-        ups[up] = UpcardChart(hit=hit, first=first, pair=pair, split_beats_total=beats, das_only=das_only)
+        ups[up] = UpcardChart(hit=hit, first=first, pair=pair, split_beats_total=beats, das_only=das_only,
+                              two_cards=two)
     return Chart(rules=rules, ups=ups, strategy=strategy, written=written)
 
 

@@ -142,8 +142,10 @@ def test_chart_page_structure_and_every_cell(chart):
 def test_cells_carry_the_play_in_words(chart):
     page = Page(chart_page(chart, title="t", rules=RULES))
     by_title = {c["title"]: c["data-code"] for c in cells(page)}
-    # atlantic-city-gold: hard 16 v T is Rs, soft 18 v 3 is Ds, 9,9 v 7 is S, A,A v A is P
-    assert by_title["hard 16 v a ten: surrender if allowed, otherwise stand"] == "Rs"
+    # atlantic-city-gold: hard 16 v T is Rh/S (a two-card 16 hits when it cannot surrender, a
+    # longer one stands), soft 18 v 3 is Ds, 9,9 v 7 is S, A,A v A is P
+    assert by_title["hard 16 v a ten: two cards: surrender if allowed, otherwise hit; "
+                    "three or more cards: stand"] == "Rh/S"
     assert by_title["soft 18 v a 3: double if allowed, otherwise stand"] == "Ds"
     assert by_title["pair 9,9 v a 7: stand"] == "S"
     assert by_title["pair A,A v an ace: split"] == "P"
@@ -156,16 +158,21 @@ def test_legend_lists_every_code_that_appears(chart):
     every["pairs"]["2"]["2"], every["pairs"]["3"]["3"], every["pairs"]["4"]["5"] = "Ph", "Ps", "Pd"
     every["pairs"]["8"]["A"] = "Rp"
     present = {code for table in ("hard", "soft", "pairs") for row in chart[table].values() for code in row.values()}
+    longer = sorted(code for code in present if "/" in code)  # two-card play / three or more cards
+    in_every = present | {"Ph", "Ps", "Pd", "Rp"}
     for data, expected in (
-        (chart, [code for code in CODES if code in present]),
-        (every, list(CODES)),
+        (chart, [code for code in CODES if code in present] + longer),
+        (every, [code for code in CODES if code in in_every] + longer),
     ):
         page = Page(chart_page(data, title="t", rules=RULES))
         (legend,) = page.find("ul", **{"class": "legend"})
         items = page.find("li", inside=legend)
         assert [page.elements[i][1]["data-code"] for i in items] == expected
         for i in items:
-            assert CODES[page.elements[i][1]["data-code"]] in page.text(i)
+            code = page.elements[i][1]["data-code"]
+            assert CODES[code.partition("/")[0]] in page.text(i)
+            if "/" in code:
+                assert "three or more cards: " + {"H": "hit", "S": "stand"}[code[-1]] in page.text(i)
 
 
 def test_rules_and_figures_tables(chart):

@@ -203,12 +203,15 @@ def test_split_moments_first_moment_is_the_split_ev(options):
 
 def brute_force_chart(shoe, chart_table):
     """E[X] and E[X^2] of a round played by a printed chart (``Chart.to_dict()``: codes per
-    total, soft total and pair), over every distinct ordering of a shoe without aces; split
-    hands (one split, double after split) play by the totals rows."""
+    total, soft total and pair; ``X/H`` is X with two cards, hit with three or more), over every
+    distinct ordering of a shoe without aces; split hands (one split, double after split) play
+    by the totals rows."""
     up_name = {10: "T"}
 
     def code(hand, up):
-        return chart_table["hard"][str(total(hand))][up_name.get(up, str(up))]
+        # "H/S": the code for two-card hands, then the play of three or more cards
+        base, _, more = chart_table["hard"][str(total(hand))][up_name.get(up, str(up))].partition("/")
+        return base if len(hand) == 2 else more or base
 
     def play(hand, up, draws, first):
         c = code(hand, up)

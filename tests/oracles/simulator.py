@@ -167,14 +167,15 @@ def _tables(chart: dict, R: _Rules):
             table = chart["soft"] if soft else chart["hard"]
             lo = 12 if soft else 4
             for total in range(lo, 22):
-                code = _cell(table, total, up)
+                # "Rh/S": the code for two-card hands, then the play of three or more cards
+                code, _, more = _cell(table, total, up).partition("/")
                 f[soft][total] = resolve(code, total, bool(soft), True, can_surr)
                 s2[soft][total] = resolve(code, total, bool(soft), R.das, False)
-                m[soft][total] = resolve(code, total, bool(soft), False, False)
+                m[soft][total] = resolve(more or code, total, bool(soft), False, False)
         first[up], split2[up], multi[up] = f, s2, m
         pa = [None] * 11
         for rank in range(1, 11):
-            code = _cell(chart["pairs"], UP_KEYS[rank], up).upper()
+            code = _cell(chart["pairs"], UP_KEYS[rank], up).upper().partition("/")[0]
             c0 = code[0]
             if c0 == "P" and len(code) > 1 and code[1] in "HSD":
                 split = R.das
