@@ -373,9 +373,9 @@ def _weights(counts: Sequence[int]) -> list[Fraction]:
     return [Fraction(c, n) for c in counts]
 
 
-def correlation(tags: Sequence[Any], values: Sequence[Any], counts: Sequence[int]) -> float:
-    """The correlation of ``tags`` with ``values`` (both per rank, A first) over the cards of a
-    shoe with ``counts``: each rank weighted by its share of the shoe."""
+def _moments(tags: Sequence[Any], values: Sequence[Any], counts: Sequence[int]) -> tuple[Fraction, Fraction, Fraction]:
+    """The covariance of ``tags`` and ``values`` (per rank, A first) over the cards of a shoe
+    with ``counts``, each rank weighted by its share of the shoe, and their two variances."""
     w = _weights(counts)
     t = [_fraction(x) for x in tags]
     v = [_fraction(x) for x in values]
@@ -384,6 +384,13 @@ def correlation(tags: Sequence[Any], values: Sequence[Any], counts: Sequence[int
     cov = sum(wi * (ti - mt) * (vi - mv) for wi, ti, vi in zip(w, t, v))
     var_t = sum(wi * (ti - mt) ** 2 for wi, ti in zip(w, t))
     var_v = sum(wi * (vi - mv) ** 2 for wi, vi in zip(w, v))
+    return Fraction(cov), Fraction(var_t), Fraction(var_v)
+
+
+def correlation(tags: Sequence[Any], values: Sequence[Any], counts: Sequence[int]) -> float:
+    """The correlation of ``tags`` with ``values`` (both per rank, A first) over the cards of a
+    shoe with ``counts``: each rank weighted by its share of the shoe."""
+    cov, var_t, var_v = _moments(tags, values, counts)
     if var_t == 0 or var_v == 0:
         return 0.0
     return float(cov) / math.sqrt(float(var_t) * float(var_v))
@@ -393,13 +400,7 @@ def slope(tags: Sequence[Any], values: Sequence[Any], counts: Sequence[int]) -> 
     """The regression of ``values`` (per rank, per card removed) on the tags, scaled to one
     unit of true count (running count per deck remaining): the linear estimate of how much
     the value changes per true count, exact for exact inputs. Derivation in docs/counting.md."""
-    w = _weights(counts)
-    t = [_fraction(x) for x in tags]
-    v = [_fraction(x) for x in values]
-    mt = sum(wi * ti for wi, ti in zip(w, t))
-    mv = sum(wi * vi for wi, vi in zip(w, v))
-    cov = sum(wi * (ti - mt) * (vi - mv) for wi, ti, vi in zip(w, t, v))
-    var_t = sum(wi * (ti - mt) ** 2 for wi, ti in zip(w, t))
+    cov, var_t, _ = _moments(tags, values, counts)
     # per card removed -> per true count: (cards in the shoe - 1) / 52 (docs/counting.md)
     return cov / var_t * Fraction(sum(counts) - 1, 52) if var_t else Fraction(0)
 

@@ -98,6 +98,22 @@ static int get(PyObject *obj, Py_buffer *view, int writable)
     return PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0));
 }
 
+/* The graph from the first eight buffers of a call (edge_start .. stop). */
+static void graph_of(Graph *g, const Py_buffer *views, int max_width, int max_held)
+{
+    g->n_steps = (int)(views[0].len / sizeof(int32_t)) - 1;
+    g->edge_start = views[0].buf;
+    g->parent = views[1].buf;
+    g->child = views[2].buf;
+    g->rank = views[3].buf;
+    g->held = views[4].buf;
+    g->width = views[5].buf;
+    g->node_start = views[6].buf;
+    g->stop = views[7].buf;
+    g->max_width = max_width;
+    g->max_held = max_held;
+}
+
 /* numerators(edge_start, parent, child, rank, held, width, node_start, stop,
  *            max_width, max_held, depth, left, out)
  * int32 arrays for the graph, left: int64 (n, 10), out: float64 (n_out, n), filled in. */
@@ -115,17 +131,7 @@ static PyObject *numerators(PyObject *self, PyObject *args)
         if (get(objs[got], &views[got], got == 9) < 0)
             goto fail;
     Graph g;
-    g.n_steps = (int)(views[0].len / sizeof(int32_t)) - 1;
-    g.edge_start = views[0].buf;
-    g.parent = views[1].buf;
-    g.child = views[2].buf;
-    g.rank = views[3].buf;
-    g.held = views[4].buf;
-    g.width = views[5].buf;
-    g.node_start = views[6].buf;
-    g.stop = views[7].buf;
-    g.max_width = max_width;
-    g.max_held = max_held;
+    graph_of(&g, views, max_width, max_held);
     Py_ssize_t n = views[8].len / (Py_ssize_t)(sizeof(int64_t) * RANKS);
     int n_out = n ? (int)(views[9].len / (Py_ssize_t)sizeof(double) / n) : 0;
     if (n_out > MAX_OUTCOMES) {
@@ -215,17 +221,7 @@ static PyObject *numerators_exact(PyObject *self, PyObject *args)
         if (get(objs[got], &views[got], got >= 9) < 0)
             goto fail;
     Graph g;
-    g.n_steps = (int)(views[0].len / sizeof(int32_t)) - 1;
-    g.edge_start = views[0].buf;
-    g.parent = views[1].buf;
-    g.child = views[2].buf;
-    g.rank = views[3].buf;
-    g.held = views[4].buf;
-    g.width = views[5].buf;
-    g.node_start = views[6].buf;
-    g.stop = views[7].buf;
-    g.max_width = max_width;
-    g.max_held = max_held;
+    graph_of(&g, views, max_width, max_held);
     Py_ssize_t n = views[8].len / (Py_ssize_t)(sizeof(int64_t) * RANKS);
     int n_out = n ? (int)(views[9].len / (Py_ssize_t)sizeof(uint64_t) / n) : 0;
     if (n_out > MAX_OUTCOMES) {
