@@ -112,6 +112,16 @@ tr.assumed th, tr.assumed td {
 .notes { font-size: 13px; color: var(--muted); padding-left: 1.2rem; }
 .empty { font-style: italic; }
 section { break-inside: avoid; page-break-inside: avoid; }
+@media screen and (max-width: 30rem) {
+  /* a phone (420 px and less): the charts stack, cells shrink, wide tables scroll by themselves
+     instead of the page */
+  body { margin: .5rem auto; padding: 0 .35rem; font-size: 14px; }
+  .card { width: auto; padding: .4rem .3rem; border-width: 2px; }
+  .card .tables { flex-direction: column; gap: .6rem; }
+  table.chart { font-size: 12px; }
+  table.chart th, table.chart td { width: auto; min-width: 1.5rem; height: 1.35rem; }
+  table.wide, .info table { display: block; max-width: 100%%; overflow-x: auto; }
+}
 @page { size: auto; margin: 10mm; }
 @media print {
   body { margin: 0; max-width: none; padding: 0; font-size: 10pt; }
