@@ -670,6 +670,34 @@ def count(system_names: tuple[str, ...], tag_texts: tuple[str, ...], strategy: s
 
 
 @cli.command()
+@rule_options
+@REMOVED
+@_TABLE_FORMAT
+@EXACT
+def matrix(fmt: str, exact: bool, **options: Any) -> None:
+    """The whole EV matrix: every two-card hand against every up card, each action's EV (the
+    best marked) and frame, P(up card and hand), and the best play's chances of a win, a push
+    and a loss (exact for stand, hit, double, surrender and naturals; not computed where the
+    best play is a split). Also the round's EV with CD play and its win/push/loss over the
+    rounds whose best play is not a split."""
+    from bjcalc import render
+    from bjcalc.analysis import Analysis
+    from bjcalc.matrix import ev_matrix
+
+    rules = build_rules(**options)
+    result = ev_matrix(Analysis(rules, exact=exact))
+    seen = seen_cards(options["removed"])
+    if fmt == "json":
+        click.echo(render.matrix_json(result, exact))
+    elif fmt == "csv":
+        click.echo(render.matrix_csv(result, exact), nl=False)
+    elif fmt == "markdown":
+        click.echo(render.matrix_markdown(result, exact, seen), nl=False)
+    else:
+        click.echo(render.matrix_text(result, exact, seen))
+
+
+@cli.command()
 @click.argument("directory", default="tables")
 def tables(directory: str) -> None:
     """Regenerate the charts and house edges in DIRECTORY (default: tables/)."""

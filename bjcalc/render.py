@@ -38,6 +38,7 @@ from bjcalc.rules import Rules
 
 if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
     from bjcalc.counting import CountFigures, EffectsOfRemoval, PlayEffects
+    from bjcalc.matrix import EvMatrix, MatrixCell
     from bjcalc.report import Report, RuleEffects
     from bjcalc.sidebets import SideBetResult
     from bjcalc.strategy import Chart
@@ -968,5 +969,99 @@ def count_csv(plays: Sequence[PlayEffects], figures: Sequence[CountFigures], ind
         for value, above in row:
             line += ["", ""] if value is None else [
                 _csv_number(value, exact), "at_or_above" if above else "at_or_below"]
+        rows.append(line)
+    return _csv(rows)
+
+
+# -- the whole EV matrix ------------------------------------------------------------------------
+
+MATRIX_ACTIONS = ("stand", "hit", "double", "split", "surrender")
+
+
+def matrix_json(result: EvMatrix, exact: bool) -> str:
+    """The round (EV, house edge, win/push/loss) and one object per (hand, up card)."""
+    return dumps(document("matrix", result.to_data(), result.rules, exact))
+
+
+def _matrix_round_lines(result: EvMatrix, exact: bool) -> list[str]:
+    chances, ev = result.chances, result.round.ev
+    return [
+        f"strategy: {result.strategy}",
+        (f"round: EV {_exact_or_fixed(ev, exact)} per initial bet (unconditional; house edge "
+         f"{fixed(-100 * float(ev), 4)} %)"),
+        (f"round: win {fixed(chances.win)}, push {fixed(chances.push)}, loss {fixed(chances.loss)}, "
+         f"best play a split (not broken down) {fixed(result.split)} (unconditional)"),
+    ]
+
+
+MATRIX_NOTES = (
+    "each table: P = P(this up card and this hand), unconditional; EVs per initial bet, in the frame stated, "
+    "CD play after the first decision; * marks the best play; - where the rules do not allow the play",
+    "win/push/loss: the chance that the best play's result is > 0, = 0, < 0, exact, in the table's frame; "
+    "not computed (-) where the best play is a split",
+)
+
+
+def _matrix_tables(result: EvMatrix, tablefmt: str, heading: str) -> list[str]:
+    lines: list[str] = []
+    for up in result.ups:
+        cells = [c for c in result.cells if c.up is up]
+        frames = sorted({c.frame for c in cells})
+        frame = (" / ".join(frames) if len(frames) > 1 else
+                 "conditioned on no dealer blackjack" if frames == ["conditioned"] else "unconditional")
+        p_up = sum(float(c.probability) for c in cells)
+        lines += ["", f"{heading}up card {up}: P(up) {fixed(p_up)}, EVs {frame}", ""]
+        rows = [_matrix_row(c) for c in cells]
+        lines.append(tabulate(rows, headers=["hand", "P", *MATRIX_ACTIONS, "best", "win", "push", "loss"],
+                              tablefmt=tablefmt, disable_numparse=True,
+                              colalign=("left",) + ("right",) * 6 + ("left",) + ("right",) * 3))
+    return lines
+
+
+def _matrix_row(cell: MatrixCell) -> list[str]:
+    evs = cell.to_data()
+    row = [cell.label, fixed(cell.probability)]
+    for action in MATRIX_ACTIONS:
+        value = evs[action]
+        row.append("-" if value is None else fixed(value) + ("*" if action == cell.best.key else " "))
+    row.append(cell.best.key)
+    chances = cell.chances
+    row += ["-"] * 3 if chances is None else [fixed(chances.win), fixed(chances.push), fixed(chances.loss)]
+    return row
+
+
+def matrix_text(result: EvMatrix, exact: bool, seen: Sequence[str] = ()) -> str:
+    """One table per up card (2..9, T, A): rows the two-card hands, columns every action's EV
+    (the best marked), the best play's win/push/loss; the round above them."""
+    exact_note = ["exact fractions of every cell: --format csv or json with --exact"] if exact else []
+    return "\n".join([f"EV matrix   {rules_line(result.rules, seen)}", *_matrix_round_lines(result, exact),
+                      *MATRIX_NOTES, *exact_note, *_matrix_tables(result, "simple", "")])
+
+
+def matrix_markdown(result: EvMatrix, exact: bool, seen: Sequence[str] = ()) -> str:
+    exact_note = ["exact fractions of every cell: --format csv or json with --exact"] if exact else []
+    head = [f"- {line}" for line in (*_matrix_round_lines(result, exact), *MATRIX_NOTES, *exact_note)]
+    return "\n".join([f"# EV matrix: {rules_line(result.rules, seen)}", "", *head,
+                      *_matrix_tables(result, "github", "## "), ""])
+
+
+def matrix_csv(result: EvMatrix, exact: bool) -> str:
+    """One line per (hand, up card): P(up card and hand), every action's EV (empty where not
+    allowed) in ``frame``, the best play and its EV unconditional, P(dealer blackjack), and the
+    best play's win/push/loss (empty for a split); exact fractions with ``exact``."""
+    header = ["hand", "same_face", "up", "probability", *MATRIX_ACTIONS, "best", "frame", "best_unconditional",
+              "dealer_blackjack", "win", "push", "loss"]
+    rows: list[list[str]] = [header]
+    for cell in result.cells:
+        data = cell.to_data()
+        line = []
+        for key in header:
+            value = data[key]
+            if key == "same_face":
+                line.append("yes" if value else "no")
+            elif value is None or isinstance(value, str):
+                line.append(value or "")
+            else:
+                line.append(_csv_number(value, exact))
         rows.append(line)
     return _csv(rows)

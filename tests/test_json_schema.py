@@ -24,6 +24,7 @@ VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 TINY = ("--shoe", "1,1,1,1,1,1,1,1,1,8")  # 17 cards: every command finishes at once
 # eor and count analyse the shoe without each rank in turn: 26 cards, a card limit, no splits
 SMALL = ("--shoe", "2,2,2,2,2,2,2,2,2,8", "--max-cards", "4", "--split-hands", "1", "--workers", "1")
+TWOS = ("--shoe", "2,2,2,2,2,2,2,2,2,8")  # 26 cards: every two-card hand against every up card but X,X v X
 UP_ORDER = "23456789TA"
 EXACT_TEXT = re.compile(r"-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?")
 # floats in exact mode too: a square root, chart choices made in floats, correlations (a square root
@@ -54,6 +55,8 @@ RUNS = {
     "eor cd": (["eor", *SMALL, "--strategy", "cd", "--removed", "A,5"], False),
     "count": (["count", *SMALL, "--system", "hi-lo", "--tags", ".5,1,1,1.5,1,.5,0,-.5,-1,-1",
                "--play", "T,6 v T stand hit", "--insurance"], True),
+    "matrix": (["matrix", *TWOS], True),
+    "matrix no hole card": (["matrix", *TWOS, "--no-peek", "--surrender", "early", "--removed", "5"], False),
 }
 CASES = [pytest.param(name, exact, id=f"{name}{' --exact' if exact else ''}")
          for name, (_, with_exact) in RUNS.items() for exact in ([False, True] if with_exact else [False])]

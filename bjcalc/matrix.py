@@ -1,0 +1,321 @@
+"""The whole EV matrix: every two-card hand against every up card, each action's EV, the best
+play, its frame, how likely the deal is, and the chances of winning, pushing and losing.
+
+>>> from bjcalc import Analysis, Rules
+>>> m = ev_matrix(Analysis(Rules(shoe=(2,) * 9 + (8,), split_hands=1), exact=True))
+>>> sum(cell.probability for cell in m.cells)
+1
+>>> cell = m.cell("T,6", "T")
+>>> cell.best, cell.frame, cell.hand.evs[Action.STAND] == Analysis(m.rules, exact=True).hand("T,6", "T").evs["S"]
+(Action.HIT, 'conditioned', True)
+
+Each cell's EVs are :meth:`bjcalc.Analysis.hand`'s, in its frame: conditioned on no dealer
+blackjack against a peeking dealer's A or T (early surrender: unconditional), else
+unconditional. ``probability`` is P(up card and this hand), unconditional.
+
+Win, push and loss (the result of the best play > 0, = 0, < 0) are exact where the best play
+is stand, hit, double or surrender, and for naturals: the player's draws are followed one card
+at a time, each from the cards left (the hole card is one of them: the cards are exchangeable),
+hit or stand as the CD play behind the EVs decides, and each final hand meets the dealer's
+outcomes for the shoe it leaves (:meth:`bjcalc.Analysis.dealer`, blackjack included). Where the
+best play is a split they are not computed (``None``): the split hands' joint results are out
+of reach of this walk. The round's win, push and loss are summed over the other cells, and the
+probability of a round whose best play is a split is given beside them (``split``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any, Generic
+
+from bjcalc.actions import Action
+from bjcalc.analysis import Analysis, _cards
+from bjcalc.cards import ACE, TEN, Rank, counts_total, parse_card
+from bjcalc.engine.codes import Code
+from bjcalc.engine.deal import two_card_hands
+from bjcalc.numbers import to_api, to_fraction
+from bjcalc.results import UP_ORDER, HandResult, N, Outcome, RoundResult, Strategy, _Data
+
+Number = Fraction | float  # the walk's numbers: Fraction in exact mode, float otherwise
+
+OUTCOMES_NOTE = (
+    "win/push/loss: the chance that the best play's result is > 0, = 0, < 0, exact, in the cell's frame, for a "
+    "best play of stand, hit, double or surrender and for naturals; not computed where the best play is a split. "
+    "The round's are unconditional, over the rounds whose best play is not a split (split: the chance of a round "
+    "whose best play is a split, not broken down; a dealer blackjack before it counts as a loss)."
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Chances(Generic[N]):
+    """P(result > 0), P(result = 0), P(result < 0), summing to 1 (with ``split``, for the round)."""
+
+    win: N
+    push: N
+    loss: N
+
+
+@dataclasses.dataclass(frozen=True)
+class MatrixCell(_Data, Generic[N]):
+    """One two-card hand against one up card: :meth:`Analysis.hand`'s result, P(up card and
+    this hand), and the best play's win/push/loss in the hand's frame (``None`` for a split)."""
+
+    hand: HandResult[N]
+    same_face: bool  # False: two tens of unlike faces, where those may not be split
+    probability: N
+    chances: Chances[N] | None
+
+    @property
+    def up(self) -> Rank:
+        return self.hand.up
+
+    @property
+    def cards(self) -> str:
+        """``A,7``; ``T,T`` for both pairs of tens (``same_face`` tells them apart)."""
+        return ",".join(map(str, self.hand.cards))
+
+    @property
+    def label(self) -> str:
+        """The row name tables print: ``T,T (unlike)`` for unlike tens that may not split."""
+        return self.cards + ("" if self.same_face else " (unlike)")
+
+    @property
+    def best(self) -> Action:
+        return self.hand.best
+
+    @property
+    def frame(self) -> str:
+        return self.hand.frame
+
+    @property
+    def best_unconditional(self) -> N:
+        """The best play's EV, unconditional: the number the round adds up. A conditioned EV
+        is E[result | no dealer blackjack]; the dealer's blackjack takes the bet of every hand
+        but a natural, which pushes."""
+        ev = self.hand.evs[self.best]
+        if not self.hand.conditioned:
+            return ev
+        p_bj = self.hand.dealer_blackjack
+        return ev * (1 - p_bj) - (0 if self.hand.is_blackjack else p_bj)  # type: ignore[operator, no-any-return, return-value]
+
+    def to_data(self) -> dict[str, Any]:
+        hand = self.hand
+        out: dict[str, Any] = {"hand": self.cards, "same_face": self.same_face, "up": str(hand.up),
+                               "probability": self.probability}
+        for action in Action:
+            out[action.key] = hand.evs.get(action)
+        chances = self.chances
+        out.update({
+            "best": self.best.key, "frame": self.frame, "best_unconditional": self.best_unconditional,
+            "dealer_blackjack": hand.dealer_blackjack,
+            "win": None if chances is None else chances.win,
+            "push": None if chances is None else chances.push,
+            "loss": None if chances is None else chances.loss,
+        })
+        return out
+
+
+@dataclasses.dataclass(frozen=True)
+class EvMatrix(_Data, Generic[N]):
+    """Every two-card hand x every up card the shoe holds (chart order 2..9, T, A; hands A,A
+    to T,T), the round with CD play (:meth:`Analysis.round`) and its win/push/loss over the
+    rounds whose best play is not a split (``split``: the chance of one that is)."""
+
+    rules: Any
+    cells: tuple[MatrixCell[N], ...]
+    round: RoundResult[N]
+    chances: Chances[N]
+    split: N
+    exact: bool
+
+    @property
+    def strategy(self) -> Strategy:
+        return self.round.strategy
+
+    @property
+    def ups(self) -> list[Rank]:
+        return list(dict.fromkeys(cell.up for cell in self.cells))
+
+    def cell(self, cards: str, up: Rank | str, same_face: bool = True) -> MatrixCell[N]:
+        """The cell of ``cards`` (``"T,6"``, any order) against ``up``."""
+        wanted = sorted(c.index for c in _cards(cards))
+        up_rank = parse_card(up)
+        for cell in self.cells:
+            if cell.up is up_rank and sorted(c.index for c in cell.hand.cards) == wanted \
+                    and cell.same_face == (same_face or not _tens(wanted)):
+                return cell
+        raise KeyError(f"{cards} v {up}")
+
+    def to_data(self) -> dict[str, Any]:
+        result = self.round
+        return {
+            "strategy": self.strategy.to_dict(),
+            "round": {"frame": "unconditional", "ev": result.ev, "house_edge": result.house_edge,
+                      "house_edge_percent": 100 * result.house_edge,  # type: ignore[operator]
+                      "win": self.chances.win, "push": self.chances.push, "loss": self.chances.loss,
+                      "split": self.split},
+            "outcomes_note": OUTCOMES_NOTE,
+            "cells": [cell.to_data() for cell in self.cells],
+        }
+
+
+def _tens(indices: Sequence[int]) -> bool:
+    return list(indices) == [TEN, TEN]
+
+
+def ev_matrix(analysis: Analysis[Any]) -> EvMatrix[Any]:
+    """Every two-card hand against every up card, through :meth:`Analysis.hand`; see the
+    module's docstring for what each number means."""
+    rules, exact = analysis.rules, analysis.exact
+    full = rules.shoe_counts
+    n = sum(full)
+    round_ = analysis.round()
+    walk = _Walk(analysis)
+    cells: list[MatrixCell[Any]] = []
+    zero = Fraction(0) if exact else 0.0
+    win = push = loss = split = zero
+    ups = [up for up in UP_ORDER if full[Rank(up).index]]
+    for up_text in ups:
+        up = Rank(up_text)
+        p_up = Fraction(full[up.index], n)
+        shoe = full if rules.infinite else tuple(c - (r == up.index) for r, c in enumerate(full))
+        for counts, p_hand, same_face in two_card_hands(shoe, rules, up.index):
+            cards = [Rank.from_index(r) for r in range(10) for _ in range(counts[r])]
+            given: list[Any] = ["K", "Q"] if not same_face else cards
+            hand = analysis.hand(given, up)
+            probability = p_up * p_hand
+            chances = None if hand.best is Action.SPLIT else walk.chances(hand, counts)
+            weight: Number = probability if exact else float(probability)
+            p_bj = _number(hand.dealer_blackjack, exact)
+            if chances is None:  # a split: a dealer blackjack before it (after a peek) took the bet
+                before = p_bj if hand.conditioned else zero
+                loss += weight * before
+                split += weight * (1 - before)
+            else:
+                w, p, lo = (_number(x, exact) for x in (chances.win, chances.push, chances.loss))
+                if hand.conditioned:  # back to unconditional: the dealer's blackjack
+                    w, p, lo = w * (1 - p_bj), p * (1 - p_bj), lo * (1 - p_bj)
+                    if hand.is_blackjack:
+                        p += p_bj
+                    else:
+                        lo += p_bj
+                win, push, loss = win + weight * w, push + weight * p, loss + weight * lo
+            cells.append(MatrixCell(hand, same_face, to_api(probability, exact), chances))
+    api = lambda x: to_api(x, exact)  # noqa: E731
+    return EvMatrix(rules, tuple(cells), round_, Chances(api(win), api(push), api(loss)), api(split), exact)
+
+
+def _number(value: Any, exact: bool) -> Number:
+    return to_fraction(value) if exact else float(value)
+
+
+class _Walk:
+    """The best play's win/push/loss for a hand: the player's draws card by card, hit or stand
+    as the engine's CD play decides, and the dealer's outcomes for each final hand's shoe.
+
+    Every probability is joint with the dealer's outcome, blackjack included (the hole card is
+    a card left in the shoe when the player draws); a conditioned frame divides by P(no dealer
+    blackjack) at the end. Results are memoised by (up card, the hand's rank counts)."""
+
+    def __init__(self, analysis: Analysis[Any]) -> None:
+        self.analysis = analysis
+        self.rules = analysis.rules
+        self.exact = analysis.exact
+        self._dealer: dict[tuple[int, tuple[int, ...]], dict[Outcome, Number]] = {}
+        self._played: dict[tuple[int, tuple[int, ...]], tuple[Number, ...]] = {}
+
+    def chances(self, hand: HandResult[Any], counts: tuple[int, ...]) -> Chances[Any]:
+        exact = self.exact
+        up = hand.up.index
+        one: Number = Fraction(1) if exact else 1.0
+        zero = one * 0
+        p_bj = _number(hand.dealer_blackjack, exact)
+        if hand.is_blackjack:  # paid unless the dealer has blackjack too
+            w, p, lo = (one, zero, zero) if hand.conditioned else (1 - p_bj, p_bj, zero)
+        elif hand.best is Action.SURRENDER:  # -1/2, or -1 against a dealer blackjack
+            w, p, lo = zero, zero, one
+        else:
+            if hand.best is Action.STAND:
+                joint = self._stand(up, counts)
+            elif hand.best is Action.DOUBLE:
+                joint = self._draw(up, counts, then_play=False)
+            else:
+                joint = self._draw(up, counts, then_play=True)
+            w, p, lo, bj = joint
+            if hand.conditioned:
+                kept = w + p + lo
+                w, p, lo = w / kept, p / kept, lo / kept
+            else:
+                lo = lo + bj
+        return Chances(to_api(w, exact), to_api(p, exact), to_api(lo, exact))
+
+    def _outcomes(self, up: int, counts: tuple[int, ...]) -> dict[Outcome, Number]:
+        """The dealer's final outcomes (blackjack included) with the hand's cards out."""
+        key = (up, counts)
+        if key not in self._dealer:
+            cards = [Rank.from_index(r) for r in range(10) for _ in range(counts[r])]
+            table = self.analysis.dealer(Rank.from_index(up), removed=cards)
+            self._dealer[key] = {o: _number(p, self.exact) for o, p in table.items()}
+        return self._dealer[key]
+
+    def _stand(self, up: int, counts: tuple[int, ...]) -> tuple[Number, ...]:
+        """(win, push, loss without a dealer blackjack, dealer blackjack), standing now."""
+        total, _ = counts_total(counts)
+        charlie = self.rules.charlie is not None and sum(counts) >= self.rules.charlie
+        w = p = lo = bj = (Fraction(0) if self.exact else 0.0)
+        for outcome, chance in self._outcomes(up, counts).items():
+            dealer = outcome.total
+            if outcome is Outcome.BLACKJACK:
+                bj += chance
+            elif outcome is Outcome.BUST or charlie or (dealer is not None and total > dealer):
+                w += chance
+            elif total == dealer:
+                p += chance
+            else:
+                lo += chance
+        return w, p, lo, bj
+
+    def _draw(self, up: int, counts: tuple[int, ...], then_play: bool) -> tuple[Number, ...]:
+        """Take one card, then stand (a double) or play on as the CD play decides."""
+        rules = self.rules
+        full = rules.shoe_counts
+        left = list(full) if rules.infinite else [c - h - (r == up) for r, (c, h) in enumerate(zip(full, counts))]
+        n = sum(left)
+        sums = [Fraction(0) if self.exact else 0.0] * 4
+        for r in range(10):
+            if not left[r]:
+                continue
+            chance: Number = Fraction(left[r], n) if self.exact else left[r] / n
+            child = tuple(c + (i == r) for i, c in enumerate(counts))
+            total, _ = counts_total(child)
+            if total > 21:  # a bust loses, whatever the dealer holds: the hole card is still a card left
+                after = self._bust(up, child)
+            elif then_play:
+                after = self._play(up, child)
+            else:
+                after = self._stand(up, child)
+            sums = [s + chance * a for s, a in zip(sums, after)]
+        return tuple(sums)
+
+    def _bust(self, up: int, counts: tuple[int, ...]) -> tuple[Number, ...]:
+        """A bust: a loss, split by whether the dealer's hole card makes blackjack."""
+        rules = self.rules
+        rank = {ACE: TEN, TEN: ACE}.get(up)
+        full = rules.shoe_counts
+        left = list(full) if rules.infinite else [c - h - (r == up) for r, (c, h) in enumerate(zip(full, counts))]
+        bj: Number = Fraction(0) if rank is None else Fraction(left[rank], sum(left))
+        bj = bj if self.exact else float(bj)
+        return bj * 0, bj * 0, 1 - bj, bj
+
+    def _play(self, up: int, counts: tuple[int, ...]) -> tuple[Number, ...]:
+        """A hand of three or more cards, played on by the engine's CD decision (ties stand)."""
+        key = (up, counts)
+        if key not in self._played:
+            table = self.analysis.engine.table(up)
+            layer, row = table.layers.index[counts]
+            hits = table.can_hit[layer] and int(table.decision[layer][row]) == Code.HIT
+            self._played[key] = self._draw(up, counts, True) if hits else self._stand(up, counts)
+        return self._played[key]
+

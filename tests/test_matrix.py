@@ -1,0 +1,200 @@
+"""bjcalc matrix (bjcalc.matrix.ev_matrix): every cell against an independent call of the front
+door, the probabilities adding up to exactly 1, the cells' best plays adding up to the round's
+EV exactly, and the win/push/loss chances against facts they must satisfy (a unit bet's EV is
+P(win) - P(loss); a stand's chances are the dealer's table). Tiny shoes, exact arithmetic."""
+
+import csv
+import functools
+import io
+import itertools
+import json
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+
+from bjcalc import Action, Analysis, Rank, Rules
+from bjcalc.cli import build_rules, cli
+from bjcalc.matrix import ev_matrix
+from bjcalc.numbers import to_fraction
+
+TWOS = (2,) * 9 + (8,)  # 26 cards
+GAMES = {
+    # peek, late surrender, split to 2, unlike tens may not split: the pair of tens comes twice (the card
+    # limits of the CLI's default game, so that the CLI's run below has the same rules)
+    "peek": Rules(shoe=TWOS, split_hands=2, surrender="late", split_unlike_tens=False, player_max_cards=11,
+                  dealer_max_cards=11),
+    # no hole card, early surrender (unconditional EVs), H17, 4-card charlie
+    "no hole card": Rules(shoe=TWOS, split_hands=2, hole_card="none", surrender="early", hit_soft_17=True,
+                          charlie=4, blackjack_takes="original"),
+    # no splits: the round's win/push/loss cover every round
+    "no splits": Rules(shoe=(2, 2, 2, 2, 2, 2, 2, 3, 2, 8), split_hands=1, surrender="none", double="10-11"),
+}
+
+
+@functools.lru_cache(maxsize=len(GAMES))
+def exact_matrix(rules):
+    return ev_matrix(Analysis(rules, exact=True))
+
+
+@pytest.fixture(params=list(GAMES))
+def game(request):
+    rules = GAMES[request.param]
+    return rules, exact_matrix(rules)
+
+
+F = to_fraction
+
+
+def dealable(full, split_unlike_tens=True):
+    """(hand, same face, up card) of every two-card hand the shoe ``full`` can deal with each up card."""
+    wanted = set()
+    for up in range(10):
+        for a, b in itertools.combinations_with_replacement(range(10), 2):
+            left = list(full)
+            for card in (up, a, b):
+                left[card] -= 1
+            if min(left) >= 0:
+                hand = f"{Rank.from_index(a)},{Rank.from_index(b)}"
+                wanted.add((hand, True, str(Rank.from_index(up))))
+                if a == b == 9 and not split_unlike_tens:
+                    wanted.add((hand, False, str(Rank.from_index(up))))
+    return wanted
+
+
+def test_every_cell_is_the_front_doors_hand(game):
+    rules, matrix = game
+    fresh = Analysis(rules, exact=True)
+    seen = set()
+    for cell in matrix.cells:
+        cards = "K,Q" if not cell.same_face else cell.cards
+        expected = fresh.hand(cards, cell.up)
+        assert cell.hand.evs == expected.evs, (cell.label, cell.up)
+        assert (cell.best, cell.frame, cell.hand.dealer_blackjack) == (expected.best, expected.frame,
+                                                                       expected.dealer_blackjack)
+        seen.add((cell.cards, cell.same_face, str(cell.up)))
+    # every hand the shoe can deal against every up card, once (tens twice where unlike ones may not split)
+    wanted = dealable(rules.shoe_counts, rules.split_unlike_tens)
+    assert seen == wanted
+    assert len(matrix.cells) == len(wanted)
+    ups = [str(u) for u in matrix.ups]
+    assert ups == sorted(ups, key="23456789TA".index)
+
+
+def test_probabilities_add_up_to_one_and_by_up_card(game):
+    rules, matrix = game
+    assert sum(F(c.probability) for c in matrix.cells) == 1
+    n = sum(rules.shoe_counts)
+    for up in matrix.ups:
+        assert sum(F(c.probability) for c in matrix.cells if c.up is up) == Fraction(rules.shoe_counts[up.index], n)
+    # a literal: A,T v 2: P(2 up), then an ace and a ten in either order from the n - 1 cards left
+    aces, twos, tens = rules.shoe_counts[0], rules.shoe_counts[1], rules.shoe_counts[9]
+    assert F(matrix.cell("A,T", "2").probability) == Fraction(twos, n) * Fraction(2 * aces * tens, (n - 1) * (n - 2))
+
+
+def test_the_best_plays_add_up_to_the_rounds_ev(game):
+    rules, matrix = game
+    total = Fraction(0)
+    for cell in matrix.cells:
+        ev, p_bj = F(cell.hand.evs[cell.best]), F(cell.hand.dealer_blackjack)
+        if cell.frame == "conditioned":  # E[result | no blackjack] -> unconditional
+            ev = ev * (1 - p_bj) - (0 if cell.hand.is_blackjack else p_bj)
+        assert F(cell.best_unconditional) == ev
+        total += F(cell.probability) * ev
+    assert total == F(matrix.round.ev) == F(Analysis(rules, exact=True).round().ev)
+
+
+def test_win_push_loss_are_probabilities_that_give_the_ev(game):
+    rules, matrix = game
+    for cell in matrix.cells:
+        chances = cell.chances
+        if cell.best is Action.SPLIT:
+            assert chances is None
+            continue
+        w, p, lo = F(chances.win), F(chances.push), F(chances.loss)
+        assert min(w, p, lo) >= 0 and w + p + lo == 1, (cell.label, cell.up)
+        ev = F(cell.hand.evs[cell.best])
+        if cell.hand.is_blackjack:
+            assert lo == 0 and p == (0 if cell.frame == "conditioned" else F(cell.hand.dealer_blackjack))
+        elif cell.best is Action.SURRENDER:
+            assert lo == 1
+        elif cell.best in (Action.STAND, Action.HIT):  # a unit bet: +1, 0 or -1
+            assert ev == w - lo, (cell.label, cell.up, cell.best)
+        elif rules.peek:  # a doubled bet: +2, 0 or -2
+            assert ev == 2 * (w - lo), (cell.label, cell.up)
+    chances = matrix.chances
+    assert F(chances.win) + F(chances.push) + F(chances.loss) + F(matrix.split) == 1
+    if rules.split_hands == 1:
+        assert F(matrix.split) == 0
+        assert F(chances.win) - F(chances.loss) < F(matrix.round.ev)  # blackjacks pay 3:2, doubles 2
+
+
+def test_a_stands_chances_are_the_dealers_table():
+    rules = GAMES["peek"]
+    matrix = exact_matrix(rules)
+    cell = matrix.cell("T,9", "T")
+    assert cell.best is Action.STAND and cell.frame == "conditioned"
+    dealer = Analysis(rules, exact=True).dealer("T", peeked=True, removed="T,9")
+    below = [o for o in dealer if o.total is not None and o.total < 19]
+    assert F(cell.chances.win) == F(dealer["bust"]) + sum(F(dealer[o]) for o in below)
+    assert F(cell.chances.push) == F(dealer["19"])
+    assert F(cell.chances.loss) == F(dealer["20"]) + F(dealer["21"])
+
+
+def test_same_face_and_unlike_tens_differ_only_in_the_split():
+    matrix = exact_matrix(GAMES["peek"])
+    same, unlike = matrix.cell("T,T", "6"), matrix.cell("T,T", "6", same_face=False)
+    assert Action.SPLIT in same.hand.evs and Action.SPLIT not in unlike.hand.evs
+    assert unlike.label == "T,T (unlike)" and unlike.to_data()["split"] is None
+    assert F(same.probability) + F(unlike.probability) == Fraction(2, 26) * Fraction(8 * 7, 25 * 24)
+
+
+CLI_RULES = ("--shoe", "2,2,2,2,2,2,2,2,2,8", "--split-hands", "2", "--surrender", "late", "--no-unlike-tens")
+TINY = ("--shoe", "1,1,1,1,1,1,1,1,1,8", "--split-hands", "1")  # 17 cards, no splits: quick
+
+
+def _run(*args):
+    result = CliRunner().invoke(cli, ["matrix", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_the_command_prints_text_and_markdown():
+    text = _run(*TINY)
+    assert text.startswith("EV matrix   counts A..T 1,1,1,1,1,1,1,1,1,8")
+    assert "up card T: P(up) 0.470588, EVs conditioned on no dealer blackjack" in text
+    assert "up card 2: P(up) 0.058824, EVs unconditional" in text
+    line = next(row for row in text.splitlines() if row.startswith("A,T "))
+    assert "1.500000*" in line and line.rstrip().endswith("1.000000  0.000000  0.000000")
+    assert "best play a split (not broken down) 0.000000" in text
+    markdown = _run(*TINY, "--format", "markdown")
+    assert markdown.startswith("# EV matrix:") and "## up card A:" in markdown and "| 6,T " in markdown
+
+
+def test_the_command_writes_every_cell_as_csv_and_json():
+    rows = list(csv.DictReader(io.StringIO(_run(*CLI_RULES, "--format", "csv", "--exact"))))
+    matrix = exact_matrix(GAMES["peek"])  # the default game with the options above
+    assert matrix.rules == build_rules(game_name=None, decks=None, shoe_text="2,2,2,2,2,2,2,2,2,8", bj_pays=None,
+                                       peek=None, charlie=None, max_cards=None, split_hands=2, surrender="late",
+                                       split_unlike_tens=False)
+    assert len(rows) == len(matrix.cells) == 541 + 10  # 55 hands x 10 up cards, less X,X v X; T,T twice
+    for row, cell in zip(rows, matrix.cells):
+        assert (row["hand"], row["up"], row["best"], row["frame"]) == (cell.cards, str(cell.up), cell.best.key,
+                                                                       cell.frame)
+        assert row["same_face"] == ("yes" if cell.same_face else "no")
+        assert Fraction(row["probability"]) == F(cell.probability)
+        for action in Action:
+            value = cell.hand.evs.get(action)
+            assert row[action.key] == ("" if value is None else str(F(value)))
+        for key in ("win", "push", "loss"):
+            value = getattr(cell.chances, key) if cell.chances is not None else None
+            assert row[key] == ("" if value is None else str(F(value)))
+    out = json.loads(_run(*TINY, "--format", "json"))
+    assert out["command"] == "matrix"
+    assert {(c["hand"], c["same_face"], c["up"]) for c in out["cells"]} == dealable((1,) * 9 + (8,))
+    assert len(out["cells"]) == len(dealable((1,) * 9 + (8,)))
+
+
+def test_the_command_refuses_bad_input_in_one_line():
+    result = CliRunner().invoke(cli, ["matrix", "--shoe", "2,2,2,2,2,2,2,2,2,8", "--removed", "A,A,A"])
+    assert result.exit_code == 2 and result.output.startswith("Error: ") and result.output.count("\n") == 1
