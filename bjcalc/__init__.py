@@ -36,6 +36,8 @@ _HOMES = {
     "perfect_pairs": "bjcalc.sidebets",
     "twenty_one_plus_three": "bjcalc.sidebets",
     "GAMES": "bjcalc.presets",
+    "EvMatrix": "bjcalc.matrix",
+    "ev_matrix": "bjcalc.matrix",
     "game": "bjcalc.presets",
     **dict.fromkeys(
         ["BjcalcError", "CardNotInShoeError", "InvalidCardError", "InvalidHandError", "InvalidRulesError",
@@ -58,6 +60,7 @@ __all__ = [
     "DealerResult",
     "Deviation",
     "Doubling",
+    "EvMatrix",
     "GAMES",
     "HandPlay",
     "HandResult",
@@ -79,6 +82,7 @@ __all__ = [
     "Surrender",
     "UnknownGameError",
     "Variance",
+    "ev_matrix",
     "game",
     "load_chart",
     "parse_card",
@@ -119,6 +123,7 @@ if TYPE_CHECKING:
         InvalidShoeError,
         UnknownGameError,
     )
+    from bjcalc.matrix import EvMatrix, ev_matrix
     from bjcalc.presets import GAMES, game
     from bjcalc.results import (
         BetBehindResult,
