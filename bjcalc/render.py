@@ -602,6 +602,45 @@ def report_figures(report: Report) -> list[tuple[str, str]]:
     return figures
 
 
+BET_BEHIND_SENTENCE = (
+    "A Bet Behind rides on a seated player's hand and follows their decisions; it never insures, "
+    "and when the bettor cannot afford a double they take one card at their single bet, when they "
+    "cannot afford a split they follow the first (right-hand) hand."
+)
+
+
+def report_sections(report: Report) -> list[tuple[str, list[list[str]], list[str]]]:
+    """The report's tables beyond the figures and the chart, as (heading, rows with the header
+    first, notes): the EV by up card, the side bets' pay tables, Bet Behind in a sentence."""
+    by_up = [["up card", "P(up card)", "EV, basic chart", "EV, CD play"]]
+    for up in sorted(report.cd.by_upcard, key=lambda u: UP_ORDER.index(str(u))):
+        by_up.append([str(up), fixed(report.cd.upcard_probability[up]), fixed(report.basic.by_upcard[up]),
+                      fixed(report.cd.by_upcard[up])])
+    sections = [("EV by up card", by_up, ["unconditional, per initial bet, given the up card; "
+                                          "the round's EV weights them by P(up card)"])]
+    for bet in report.side_bets:
+        rows = [["category", "pays", "probability"]]
+        rows += [[name.replace("_", " "), "loses" if pays < 0 else f"{pays} to 1", fixed(probability, 8)]
+                 for name, (_, probability, pays) in bet.categories.items()]
+        sections.append((f"Side bet: {bet.name}", rows,
+                         [f"house edge {fixed(-100 * float(bet.expected_return), 4)} % "
+                          f"(exact, from the full shoe)"]))
+    if report.bet_behind:
+        sections.append(("Bet Behind", [], [BET_BEHIND_SENTENCE]))
+    return sections
+
+
+def _section_lines(report: Report, markdown: bool) -> list[str]:
+    lines: list[str] = []
+    for heading, rows, notes in report_sections(report):
+        lines += [f"## {heading}" if markdown else heading + ":", ""]
+        if rows:
+            lines += [tabulate(rows[1:], headers=rows[0], tablefmt="github" if markdown else "simple",
+                               disable_numparse=True), ""]
+        lines += [("- " if markdown else "") + note for note in notes] + [""]
+    return lines
+
+
 def report_text(report: Report, seen: Sequence[str] = ()) -> str:
     lines = [report.title, "=" * len(report.title), "", "Rules as understood:"]
     lines.append(tabulate(rules_rows(report.rules, seen), tablefmt="plain", disable_numparse=True))
@@ -610,7 +649,8 @@ def report_text(report: Report, seen: Sequence[str] = ()) -> str:
     lines += ["", "Figures (unconditional, per round or per unit bet, reshuffle every round):",
               tabulate(report_figures(report), tablefmt="plain", disable_numparse=True), ""]
     lines.append(chart_text(report.chart, report.basic, report.exceptions, exact=report.exact, seen=seen))
-    return "\n".join(lines)
+    lines += ["", *_section_lines(report, markdown=False)]
+    return "\n".join(lines).rstrip()
 
 
 def report_markdown(report: Report, seen: Sequence[str] = ()) -> str:
@@ -624,7 +664,8 @@ def report_markdown(report: Report, seen: Sequence[str] = ()) -> str:
                        disable_numparse=True), ""]
     body = chart_markdown(report.chart, report.basic, report.exceptions, exact=report.exact, seen=seen)
     lines.append(body.replace("# Basic strategy", "## Basic strategy", 1))
-    return "\n".join(lines)
+    lines += ["", *_section_lines(report, markdown=True)]
+    return "\n".join(lines).rstrip() + "\n"
 
 
 def report_html(report: Report, seen: Sequence[str] = ()) -> str:
@@ -637,6 +678,7 @@ def report_html(report: Report, seen: Sequence[str] = ()) -> str:
         figures=report_figures(report),
         chart=report.chart.to_dict(),
         exceptions=exceptions_dicts(report.exceptions),
+        sections=report_sections(report),
     )
 
 
