@@ -118,3 +118,17 @@ def test_the_compiled_loop_is_in_use_where_a_compiler_is():
         "bjcalc/_dealer_kernel is not built in the source tree: install with "
         "`python3 -m pip install -e '.[test]'` (or run `python3 setup.py build_ext --inplace`)"
     )
+
+
+@needs_exact_kernel
+def test_exact_halves_join_to_the_same_integers():
+    dealer = d.compiled_dealer(0, False, None)
+    shoe = (31,) + (32,) * 8 + (128,)
+    removed = np.array([[0] * 10, [1, 0, 2, 0, 0, 1, 0, 0, 0, 3]])
+    depth = d.max_draws(dealer, shoe)
+    halves = d.exact_halves(dealer, shoe, removed, depth)
+    assert halves is not None and halves.dtype == np.uint64 and halves.shape == (2, len(dealer.outcomes), 2)
+    joined = d.join_halves(halves)
+    exact, _ = d._exact_numerators(dealer, shoe, removed, depth)
+    for i, outcome in enumerate(dealer.outcomes):
+        assert joined[:, i].tolist() == exact[outcome].tolist()

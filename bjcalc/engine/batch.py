@@ -19,7 +19,9 @@ from bjcalc.engine.dealer import (
     BLACKJACK,
     BUST,
     CompiledDealer,
+    exact_halves,
     exact_kernel_available,
+    join_halves,
     kernel_available,
     outcome_numerators,
 )
@@ -130,7 +132,12 @@ class DealerBatch:
 
     def _dealer_block(self, removed: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         """Dealer numerators of the shoes ``removed`` (rows: outcomes in ``_codes`` order) and,
-        in float mode, their stand numerators of every payoff."""
+        in float mode, their stand numerators of every payoff. Exact numerators from the
+        compiled loop stay as 128-bit [high, low] pairs until read (:meth:`outcome_matrix`)."""
+        if self.exact and not self.replacement:
+            halves = exact_halves(self.dealer, self.shoe, removed, self.depth)
+            if halves is not None:
+                return halves, None
         batch, _ = outcome_numerators(self.dealer, self.shoe, removed, self.depth, self.exact,
                                       replacement=self.replacement)
         block = np.stack([batch[o] for o in self._codes], axis=1)
@@ -149,6 +156,10 @@ class DealerBatch:
             blocks.append(self._dealer_block(self.index.rows(self._evaluated)))
             self._evaluated = len(self.index)
         for block, table in blocks:
+            if block.dtype == np.uint64 and self._matrix is not None and self._matrix.dtype != np.uint64:
+                block = join_halves(block)  # a block of Python ints before: keep one kind
+            elif block.dtype != np.uint64 and self._matrix is not None and self._matrix.dtype == np.uint64:
+                self._matrix = join_halves(self._matrix)
             self._matrix = block if self._matrix is None else np.concatenate([self._matrix, block])
             if table is not None:
                 self._stand_table = table if self._stand_table is None else np.concatenate([self._stand_table, table])
@@ -160,7 +171,8 @@ class DealerBatch:
         if self._matrix is None:
             dtype = object if self.exact else np.float64
             return self._codes, np.zeros((len(columns), len(self._codes)), dtype=dtype)
-        return self._codes, self._matrix[columns]
+        matrix = self._matrix[columns]
+        return self._codes, join_halves(matrix) if matrix.dtype == np.uint64 else matrix
 
     def stand_numerators(self, columns: np.ndarray, payoff: np.ndarray) -> np.ndarray:
         """E[result of standing; no dealer blackjack], as numerators over ``ff(cards left,

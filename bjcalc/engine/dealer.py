@@ -440,9 +440,27 @@ def _fits_128_bits(shoe: tuple[int, ...], removed: np.ndarray, depth: int) -> bo
     return math.perm(max(most, 0), depth) < 2**127 if most >= depth else True
 
 
-def _kernel_numerators(dealer, shoe, removed, depth, exact=False):
+def exact_halves(dealer: CompiledDealer, shoe: tuple[int, ...], removed: np.ndarray, depth: int) -> np.ndarray | None:
+    """The exact numerators of :func:`outcome_numerators` as 128-bit integers in two uint64
+    halves, shape (shoes, outcomes in ``dealer.outcomes`` order, [high, low]): a sixth of the
+    memory of Python ints, joined only when read (:func:`join_halves`). ``None`` where the
+    compiled exact loop cannot run for these shoes."""
+    removed = np.asarray(removed, dtype=np.int64).reshape(-1, 10)
+    if not (kernel_available() and _EXACT_KERNEL and _fits_128_bits(shoe, removed, depth)):
+        return None
+    out = _kernel_numerators(dealer, shoe, removed, depth, exact=True, halves=True)[0]
+    return np.stack([out[o] for o in dealer.outcomes], axis=1)
+
+
+def join_halves(halves: np.ndarray) -> np.ndarray:
+    """Python ints (an object array) from :func:`exact_halves`' [high, low] pairs."""
+    return halves[..., 0].astype(object) * 2**64 + halves[..., 1].astype(object)
+
+
+def _kernel_numerators(dealer, shoe, removed, depth, exact=False, halves=False):
     """The compiled loop; large batches are cut into one part per core (it releases the GIL).
-    Exact: 128-bit integers, returned as two uint64 halves and joined into Python ints."""
+    Exact: 128-bit integers, returned as two uint64 halves and joined into Python ints (or, with
+    ``halves``, kept as (shoes, 2) [high, low] pairs per outcome)."""
     flat = dealer.flat
     left = np.ascontiguousarray(np.asarray(shoe, dtype=np.int64)[None, :] - removed)
     graph = (flat.edge_start, flat.parent, flat.child, flat.rank, flat.held, flat.width,
@@ -456,6 +474,8 @@ def _kernel_numerators(dealer, shoe, removed, depth, exact=False):
         low = np.zeros((len(flat.outcomes), len(rows)), dtype=np.uint64)
         high = np.zeros_like(low)
         _dealer_kernel.numerators_exact(*graph, rows, low, high)
+        if halves:
+            return np.stack([high, low], axis=-1)  # (outcomes, rows, 2)
         return high.astype(object) * 2**64 + low.astype(object)
 
     size = -(-len(left) // _WORKERS // 64) * 64  # whole blocks of 64 shoes per part
