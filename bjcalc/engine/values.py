@@ -67,6 +67,10 @@ def stacked_values(context: UpcardContext, layers: HandLayers, extras: Extras, l
     key = (id(layers), extras, loss)
     stacks = context.stacks
     if key not in stacks:
+        if context.exact and len(extras) > 1:
+            # split hands on several shoes: each is solved once per solver, which keeps its
+            # values; cached, their big-integer arrays would double an exact analysis' memory
+            return _stacked_values(context, layers, extras, loss)
         stacks[key] = (layers, _stacked_values(context, layers, extras, loss))
     return stacks[key][1]
 
