@@ -21,6 +21,7 @@ from bjcalc.engine.dealer import (
     CompiledDealer,
     exact_halves,
     exact_kernel_available,
+    exact_kernel_fits,
     join_halves,
     kernel_available,
     outcome_numerators,
@@ -102,6 +103,9 @@ class DealerBatch:
     ) -> None:
         self.dealer, self.shoe, self.depth, self.exact, self.index = dealer, shoe, depth, exact, index
         self.replacement = index.replacement
+        # exact numerators from the compiled loop are kept as 128-bit halves: the whole shoe
+        # fitting 128 bits means every shoe the hands leave does (fewer cards, smaller sums)
+        self._halves = exact and not self.replacement and exact_kernel_fits(shoe, depth)
         self._codes = np.array(dealer.outcomes)
         self._matrix: np.ndarray | None = None  # dealer numerators, (column, outcome)
         self._stand_table: np.ndarray | None = None  # float: (column, payoff) stand numerators
@@ -134,10 +138,10 @@ class DealerBatch:
         """Dealer numerators of the shoes ``removed`` (rows: outcomes in ``_codes`` order) and,
         in float mode, their stand numerators of every payoff. Exact numerators from the
         compiled loop stay as 128-bit [high, low] pairs until read (:meth:`outcome_matrix`)."""
-        if self.exact and not self.replacement:
+        if self._halves:
             halves = exact_halves(self.dealer, self.shoe, removed, self.depth)
-            if halves is not None:
-                return halves, None
+            assert halves is not None  # the batch's whole shoe fits, so every part does
+            return halves, None
         batch, _ = outcome_numerators(self.dealer, self.shoe, removed, self.depth, self.exact,
                                       replacement=self.replacement)
         block = np.stack([batch[o] for o in self._codes], axis=1)
@@ -156,10 +160,6 @@ class DealerBatch:
             blocks.append(self._dealer_block(self.index.rows(self._evaluated)))
             self._evaluated = len(self.index)
         for block, table in blocks:
-            if block.dtype == np.uint64 and self._matrix is not None and self._matrix.dtype != np.uint64:
-                block = join_halves(block)  # a block of Python ints before: keep one kind
-            elif block.dtype != np.uint64 and self._matrix is not None and self._matrix.dtype == np.uint64:
-                self._matrix = join_halves(self._matrix)
             self._matrix = block if self._matrix is None else np.concatenate([self._matrix, block])
             if table is not None:
                 self._stand_table = table if self._stand_table is None else np.concatenate([self._stand_table, table])
@@ -172,7 +172,7 @@ class DealerBatch:
             dtype = object if self.exact else np.float64
             return self._codes, np.zeros((len(columns), len(self._codes)), dtype=dtype)
         matrix = self._matrix[columns]
-        return self._codes, join_halves(matrix) if matrix.dtype == np.uint64 else matrix
+        return self._codes, join_halves(matrix) if self._halves else matrix
 
     def stand_numerators(self, columns: np.ndarray, payoff: np.ndarray) -> np.ndarray:
         """E[result of standing; no dealer blackjack], as numerators over ``ff(cards left,

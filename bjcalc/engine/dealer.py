@@ -273,7 +273,7 @@ def outcome_numerators(
     removed = np.asarray(removed, dtype=np.int64).reshape(-1, 10)
     if replacement:
         return _replacement_numerators(dealer, shoe, len(removed), depth, exact)
-    if kernel_available() and (not exact or (_EXACT_KERNEL and _fits_128_bits(shoe, removed, depth))):
+    if exact_halves_fit(shoe, removed, depth) if exact else kernel_available():
         return _kernel_numerators(dealer, shoe, removed, depth, exact)
     parts = [
         _outcome_numerators(dealer, shoe, removed[i : i + chunk], depth, exact)
@@ -382,6 +382,16 @@ def exact_kernel_available() -> bool:
     return kernel_available() and _EXACT_KERNEL
 
 
+def exact_halves_fit(shoe: tuple[int, ...], removed: np.ndarray, depth: int) -> bool:
+    """Whether the compiled exact loop runs for the shoes ``shoe - removed``."""
+    return exact_kernel_available() and _fits_128_bits(shoe, removed, depth)
+
+
+def exact_kernel_fits(shoe: tuple[int, ...], depth: int) -> bool:
+    """Whether the compiled exact loop runs for ``shoe`` and every shoe depleted from it."""
+    return exact_halves_fit(shoe, np.zeros((1, 10), dtype=np.int64), depth)
+
+
 @dataclasses.dataclass(frozen=True)
 class _FlatDealer:
     """:class:`CompiledDealer` as the int32 arrays the compiled loop reads."""
@@ -446,7 +456,7 @@ def exact_halves(dealer: CompiledDealer, shoe: tuple[int, ...], removed: np.ndar
     memory of Python ints, joined only when read (:func:`join_halves`). ``None`` where the
     compiled exact loop cannot run for these shoes."""
     removed = np.asarray(removed, dtype=np.int64).reshape(-1, 10)
-    if not (kernel_available() and _EXACT_KERNEL and _fits_128_bits(shoe, removed, depth)):
+    if not exact_halves_fit(shoe, removed, depth):
         return None
     out = _kernel_numerators(dealer, shoe, removed, depth, exact=True, halves=True)[0]
     return np.stack([out[o] for o in dealer.outcomes], axis=1)
