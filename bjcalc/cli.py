@@ -613,15 +613,13 @@ def eor(strategy: str | None, chart_file: str | None, post_split: str | None, pl
 def _index(system: Any, play: Any, exact: bool) -> tuple[Any, bool | None]:
     """A play's linear-estimate index for ``system`` and whether the first play is the better
     above it (the sign of the play's slope per true count)."""
-    from bjcalc.cards import Rank
-    from bjcalc.counting import linear_index, slope
+    from bjcalc.counting import play_index
 
-    value = linear_index(system, play)
-    if value is None:
+    found = play_index(system, play)
+    if found is None:
         return None, None
-    counts = play.rules.without(list(play.cards) + [play.up]).shoe_counts
-    per_count = slope(system.tags, [play.eor.get(Rank.from_index(r), 0) for r in range(10)], counts)
-    return (value if exact else float(value)), per_count > 0
+    value, above = found
+    return (value if exact else float(value)), above
 
 
 @cli.command()

@@ -473,14 +473,21 @@ def count_figures(system: CountSystem, eor: EffectsOfRemoval) -> CountFigures:
     )
 
 
-def linear_index(system: CountSystem, play: PlayEffects) -> Fraction | None:
+def play_index(system: CountSystem, play: PlayEffects) -> tuple[Fraction, bool] | None:
     """The linear estimate of the true count at which ``play.first`` becomes as good as
     ``play.second`` (their EV difference crosses zero), counting the hand's cards and the up
-    card as seen; ``None`` where the count does not move the difference. Exact for exact EORs:
-    ``-difference / slope - 52 * mean tag`` (docs/counting.md)."""
+    card as seen, and whether ``play.first`` is the better play above it (the difference grows
+    with the count); ``None`` where the count does not move the difference. Exact for exact
+    EORs: ``-difference / slope - 52 * mean tag`` (docs/counting.md)."""
     counts = play.rules.without(list(play.cards) + [play.up]).shoe_counts
     values = [play.eor.get(Rank.from_index(r), 0) for r in range(10)]
     per_count = slope(system.tags, values, counts)
     if per_count == 0:
         return None
-    return -_fraction(play.difference) / per_count - 52 * mean_tag(system.tags, counts)
+    return -_fraction(play.difference) / per_count - 52 * mean_tag(system.tags, counts), per_count > 0
+
+
+def linear_index(system: CountSystem, play: PlayEffects) -> Fraction | None:
+    """:func:`play_index` without the direction."""
+    found = play_index(system, play)
+    return None if found is None else found[0]
