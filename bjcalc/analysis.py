@@ -208,16 +208,16 @@ class Analysis(Generic[N]):
         """
         up_rank = parse_card(up)
         gone = _cards(removed) if removed else ()
-        if self.rules.infinite:
-            return self._infinite_dealer(up_rank, peeked, gone)
-        without_up = self.shoe.remove([up_rank])
-        shoe = without_up.remove(gone)
+        replacement = self.rules.infinite  # every draw with replacement: seen cards change nothing
+        without_up = self.shoe if replacement else self.shoe.remove([up_rank])
+        shoe = without_up if replacement else without_up.remove(gone)
         row = np.array([without_up.counts], dtype=np.int64) - np.array([shoe.counts], dtype=np.int64)
         dealer = compiled_dealer(up_rank.index, self.rules.hit_soft_17, self.rules.dealer_max_cards)
-        depth = max_draws(dealer, shoe.counts)
-        if depth > len(shoe):
+        depth = max_draws(dealer, shoe.counts, replacement)
+        if not replacement and depth > len(shoe):
             raise InvalidShoeError(f"shoe {self.shoe.notation()} is too small for the dealer to finish")
-        numerators, denominators = outcome_numerators(dealer, without_up.counts, row, depth, self.exact)
+        numerators, denominators = outcome_numerators(dealer, without_up.counts, row, depth, self.exact,
+                                                      replacement=replacement)
         # a card limit adds stopping states below 17; keep only those this shoe can reach
         values = {o: v[0] for o, v in numerators.items() if o >= 17 or v[0] != 0}
         total = denominators[0]
@@ -237,24 +237,6 @@ class Analysis(Generic[N]):
         ordered = sorted(values, key=lambda o: (o > 21, o))
         probabilities = {Outcome.of_code(o): ratio(values[o], total, self.exact) for o in ordered}
         return DealerResult(up_rank, probabilities, peeked, tuple(gone))
-
-    def _infinite_dealer(self, up: Rank, peeked: bool, gone: tuple[Rank, ...]) -> DealerResult[N]:
-        """:meth:`dealer` for the infinite deck: every draw with replacement; seen cards
-        change nothing."""
-        full = self.rules.shoe_counts
-        dealer = compiled_dealer(up.index, self.rules.hit_soft_17, self.rules.dealer_max_cards)
-        depth = max_draws(dealer, full, replacement=True)
-        numerators, denominators = outcome_numerators(dealer, full, np.zeros((1, 10), dtype=np.int64), depth,
-                                                      self.exact, replacement=True)
-        values = {o: v[0] for o, v in numerators.items() if o >= 17 or v[0] != 0}
-        total = denominators[0]
-        for always_shown in (BUST, BLACKJACK):
-            values.setdefault(always_shown, total * 0)
-        if peeked:
-            total = total - values.pop(BLACKJACK)
-        ordered = sorted(values, key=lambda o: (o > 21, o))
-        probabilities = {Outcome.of_code(o): ratio(values[o], total, self.exact) for o in ordered}
-        return DealerResult(up, probabilities, peeked, gone)
 
     def insurance(self, up: Rank | str = "A", removed: str | Sequence[Rank] = ()) -> N:
         """EV of insurance per unit of insurance bet, with ``up`` (an ace) and ``removed`` out.
