@@ -137,7 +137,8 @@ class Analysis(Generic[N]):
         card and insurance off the top."""
         from bjcalc.game import round_result
 
-        return round_result(self.engine, round_totals(self.engine, Optimal(self.engine)), self.cd)
+        return round_result(self.engine, round_totals(self.engine, Optimal(self.engine)), self.cd,
+                            self._insurance_off_top())
 
     def chart(self, two_card_plays: bool = True) -> Chart:
         """The total-dependent basic strategy chart (decisions chosen in floating point). A
@@ -157,7 +158,7 @@ class Analysis(Generic[N]):
         policy, strategy = self._policy(chart)
         totals = round_totals(self.engine, policy)
         plays = tuple(self._hand_play(d) for d in totals.plays)
-        return ChartEvaluation(round_result(self.engine, totals, strategy), plays)
+        return ChartEvaluation(round_result(self.engine, totals, strategy, self._insurance_off_top()), plays)
 
     def _hand_play(self, dealt: Dealt) -> HandPlay[N]:
         cards = tuple(Rank.from_index(r) for r in range(10) for _ in range(dealt.counts[r]))
@@ -237,6 +238,10 @@ class Analysis(Generic[N]):
         ordered = sorted(values, key=lambda o: (o > 21, o))
         probabilities = {Outcome.of_code(o): ratio(values[o], total, self.exact) for o in ordered}
         return DealerResult(up_rank, probabilities, peeked, tuple(gone))
+
+    def _insurance_off_top(self) -> N | None:
+        """Insurance with nothing seen but the ace, where the rules offer it and an ace can show."""
+        return self.insurance("A") if self.rules.insurance and self.rules.shoe_counts[ACE] else None
 
     def insurance(self, up: Rank | str = "A", removed: str | Sequence[Rank] = ()) -> N:
         """EV of insurance per unit of insurance bet, with ``up`` (an ace) and ``removed`` out.

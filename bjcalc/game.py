@@ -17,26 +17,16 @@ from bjcalc.results import RoundResult, Strategy
 from bjcalc.rules import Surrender
 
 
-def insurance_off_top(engine: Engine) -> Any | None:
-    """EV per unit of insurance bet against an ace up, nothing else seen (API number), or
-    ``None`` where the rules offer no insurance or the shoe has no ace."""
-    full = engine.rules.shoe_counts
-    if not full[ACE] or not engine.rules.insurance:
-        return None
-    n = sum(full) - (0 if engine.rules.infinite else 1)  # the ace up leaves the shoe, unless drawn with replacement
-    tens = full[TEN]
-    return to_api(Fraction(2 * tens - (n - tens), n), engine.exact)
-
-
-def round_result(engine: Engine, totals: RoundTotals, strategy: Strategy) -> RoundResult:
-    """A walk's totals (:func:`bjcalc.engine.walk.round_totals`) as the API's result."""
+def round_result(engine: Engine, totals: RoundTotals, strategy: Strategy, insurance: Any | None) -> RoundResult:
+    """A walk's totals (:func:`bjcalc.engine.walk.round_totals`) as the API's result, with the
+    insurance EV off the top (``None`` where not offered)."""
     exact = engine.exact
     return RoundResult(
         ev=to_api(totals.ev, exact),
         by_upcard={Rank.from_index(u): to_api(v, exact) for u, v in totals.by_upcard.items()},
         upcard_probability={Rank.from_index(u): to_api(p, exact) for u, p in totals.upcard_probability.items()},
         strategy=strategy,
-        insurance=insurance_off_top(engine),
+        insurance=insurance,
     )
 
 
