@@ -50,7 +50,7 @@ from bjcalc.shoe import Shoe
 if TYPE_CHECKING:
     from sympy import Rational
 
-    from bjcalc.strategy import Chart
+    from bjcalc.strategy import Chart, ChartPolicy
 
 
 def _cards(cards: str | Sequence[Rank | str | int]) -> tuple[Rank, ...]:
@@ -99,6 +99,7 @@ class Analysis(Generic[N]):
         self.engine = Engine(rules, exact, self.post_split)
         self._float_engine: Engine | None = None if exact else self.engine
         self._charts: dict[bool, Chart] = {}
+        self._chart_policies: dict[tuple[bool, tuple], ChartPolicy] = {}
 
     # -- strategies ---------------------------------------------------------------------------
 
@@ -116,10 +117,18 @@ class Analysis(Generic[N]):
     def _policy(self, chart: Chart | None) -> tuple[Any, Strategy]:
         if chart is None:
             return Optimal(self.engine), self.cd
+        self._check_chart(chart)
+        return self._chart_policy(self.engine, chart), Strategy(chart.strategy, chart=True, split_hands="by the chart")
+
+    def _chart_policy(self, engine: Engine, chart: Chart) -> ChartPolicy:
+        """The policy playing ``chart`` on ``engine``, kept for the chart's plays: evaluating a
+        chart, its exceptions, variance and Bet Behind solve its hands once."""
         from bjcalc.strategy import ChartPolicy
 
-        self._check_chart(chart)
-        return ChartPolicy(self.engine, chart), Strategy(chart.strategy, chart=True, split_hands="by the chart")
+        key = (engine is self.engine, chart.key)
+        if key not in self._chart_policies:
+            self._chart_policies[key] = ChartPolicy(engine, chart)
+        return self._chart_policies[key]
 
     def _check_chart(self, chart: Chart) -> None:
         from bjcalc.strategy import Chart
@@ -168,11 +177,11 @@ class Analysis(Generic[N]):
     def exceptions(self, chart: Chart) -> list[ChartException]:
         """Two-card hands where CD play beats ``chart``'s first play, by up card (2..T, A),
         largest gain first."""
-        from bjcalc.strategy import ChartPolicy, exceptions
+        from bjcalc.strategy import exceptions
 
         self._check_chart(chart)
         floats = self._floats()
-        return exceptions(floats, round_totals(floats, ChartPolicy(floats, chart)).plays)
+        return exceptions(floats, round_totals(floats, self._chart_policy(floats, chart)).plays)
 
     def deviations(self, chart: Chart, optimal: Chart | None = None) -> list[Deviation]:
         """Every cell of ``chart`` that differs from ``optimal`` (default: :meth:`chart`), with

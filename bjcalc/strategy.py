@@ -117,6 +117,12 @@ class Chart:
             for row in self.rows(kind)
         }
 
+    @property
+    def key(self) -> tuple:
+        """The chart's plays as a value (charts are mutable arrays): equal keys play alike."""
+        return tuple((up, c.hit.tobytes(), c.hit_two.tobytes(), c.first.tobytes(), c.pair.tobytes())
+                     for up, c in sorted(self.ups.items()))
+
     def to_dict(self) -> dict[str, Any]:
         return {"rules": self.rules.to_dict(), "strategy": self.strategy,
                 **{kind: self.table(kind) for kind in ("hard", "soft", "pairs")}}
