@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, cast, overload
 import numpy as np
 
 from bjcalc.actions import Action
-from bjcalc.cards import ACE, TEN, Rank, counts_total, parse_card, parse_cards, ten_faces
+from bjcalc.cards import ACE, TEN, Rank, as_cards, counts_total, parse_card, ten_faces
 from bjcalc.engine.analyser import Engine
 from bjcalc.engine.dealer import BLACKJACK, BUST, compiled_dealer, max_draws, outcome_numerators
 from bjcalc.engine.split import PostSplit
 from bjcalc.engine.walk import Dealt, Optimal, round_totals
-from bjcalc.errors import InvalidCardError, InvalidHandError, InvalidRulesError, InvalidShoeError
+from bjcalc.errors import InvalidHandError, InvalidRulesError, InvalidShoeError
 from bjcalc.numbers import constant, ratio, to_api
 from bjcalc.results import (
     BetBehindResult,
@@ -51,15 +51,6 @@ if TYPE_CHECKING:
     from sympy import Rational
 
     from bjcalc.strategy import Chart, ChartPolicy
-
-
-def _cards(cards: str | Sequence[Rank | str | int]) -> tuple[Rank, ...]:
-    """Cards as text (``"A,7"``) or as a sequence of cards (``[Rank.ACE, "7"]``, ``["T", 6]``)."""
-    if isinstance(cards, str):
-        return parse_cards(cards)
-    if not isinstance(cards, Sequence):
-        raise InvalidCardError(f"cards must be text like 'A,7' or a sequence of cards, not {cards!r}")
-    return tuple(parse_card(c) for c in cards)
 
 
 class Analysis(Generic[N]):
@@ -217,7 +208,7 @@ class Analysis(Generic[N]):
         dealer blackjack. ``removed`` are further cards known to be out of the shoe.
         """
         up_rank = parse_card(up)
-        gone = _cards(removed) if removed else ()
+        gone = as_cards(removed) if removed else ()
         replacement = self.rules.infinite  # every draw with replacement: seen cards change nothing
         without_up = self.shoe if replacement else self.shoe.remove([up_rank])
         shoe = without_up if replacement else without_up.remove(gone)
@@ -263,13 +254,13 @@ class Analysis(Generic[N]):
         if self.rules.infinite:  # every card with replacement: tens are 4 in 13 whatever was seen
             left = self.shoe
         else:
-            left = self.shoe.remove((up_rank,) + (_cards(removed) if removed else ()))
+            left = self.shoe.remove((up_rank,) + (as_cards(removed) if removed else ()))
         tens, n = left.counts[TEN], len(left)
         return cast(N, constant(Fraction(2 * tens - (n - tens), n), self.exact))
 
     def hand(self, cards: str | Sequence[Rank | str], up: Rank | str) -> HandResult[N]:
         """EVs of every action the rules allow for ``cards`` against ``up``."""
-        hand = _cards(cards)
+        hand = as_cards(cards)
         up_rank = parse_card(up)
         if len(hand) < 2:
             raise InvalidHandError(f"a hand needs at least two cards, not {len(hand)}")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 import operator
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from bjcalc.errors import InvalidCardError
 
@@ -114,6 +114,20 @@ def parse_cards(text: str) -> tuple[Rank, ...]:
     if position != len(compact):
         raise InvalidCardError(f"unknown card {compact[position]!r} in {text!r}")
     return tuple(cards)
+
+
+def as_cards(cards: str | Sequence[Rank | str | int]) -> tuple[Rank, ...]:
+    """Cards as text (``"A,7"``, :func:`parse_cards`) or as a sequence of cards
+    (``[Rank.ACE, "7"]``, ``["T", 6]``, :func:`parse_card` each).
+
+    >>> as_cards("A,7") == as_cards([Rank.ACE, 7])
+    True
+    """
+    if isinstance(cards, str):
+        return parse_cards(cards)
+    if not isinstance(cards, Sequence):
+        raise InvalidCardError(f"cards must be text like 'A,7' or a sequence of cards, not {cards!r}")
+    return tuple(parse_card(c) for c in cards)
 
 
 def ten_faces(cards: str | Iterable[object]) -> list[str]:

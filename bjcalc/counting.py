@@ -45,7 +45,7 @@ from typing import Any
 
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
-from bjcalc.cards import ACE, TEN, Rank, parse_card, parse_cards
+from bjcalc.cards import ACE, TEN, Rank, as_cards, parse_card, parse_cards
 from bjcalc.errors import InvalidCardError, InvalidHandError, InvalidRulesError
 from bjcalc.numbers import to_api, to_fraction
 from bjcalc.results import Strategy, _Data, by_up
@@ -322,7 +322,7 @@ def insurance_effects(rules: Rules, cards: str | Sequence[Rank | str] = ()) -> P
     """The EOR of insurance (EV per unit of insurance bet, insuring minus not), exact: with
     ``t`` tens among ``n`` cards left, insurance is worth ``(3 t - n) / n``."""
     analysis = Analysis(rules, exact=True)
-    seen = tuple(parse_card(c) for c in (cards.replace(",", " ").split() if isinstance(cards, str) else cards))
+    seen = as_cards(cards) if cards else ()
     ace = Rank.ACE
     base = to_fraction(analysis.insurance(ace, seen))
     left = rules.without(list(seen) + [ace])

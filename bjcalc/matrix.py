@@ -31,8 +31,8 @@ from fractions import Fraction
 from typing import Any, Generic
 
 from bjcalc.actions import Action
-from bjcalc.analysis import Analysis, _cards
-from bjcalc.cards import ACE, TEN, Rank, counts_total, parse_card
+from bjcalc.analysis import Analysis
+from bjcalc.cards import ACE, TEN, Rank, as_cards, counts_total, parse_card
 from bjcalc.engine.codes import Code
 from bjcalc.engine.deal import two_card_hands
 from bjcalc.numbers import to_api, to_fraction
@@ -140,7 +140,7 @@ class EvMatrix(_Data, Generic[N]):
 
     def cell(self, cards: str, up: Rank | str, same_face: bool = True) -> MatrixCell[N]:
         """The cell of ``cards`` (``"T,6"``, any order) against ``up``."""
-        wanted = sorted(c.index for c in _cards(cards))
+        wanted = sorted(c.index for c in as_cards(cards))
         up_rank = parse_card(up)
         for cell in self.cells:
             if cell.up is up_rank and sorted(c.index for c in cell.hand.cards) == wanted \

@@ -18,7 +18,7 @@ import numbers
 from collections.abc import Iterable
 from fractions import Fraction
 
-from bjcalc.cards import Rank, parse_card, parse_cards
+from bjcalc.cards import Rank, as_cards
 from bjcalc.errors import CardNotInShoeError, InvalidRulesError
 
 
@@ -333,7 +333,7 @@ class Rules:
         >>> Rules(decks=1).without("A,T,T").shoe_counts
         (3, 4, 4, 4, 4, 4, 4, 4, 4, 14)
         """
-        seen = parse_cards(cards) if isinstance(cards, str) else tuple(parse_card(c) for c in cards)
+        seen = as_cards(cards if isinstance(cards, str) else tuple(cards))
         if self.infinite and seen:
             raise InvalidRulesError("an infinite deck has no seen cards: cards are drawn with replacement")
         counts = list(self.shoe_counts)
