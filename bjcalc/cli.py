@@ -205,6 +205,8 @@ FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), de
                       help="Output format (json: docs/json.md).")
 EXACT = click.option("--exact", is_flag=True,
                      help="Exact rational arithmetic; print fractions (JSON: an \"exact\" mirror).")
+SD = click.option("--sd", is_flag=True,
+                  help="Also the exact standard deviation of the round (resplits included; a few seconds more).")
 
 
 @click.group(cls=_OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
@@ -275,7 +277,8 @@ def hand(cards: str, up: str, fmt: str, exact: bool, **options: Any) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json", "html"]),
               default="text", help="Output format (html: one self-contained page).")
 @EXACT
-def chart(fmt: str, exact: bool, **options: Any) -> None:
+@SD
+def chart(fmt: str, exact: bool, sd: bool, **options: Any) -> None:
     """The basic-strategy chart (total-dependent) for the game, its exact round EV and the
     composition-dependent exceptions. With no options: the default game."""
     from bjcalc import render
@@ -288,7 +291,7 @@ def chart(fmt: str, exact: bool, **options: Any) -> None:
     unusual = analysis.exceptions(table)
     seen = seen_cards(options["removed"])
     if fmt == "json":
-        click.echo(render.chart_json(table, result, unusual, exact, variance=analysis.variance(table)))
+        click.echo(render.chart_json(table, result, unusual, exact, variance=analysis.variance(table) if sd else None))
     elif fmt == "csv":
         click.echo(render.chart_csv(table), nl=False)
     elif fmt == "markdown":
@@ -324,7 +327,8 @@ def _read_chart(rules: Rules, path: str):
               "of each of its deviations from the optimal chart.")
 @FORMAT
 @EXACT
-def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, **options: Any) -> None:
+@SD
+def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, sd: bool, **options: Any) -> None:
     """The house edge of the round (unconditional) and its breakdown by up card."""
     from bjcalc import render
     from bjcalc.analysis import Analysis
@@ -339,7 +343,7 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, **
         analysis = Analysis(rules, exact=exact)
         costs = analysis.deviations(chart)
         result = analysis.evaluate(chart).round
-        variance = analysis.variance(chart)
+        variance = analysis.variance(chart) if sd else None
         if fmt == "json":
             click.echo(render.edge_json(result, rules, exact, variance, costs))
         else:
@@ -350,11 +354,11 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, **
         analysis = Analysis(rules, exact=exact)
         table = analysis.chart()
         result = analysis.evaluate(table).round
-        variance = analysis.variance(table)
+        variance = analysis.variance(table) if sd else None
     else:
         analysis = Analysis(rules, exact=exact, post_split=strategy)
         result = analysis.round()
-        variance = analysis.variance()
+        variance = analysis.variance() if sd else None
     if fmt == "json":
         click.echo(render.edge_json(result, rules, exact, variance))
     else:
@@ -405,7 +409,8 @@ def sidebets(removed: str, pp_pays: str | None, tto_pays: str | None, fmt: str, 
               help="The seated player follows this chart (JSON or CSV as 'bjcalc chart' writes).")
 @FORMAT
 @EXACT
-def betbehind(seated: str | None, chart_file: str | None, fmt: str, exact: bool, **options: Any) -> None:
+@SD
+def betbehind(seated: str | None, chart_file: str | None, fmt: str, exact: bool, sd: bool, **options: Any) -> None:
     """EV of a Bet Behind, following everything and when doubles and splits cannot be followed."""
     if seated is not None and chart_file is not None:
         _refuse_both(f"--seated {seated}", "--chart", "the seated player follows the chart file")
@@ -427,7 +432,7 @@ def betbehind(seated: str | None, chart_file: str | None, fmt: str, exact: bool,
         chart = simple_policy(rules, seated)
     result = analysis.bet_behind(chart)
     if fmt == "json":
-        click.echo(render.betbehind_json(result, rules, exact, analysis.variance(chart)))
+        click.echo(render.betbehind_json(result, rules, exact, analysis.variance(chart) if sd else None))
     else:
         click.echo(render.betbehind_text(result, rules, exact, seen_cards(options["removed"])))
 

@@ -32,15 +32,16 @@ def round_result(engine: Engine, totals: RoundTotals, strategy: Strategy, insura
 
 def round_variance(engine: Engine, policy: Policy) -> Any | None:
     """The exact variance of the round's result under ``policy`` (insurance not taken), or
-    ``None`` when the rules allow resplitting (more than two hands).
+    ``None`` for the infinite deck.
 
     The second moment of an unsplit hand runs through the same backward pass as the values
     (:func:`bjcalc.engine.moments.unsplit_squares`); a surrender's is 1/4; a blackjack's the
-    payout squared. A split's is computed by enumerating both hands jointly
-    (:func:`bjcalc.engine.moments.split_moments`).
+    payout squared. A split's comes from the split recursion carried to second moments, with
+    every pair of split hands enumerated jointly with the dealer
+    (:func:`bjcalc.engine.moments.split_moments`), resplits included.
     """
     rules = engine.rules
-    if rules.split_hands > 2 or rules.infinite:  # the split moments enumerate a finite shoe
+    if rules.infinite:  # the split moments enumerate a finite shoe
         return None
     number, div = engine.number, engine.div
     second: Any = number(0)

@@ -524,8 +524,6 @@ def chart_csv(chart) -> str:
     return out.getvalue()
 
 
-_NO_VARIANCE = ("standard deviation: not computed when resplitting is allowed (exact with one split: "
-                "--split-hands 2)")
 
 
 def edge_text(result: RoundResult, rules: Rules, exact: bool, variance: Variance | None = None,
@@ -538,8 +536,8 @@ def edge_text(result: RoundResult, rules: Rules, exact: bool, variance: Variance
                      f"(variance {number(variance.variance, exact)}, exact)")
     elif rules.infinite:
         lines.append("standard deviation: not computed for the infinite deck")
-    elif rules.split_hands > 2:
-        lines.append(_NO_VARIANCE)
+    else:
+        lines.append("standard deviation: add --sd (exact, resplits included; a few seconds more)")
     if result.insurance is not None:
         lines.append(
             f"insurance off the top: {number(result.insurance, exact)} per unit of insurance bet (never taken above)"
@@ -589,8 +587,6 @@ def report_figures(report: Report) -> list[tuple[str, str]]:
     for label, variance in (("basic chart", report.basic_variance), ("CD play (CDZ-)", report.cd_variance)):
         if variance.sd is not None:
             figures.append((f"standard deviation per round, {label}", fixed(variance.sd, 4)))
-    if report.rules.split_hands > 2:
-        figures.append(("standard deviation per round", "not computed (resplitting allowed)"))
     if report.cd.insurance is not None:
         figures.append(("insurance EV, off the top", fixed(report.cd.insurance)))
     for result in report.bet_behind:

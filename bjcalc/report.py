@@ -22,7 +22,7 @@ from bjcalc.strategy import Chart
 @dataclasses.dataclass(frozen=True)
 class Report(Generic[N]):
     """Everything about one game. ``basic``: the round played by ``chart``; ``cd``: CD play with
-    split hands CDZ-; their variances (``None`` inside where resplitting is allowed);
+    split hands CDZ-; their variances (resplits included; ``None`` inside for the infinite deck);
     ``bet_behind``: a seat playing CD, then one playing the chart; ``side_bets``: Perfect Pairs
     and 21+3 on the full shoe (none for a shoe given by counts: side bets need suits)."""
 

@@ -389,6 +389,6 @@ class BetBehindResult(_Data, Generic[N]):
 
 def bet_figures(ev: Any, variance: Any = None) -> dict[str, Any]:
     """One bet's EV per unit bet, its house edge (also in percent), variance and sd (``None``
-    where not computed)."""
+    where not computed: not asked for, or the infinite deck)."""
     return {"ev": ev, "house_edge": -ev, "house_edge_percent": -100 * ev, "variance": variance,
             "sd": None if variance is None else math.sqrt(float(variance))}

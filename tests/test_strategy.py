@@ -1,7 +1,7 @@
 """Charts, the round EV under them, and their agreement with independent checks."""
 
 import pytest
-from oracles.simulator import simulate
+from oracles.simulator import simulate_spread
 
 from bjcalc import Analysis, Rules
 from bjcalc.numbers import to_fraction
@@ -114,8 +114,14 @@ def simulator_rules(rules: Rules) -> dict:
     ids=["1d-h17-ls-rs4", "2d-enhc-live-charlie5-6to5"],
 )
 def test_simulation_of_the_chart_agrees_within_4_standard_errors(rules):
+    """The chart's EV and its variance (resplitting to 4 hands in the first game) against the
+    independent simulator."""
     analysis = Analysis(rules)
     chart = analysis.chart()
     result = analysis.evaluate(chart).round
-    mean, error = simulate(chart.to_dict(), simulator_rules(rules), rules.shoe_counts, 600_000, seed=2026)
+    mean, error, variance, variance_error = simulate_spread(
+        chart.to_dict(), simulator_rules(rules), rules.shoe_counts, 600_000, seed=2026)
     assert abs(mean - result.ev) < 4 * error, f"simulated {mean:.5f} +- {error:.5f}, exact {result.ev:.5f}"
+    exact = analysis.variance(chart).variance
+    assert abs(variance - exact) < 4 * variance_error, (
+        f"variance {variance:.5f} +- {variance_error:.5f}, exact {exact:.5f}")

@@ -1,8 +1,10 @@
-"""The first and second moments of a split pair's total result, exact, when no resplit is allowed.
+"""The first and second moments of a split pair's total result, exact, resplits included.
 
 The EV of a split needs only one hand at a time (see :mod:`bjcalc.engine.split`), but its second
-moment needs ``E[X1 X2]``: the two hands share the dealer's cards and each other's removals. So
-here the two hands are enumerated jointly, without approximation:
+moment needs ``E[Xi Xj]`` for every two hands: they share the dealer's cards and each other's
+removals. :func:`split_moments` carries the split recursion to second moments, which leaves
+expectations of one hand or of two hands dealt together (:class:`_SplitSquare`); those two are
+enumerated jointly, without approximation:
 
 * Each split hand ends in a *terminal* state ``F``: its cards, its bet (1, or 2 when doubled)
   and how it ends (standing on a total, Charlie, or bust). ``c(F)`` counts the orders of its
@@ -13,9 +15,12 @@ here the two hands are enumerated jointly, without approximation:
   dealer in outcome ``o`` has probability ``c(F1) c(F2) ff_S(M) P(o | S - M)``, where ``M`` is
   the multiset both hands drew, ``ff_S(M) = prod_r ff(S_r, M_r) / ff(|S|, |M|)`` and ``S`` is
   the shoe after the up card and both pair cards.
-* The result is ``phi_o(F1) + phi_o(F2)`` (plus the original bet when a no-hole-card dealer's
-  blackjack takes only that bet), so ``E[Y^k] = sum over (F1, F2, o)`` of probability times
-  the k-th power. Pairs with the same ``M`` share one dealer evaluation.
+* The product of the two hands' results is ``phi_o(F1) phi_o(F2)``, so ``E[X1 X2] = sum over
+  (F1, F2, o)`` of probability times product. Pairs with the same ``M`` share one dealer
+  evaluation; so do all the expectations one split needs on one shoe.
+* Dealing order does not matter: a configuration of hands has the same probability (that of
+  its multiset) whichever hand is dealt first, when each hand is played from its own cards.
+  That is what lets a finished hand wait, in the recursion, until the hands after it are dealt.
 
 Frames are those of :meth:`bjcalc.engine.split.SplitSolver.value`: a peeking dealer with an A or T
 up gives ``E[Y^k; no dealer blackjack]``, otherwise unconditional.
@@ -41,12 +46,21 @@ from bjcalc.numbers import falling
 _CHARLIE = 24  # the "kind" of a Charlie hand; other kinds: its total 4..21, or BUST (22)
 
 
-def terminal_states(solved, pair: int, rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def terminal_states(
+    solved, pair: int, rules, first: int | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The terminal states of one split hand under its decisions: (cards, bet, kind, count of
-    orders), duplicates merged. ``cards`` include the pair card."""
+    orders), duplicates merged. ``cards`` include the pair card. ``first``: count only the
+    orders whose first draw (the hand's second card) is of that rank."""
     layers = solved.layers
     counts_in = [np.zeros(len(c), dtype=np.int64) for c in layers.counts]
-    counts_in[0][0] = 1
+    if first is None:
+        counts_in[0][0] = 1
+    else:
+        child = int(layers.children[0][0, first])
+        if child < 0:  # pragma: no cover - a one-card hand cannot bust
+            raise AssertionError("a second card busted a split hand")
+        counts_in[1][child] = 1
     cards, bets, kinds, ways = [], [], [], []
 
     def kind_of(hands: np.ndarray, totals: np.ndarray) -> np.ndarray:
@@ -92,110 +106,375 @@ def terminal_states(solved, pair: int, rules) -> tuple[np.ndarray, np.ndarray, n
     cards_all = np.concatenate(cards)
     bets_all, kinds_all, ways_all = np.concatenate(bets), np.concatenate(kinds), np.concatenate(ways)
     key = (cards_all @ PACK) * 64 + bets_all * 32 + kinds_all
-    unique, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    unique, first_at, inverse = np.unique(key, return_index=True, return_inverse=True)
     merged = np.zeros(len(unique), dtype=np.int64)
     np.add.at(merged, inverse.reshape(-1), ways_all)
-    return cards_all[first], bets_all[first], kinds_all[first], merged
+    return cards_all[first_at], bets_all[first_at], kinds_all[first_at], merged
+
+
+@dataclasses.dataclass(frozen=True)
+class _HandSums:
+    """One split hand's terminal states under one set of decisions, summed by the multiset it
+    drew (the pair card it started with excluded): for each multiset (``keys``, ``rows``) and
+    dealer outcome, ``value`` = sum of (count of orders) x (result) and ``square`` = the same
+    with the result squared. ``free``: every order; ``paired``: only the orders whose second
+    card is of the pair's rank."""
+
+    keys: np.ndarray
+    rows: np.ndarray
+    value: dict[str, np.ndarray]
+    square: dict[str, np.ndarray]
+
+
+def _hand_sums(solved, pair: int, context: UpcardContext, codes: np.ndarray) -> _HandSums:
+    rules = context.rules
+    parts = {"free": terminal_states(solved, pair, rules), "paired": terminal_states(solved, pair, rules, pair)}
+    keys_all = np.unique(np.concatenate([cards @ PACK for cards, *_ in parts.values()]))
+    value, square = {}, {}
+    rows = np.zeros((len(keys_all), 10), dtype=np.int64)
+    for name, (cards, bets, kinds, ways) in parts.items():
+        phi = _results(context, bets, kinds, codes)  # (states, outcomes)
+        at = np.searchsorted(keys_all, cards @ PACK)
+        rows[at] = cards
+        v = np.zeros((len(keys_all), len(codes)), dtype=np.int64)
+        s = np.zeros_like(v)
+        np.add.at(v, at, ways[:, None] * phi)
+        np.add.at(s, at, ways[:, None] * phi * phi)
+        value[name], square[name] = v, s
+    rows[:, pair] -= 1  # the hand's pair card is already out of the shoe
+    return _HandSums(keys_all - PACK[pair], rows, value, square)
+
+
+def _results(context: UpcardContext, bets: np.ndarray, kinds: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """The result of one split hand per dealer outcome (``codes``), for hands ending with
+    ``bets`` and ``kinds``. With a peeking dealer the blackjack column is 0 (the frame excludes
+    it); with no hole card a dealer blackjack takes what the policies say of each hand."""
+    phi = np.sign(kinds[:, None] - codes[None, :]) * bets[:, None]
+    phi[:, codes == BUST] = bets[:, None]
+    phi[kinds == BUST] = -bets[kinds == BUST][:, None]
+    phi[kinds == _CHARLIE] = bets[kinds == _CHARLIE][:, None]
+    blackjack = codes == BLACKJACK
+    if context.peeked:
+        phi[:, blackjack] = 0
+    else:
+        phi[:, blackjack] = -(context.split_loss + context.double_loss * (bets == 2))[:, None]
+    return phi
+
+
+class _Form(dict):
+    """A linear combination of named expectations: name -> coefficient."""
+
+    def __add__(self, other: _Form) -> _Form:  # type: ignore[override]
+        out = _Form(self)
+        for name, c in other.items():
+            out[name] = out.get(name, 0) + c
+        return out
+
+    def __sub__(self, other: _Form) -> _Form:
+        return self + other.scaled(-1)
+
+    def scaled(self, factor: Any) -> _Form:
+        return _Form({name: c * factor for name, c in self.items()})
+
+
+_ZERO = _Form()
+
+
+class _SplitSquare:
+    """The second moment of a split's total result, any number of hands; see
+    :func:`split_moments`. Expectations are named ``(removed, kind, ...)`` and combined
+    linearly by the recursion, then evaluated per removal with one dealer evaluation."""
+
+    def __init__(self, splitter, pair: int, face_left: int | None) -> None:
+        from bjcalc.engine.split import max_hands
+
+        self.splitter, self.pair, self.face_left = splitter, pair, face_left
+        context = splitter.context
+        self.context, self.exact = context, context.exact
+        self.most = max_hands(context.rules, pair)
+        self.codes = np.array(context.dealer.outcomes)
+        self.sums: dict[int, _HandSums] = {}  # by :meth:`plays`
+        self.play_ids: dict[int, int] = {}
+        self.tables: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+        self.pairs: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        self.first: dict[tuple[int, int, int], _Form] = {}
+        self.second: dict[tuple[int, int, int], _Form] = {}
+        self.cross: dict[tuple[int, int, int, int], _Form] = {}
+
+    # the shoe R_r: after the up card, both pair cards and ``r`` more pair cards
+    def shoe(self, r: int) -> np.ndarray:
+        shoe = np.array(self.context.shoe, dtype=np.int64)
+        shoe[self.pair] -= 2 + r
+        return shoe
+
+    def number(self, value: Fraction) -> Any:
+        return value if self.exact else float(value)
+
+    def q(self, r: int) -> Any:
+        """P(the next card is one that resplits) on R_r."""
+        shoe = self.shoe(r)
+        left = shoe[self.pair] if self.face_left is None else max(self.face_left - r, 0)
+        return self.number(Fraction(int(left), int(shoe.sum())))
+
+    def rho(self, r: int) -> tuple[Any, Any]:
+        """For one face of tens: P(a ten is of the pair's face) for one and for two tens drawn
+        from R_r; for any other pair 1 and 1 (a card of the rank resplits)."""
+        if self.face_left is None:
+            return 1, 1
+        face, tens = max(self.face_left - r, 0), int(self.shoe(r)[self.pair])
+        one = Fraction(face, tens) if tens else Fraction(0)
+        two = Fraction(face * (face - 1), tens * (tens - 1)) if tens > 1 else Fraction(0)
+        return self.number(one), self.number(two)
+
+    # the recursion over (pair cards removed beyond the first two, hands, hand being dealt)
+    def mean(self, r: int, hands: int, current: int) -> _Form:
+        """E[sum of the results of hands current..hands], as in split_recursion."""
+        key = (r, hands, current)
+        if key not in self.first:
+            self.first[key] = self._mean(r, hands, current)
+        return self.first[key]
+
+    def _mean(self, r: int, hands: int, current: int) -> _Form:
+        if current > hands:
+            return _ZERO
+        one, _ = self.rho(r)
+        free = _Form({(r, "value", "free", r): 1})
+        if hands >= self.most:
+            return free.scaled(hands - current + 1)
+        q = self.q(r)
+        not_pair = free - _Form({(r, "value", "paired", r): one})
+        value = not_pair + self.mean(r, hands, current + 1)
+        if q:
+            value = value + (self.mean(r + 1, hands + 1, current) - self.mean(r + 1, hands, current + 1)).scaled(q)
+        return value
+
+    def square(self, r: int, hands: int, current: int) -> _Form:
+        """E[(sum of the results of hands current..hands)^2]."""
+        key = (r, hands, current)
+        if key not in self.second:
+            self.second[key] = self._square(r, hands, current)
+        return self.second[key]
+
+    def _square(self, r: int, hands: int, current: int) -> _Form:
+        if current > hands:
+            return _ZERO
+        one, _ = self.rho(r)
+        if hands >= self.most:
+            m = hands - current + 1
+            return _Form({(r, "square", "free", r): m, (r, "joint", "free", r, "free", r): m * (m - 1)})
+        q = self.q(r)
+        value = _Form({(r, "square", "free", r): 1, (r, "square", "paired", r): -one})
+        value = value + self.with_pending(r, r, hands, current + 1).scaled(2) + self.square(r, hands, current + 1)
+        if q:
+            value = value + (self.square(r + 1, hands + 1, current) - self.square(r + 1, hands, current + 1)).scaled(q)
+        return value
+
+    def with_pending(self, s: int, r: int, hands: int, current: int) -> _Form:
+        """E[(result of a finished hand) x (sum of hands current..hands)], the finished hand
+        dealt at removal ``s`` with a second card that does not resplit. By exchangeability
+        its cards may be dealt last, so the hands after it see R_r."""
+        key = (s, r, hands, current)
+        if key not in self.cross:
+            self.cross[key] = self._with_pending(s, r, hands, current)
+        return self.cross[key]
+
+    def _with_pending(self, s: int, r: int, hands: int, current: int) -> _Form:
+        if current > hands:
+            return _ZERO
+        one, two = self.rho(r)
+
+        def joint(a: str, b: str, factor: Any) -> _Form:
+            return _Form({(r, "joint", a, s, b, r): factor})
+
+        pending_free = joint("free", "free", 1) - joint("paired", "free", one)  # vs a free hand
+        if hands >= self.most:
+            return pending_free.scaled(hands - current + 1)
+        q = self.q(r)
+        both = pending_free - joint("free", "paired", one) + joint("paired", "paired", two)
+        value = both + self.with_pending(s, r, hands, current + 1)
+        if q:
+            value = value + (self.with_pending(s, r + 1, hands + 1, current)
+                             - self.with_pending(s, r + 1, hands, current + 1)).scaled(q)
+        return value
+
+    # evaluating the named expectations
+    def plays(self, r: int) -> int:
+        """The first removal whose split hands are played as at removal ``r`` (most post-split
+        strategies play alike at every removal: their terminal states are shared)."""
+        if r not in self.play_ids:
+            mine = self.splitter.hand_values(self.pair, r).decision
+            same = [s for s in sorted(self.play_ids) if self.play_ids[s] == s and all(
+                np.array_equal(a, b) for a, b in zip(self.splitter.hand_values(self.pair, s).decision, mine))]
+            self.play_ids[r] = same[0] if same else r
+        return self.play_ids[r]
+
+    def hand_sums(self, r: int) -> _HandSums:
+        r = self.plays(r)
+        if r not in self.sums:
+            self.sums[r] = _hand_sums(self.splitter.hand_values(self.pair, r), self.pair, self.context, self.codes)
+        return self.sums[r]
+
+    def table(self, name: tuple) -> tuple[np.ndarray, np.ndarray]:
+        """A named table: the multisets drawn (keys) and, per multiset and dealer outcome, the
+        sum over the ways to draw it of (count of orders) x (result, squared result, or product
+        of two hands' results). ``name``: (``"value"`` or ``"square"``, which orders, plays) for
+        one hand; (``"joint"``, which orders, plays, which orders, plays) for two."""
+        if name not in self.tables:
+            if name[0] != "joint":
+                sums = self.hand_sums(name[2])
+                self.tables[name] = (sums.keys, (sums.value if name[0] == "value" else sums.square)[name[1]])
+            else:
+                _, a, s, b, t = name
+                first, second = self.hand_sums(s), self.hand_sums(t)
+                keys, inverse = self.pair_index(s, t)
+                table = np.zeros((len(keys), len(self.codes)), dtype=np.int64)
+                # float64 sums of integers stay exact below 2^53
+                bound = float(np.abs(first.value[a]).sum()) * float(np.abs(second.value[b]).sum())
+                if bound >= 2.0**53:  # pragma: no cover - far beyond any shoe's hands
+                    raise OverflowError("split moments: a table's sum could reach 2^53")
+                for o in range(len(self.codes)):
+                    product = np.multiply.outer(first.value[a][:, o], second.value[b][:, o]).reshape(-1)
+                    table[:, o] = np.rint(np.bincount(inverse, weights=product, minlength=len(keys))).astype(np.int64)
+                self.tables[name] = (keys, table)
+        return self.tables[name]
+
+    def pair_index(self, s: int, t: int) -> tuple[np.ndarray, np.ndarray]:
+        """The multisets two hands (played as at removals ``s`` and ``t``) draw together: their
+        keys, and for every pair of the hands' multisets its position among them."""
+        key = (self.plays(s), self.plays(t))
+        if key not in self.pairs:
+            first, second = self.hand_sums(s), self.hand_sums(t)
+            both = (first.keys[:, None] + second.keys[None, :]).reshape(-1)
+            keys, inverse = np.unique(both, return_inverse=True)
+            self.pairs[key] = (keys, inverse.reshape(-1))
+        return self.pairs[key]
+
+    def evaluate(self, *forms: tuple[_Form, int | None]) -> list[Any]:
+        """The values of ``forms``, each (form, only): ``only`` counts the results at that
+        dealer outcome alone. All share one dealer evaluation per removal.
+
+        A multiset M is drawn (in one order) from R_r with probability prod_k ff(R_r[k], M_k) /
+        ff(n_r, |M|), and the dealer's numerators on R_r - M are over ff(n_r - |M|, depth):
+        together over ff(n_r, |M| + depth)."""
+        exact = self.exact
+        named: list[dict[tuple[int, tuple], Any]] = []
+        for form, _ in forms:
+            terms: dict[tuple[int, tuple], Any] = {}
+            for name, c in form.items():
+                r, kind, *rest = name
+                table: tuple
+                if kind == "joint":
+                    table = (kind, rest[0], self.plays(rest[1]), rest[2], self.plays(rest[3]))
+                else:
+                    table = (kind, rest[0], self.plays(rest[1]))
+                terms[r, table] = terms.get((r, table), 0) + c
+            named.append({k: c for k, c in terms.items() if c})
+        used = sorted({table for terms in named for _, table in terms}, key=repr)
+        if not used:
+            return [self.number(Fraction(0)) for _ in forms]
+        union = np.unique(np.concatenate([self.table(t)[0] for t in used]))
+        at = {t: np.searchsorted(union, self.table(t)[0]) for t in used}
+        rows = (union[:, None] // PACK[None, :]) % 64
+        sizes = rows.sum(axis=1)
+        depth = self.context.depth
+        removals = sorted({r for terms in named for r, _ in terms})
+
+        # per removal: the feasible multisets and their weights (float probabilities, or
+        # integers over a common denominator)
+        feasible = {r: np.flatnonzero((rows <= self.shoe(r)[None, :]).all(axis=1)) for r in removals}
+        for r in removals:
+            if len(feasible[r]) and int(sizes[feasible[r]].max()) + depth > int(self.shoe(r).sum()):
+                rules = self.context.rules
+                raise InvalidShoeError(
+                    f"shoe {','.join(map(str, rules.shoe_counts))} is too small: split hands and the "
+                    "dealer could run out of cards")
+        out = self.shoe(-2)  # the shoe after the up card alone
+        removed = np.concatenate([rows[feasible[r]] + out - self.shoe(r) for r in removals])
+        numerators, denominators = outcome_numerators(self.context.dealer, self.context.shoe, removed, depth, exact)
+        dealer = np.stack([numerators[o] for o in self.codes.tolist()], axis=1)
+        weights: dict[int, tuple[np.ndarray, Any]] = {}
+        start = 0
+        for r in removals:
+            idx = feasible[r]
+            part = dealer[start : start + len(idx)]
+            denominator = np.asarray(denominators[start : start + len(idx)])
+            start += len(idx)
+            shoe = self.shoe(r)
+            n_r = int(shoe.sum())
+            if exact:
+                scale = math.lcm(*{falling(n_r, int(k) + depth) for k in sizes[idx].tolist()}) if len(idx) else 1
+                draws = [math.prod(falling(s, m) for s, m in zip(shoe.tolist(), row))
+                         * (scale // falling(n_r, k + depth))
+                         for row, k in zip(rows[idx].tolist(), sizes[idx].tolist())]
+                w = part * np.array(draws, dtype=object)[:, None]
+                weights[r] = (w, scale)
+            else:
+                deepest = int(rows.max(initial=0)) + 1
+                ff = np.array([[float(falling(s, m)) for m in range(deepest)] for s in shoe.tolist()])
+                per_size = np.array([float(falling(n_r, k)) for k in range(int(sizes.max()) + 1)])
+                p = np.prod(ff[np.arange(10)[None, :], rows[idx]], axis=1) / per_size[sizes[idx]] / denominator
+                weights[r] = (part * p[:, None], 1)
+        where = {r: np.full(len(union), -1, dtype=np.int64) for r in removals}
+        for r in removals:
+            where[r][feasible[r]] = np.arange(len(feasible[r]))
+
+        dots: dict[tuple[int, tuple, int | None], Any] = {}
+        results = []
+        for (_, only), terms in zip(forms, named):
+            total: Any = self.number(Fraction(0))
+            for (r, table), c in terms.items():
+                key = (r, table, only)
+                if key not in dots:
+                    w, scale = weights[r]
+                    rows_in = where[r][at[table]]
+                    ok = rows_in >= 0
+                    values = self.table(table)[1][ok]
+                    if only is not None:
+                        values = values * (self.codes == only)[None, :]
+                    if exact:
+                        dot = (w[rows_in[ok]] * np.array(values.tolist(), dtype=object)).sum()
+                        dots[key] = Fraction(int(dot), scale)
+                    else:
+                        dots[key] = float((w[rows_in[ok]] * values).sum())
+                total += dots[key] * (c if exact else float(c))
+            results.append(total)
+        return results
 
 
 def split_moments(splitter, pair: int) -> tuple[Any, Any]:
-    """(E[Y], E[Y^2]) of the total result ``Y`` of splitting ``pair`` once (no resplit), for
-    the splitter's post-split strategy, in the frame of its ``value``."""
+    """(E[Y], E[Y^2]) of the total result ``Y`` of splitting ``pair``, resplitting as the
+    rules allow, for the splitter's post-split strategy, in the frame of its ``value``.
+
+    ``Y^2`` is the sum of each hand's squared result and twice the products of pairs of hands.
+    The recursion of :func:`bjcalc.engine.split.split_recursion` gives the squares; a product
+    of two hands is carried as a finished hand "pending" against the hands still to come,
+    which by exchangeability may be dealt after them: it then meets each later hand on the
+    shoe that hand is dealt from, with both second cards conditioned as the process says.
+    Every expectation left is one of one hand, or of two hands dealt together, on a shoe
+    R_r (``r`` more pair cards out), computed exactly by enumerating the hands' terminal
+    states (:func:`terminal_states`) jointly with the dealer."""
     context = splitter.context
-    rules, exact = context.rules, context.exact
-    solved = splitter.hand_values(pair, 0)
-    cards, bets, kinds, ways = terminal_states(solved, pair, rules)
-    shoe = np.array(context.shoe, dtype=np.int64)
-    shoe[pair] -= 2
-    n0 = int(shoe.sum())
-    drawn = cards.copy()
-    drawn[:, pair] -= 1  # each hand's pair card is already out of the shoe
-
-    # phi[class, outcome]: the result of one hand of each (bet, kind) class per dealer outcome
-    codes = np.array(context.dealer.outcomes)
-    classes, cls = np.unique(bets * 32 + kinds, return_inverse=True)
-    cls = cls.reshape(-1)
-    c_bet, c_kind = classes // 32, classes % 32
-    phi = np.sign(c_kind[:, None] - codes[None, :]) * c_bet[:, None]
-    phi[:, codes == BUST] = c_bet[:, None]
-    phi[c_kind == BUST] = -c_bet[c_kind == BUST][:, None]
-    phi[c_kind == _CHARLIE] = c_bet[c_kind == _CHARLIE][:, None]
-    extra = np.zeros(len(codes), dtype=np.int64)
-    blackjack = codes == BLACKJACK
-    if context.peeked:
-        phi[:, blackjack] = 0  # frame: no dealer blackjack
+    if splitter.same_face(pair):
+        cases = [(p, left) for p, left in splitter.up_faces()]
     else:
-        # a no-hole-card blackjack: each hand loses what the policies say; the original bet
-        # is lost once when split bets are returned
-        phi[:, blackjack] = -(context.split_loss + context.double_loss * (c_bet == 2))[:, None]
-        extra[blackjack] = -1 if context.split_loss == 0 else 0
-    n_cls = len(classes)
-    # y[class1 * n_cls + class2, outcome]: the two hands' total result
-    y = phi[:, None, :] + phi[None, :, :] + extra[None, None, :]
-    y = y.reshape(n_cls * n_cls, len(codes))
-    if context.peeked:
-        y[:, blackjack] = 0
-
-    # every pair of terminal states, grouped by the multiset both hands drew. The results are
-    # symmetric in the two hands, so each unordered pair is taken once, twice weighted.
-    keys, pair_classes, weights = [], [], []
-    for i in range(len(drawn)):
-        both = drawn[i][None, :] + drawn[i:]
-        feasible = np.flatnonzero((both <= shoe[None, :]).all(axis=1))
-        keys.append(both[feasible] @ PACK)
-        pair_classes.append(cls[i] * n_cls + cls[i + feasible])
-        weights.append(ways[i] * ways[i + feasible] * np.where(feasible == 0, 1, 2))
-    m_keys, m_index = np.unique(np.concatenate(keys), return_inverse=True)
-    m_index = m_index.reshape(-1)
-    pair_class = np.concatenate(pair_classes)
-    weight = np.concatenate(weights)
-    both_cards = (m_keys[:, None] // PACK[None, :]) % 64  # the multisets, decoded
-    sizes = both_cards.sum(axis=1)
-    if int(sizes.max(initial=0)) + context.depth > n0:
-        raise InvalidShoeError(
-            f"shoe {','.join(map(str, rules.shoe_counts))} is too small: two split hands and the "
-            "dealer could run out of cards"
-        )
-    # per multiset and dealer outcome: the sums of c1 c2 Y and c1 c2 Y^2 over its pairs
-    # (integers; int64 holds them, checked, else Python integers)
-    safe = float(np.sum(weight, dtype=np.float64)) * float(np.abs(y).max(initial=1)) ** 2 < 2.0**62
-    if not safe:
-        weight = weight.astype(object)
-    sums = []
-    for power in (1, 2):
-        table = np.zeros((len(m_keys), len(codes)), dtype=np.int64 if safe else object)
-        for o in range(len(codes)):
-            np.add.at(table[:, o], m_index, weight * y[pair_class, o] ** power)
-        sums.append(table)
-
-    removed = both_cards.copy()
-    removed[:, pair] += 2  # relative to the shoe after the up card
-    numerators, denominators = outcome_numerators(context.dealer, context.shoe, removed, context.depth, exact)
-    dealer = np.stack([numerators[o] for o in codes.tolist()], axis=1)  # (multisets, outcomes)
-    if exact:
-        first_m, second_m = ((dealer * np.array(t.tolist(), dtype=object)).sum(axis=1) for t in sums)
-    else:
-        first_m, second_m = ((dealer * t.astype(np.float64)).sum(axis=1) for t in sums)
-
-    # the hands' draws have probability prod_r ff(S_r, M_r) / ff(n0, |M|); the dealer's
-    # numerators are over ff(n0 - |M|, depth): together over ff(n0, |M| + depth)
-    if exact:
-        shoe_list = shoe.tolist()
-        by_size: dict[int, list[int]] = {}
-        for j, row in enumerate(both_cards.tolist()):
-            w = math.prod(falling(s, m) for s, m in zip(shoe_list, row))
-            acc = by_size.setdefault(int(sizes[j]), [0, 0])
-            acc[0] += w * first_m[j]
-            acc[1] += w * second_m[j]
-        mean = sum((Fraction(a, falling(n0, size + context.depth)) for size, (a, _) in by_size.items()), Fraction(0))
-        square = sum((Fraction(b, falling(n0, size + context.depth)) for size, (_, b) in by_size.items()), Fraction(0))
-        return mean, square
-    deepest = int(both_cards.max(initial=0)) + 1
-    table = np.array([[float(falling(s, m)) for m in range(deepest)] for s in shoe.tolist()])  # (10, m)
-    per_size = np.array([float(falling(n0, k)) for k in range(int(sizes.max(initial=0)) + 1)])
-    p_draws = np.prod(table[np.arange(10)[None, :], both_cards], axis=1) / per_size[sizes]
-    p_draws = p_draws / np.asarray(denominators, dtype=np.float64)
-    return float((p_draws * first_m).sum()), float((p_draws * second_m).sum())
+        cases = [(Fraction(1), None)]
+    mean: Any = 0
+    square: Any = 0
+    for p, left in cases:
+        solver = _SplitSquare(splitter, pair, left)
+        weight = p if context.exact else float(p)
+        first, total = solver.mean(0, 2, 1), solver.square(0, 2, 1)
+        m, s2, at_bj = solver.evaluate((first, None), (total, None), (first, BLACKJACK))
+        if not context.peeked and context.bj_rank is not None and context.split_loss == 0:
+            # the original bet is lost to a dealer blackjack even when split bets are returned:
+            # Y gains -1 there, so Y^2 gains 1 - 2 (sum of the hands' results there)
+            shoe = solver.shoe(0)
+            p_bj = solver.number(Fraction(int(shoe[context.bj_rank]), int(shoe.sum())))
+            m = m - p_bj
+            s2 = s2 + p_bj - 2 * at_bj
+        mean += weight * m
+        square += weight * s2
+    return mean, square
 
 
 @dataclasses.dataclass(frozen=True)

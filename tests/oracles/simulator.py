@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 import random
 
-__all__ = ["simulate", "play_sequence"]
+__all__ = ["simulate", "simulate_spread", "play_sequence"]
 
 # Action codes.
 STAND, HIT, DOUBLE, SURRENDER, SPLIT = 0, 1, 2, 3, 4
@@ -194,9 +194,11 @@ def _tables(chart: dict, R: _Rules):
     return first, split2, multi, pair_action
 
 
-def _run(chart: dict, rules: dict, cards: list, rounds: int, rnd) -> tuple[float, float]:
+def _run(chart: dict, rules: dict, cards: list, rounds: int, rnd, moments: list | None = None) -> tuple[float, float]:
     """Core loop.  `cards` is the shoe as a flat list (it is permuted in place), `rnd` a
-    zero-argument function returning floats in [0, 1)."""
+    zero-argument function returning floats in [0, 1).  `moments`: if given, the sample means
+    of X, X^2, X^3 and X^4 are appended to it."""
+    powers = [0.0, 0.0]
     R = _Rules(rules)
     first_t, split_t, multi_t, pair_t = _tables(chart, R)
     N = len(cards)
@@ -373,12 +375,16 @@ def _run(chart: dict, rules: dict, cards: list, rounds: int, rnd) -> tuple[float
                                 res -= bet
         total_sum += res
         total_sq += res * res
+        powers[0] += res * res * res
+        powers[1] += res * res * res * res
     mean = total_sum / rounds
     if rounds > 1:
         var = (total_sq - total_sum * total_sum / rounds) / (rounds - 1)
         se = math.sqrt(max(var, 0.0) / rounds)
     else:
         se = float("nan")
+    if moments is not None:
+        moments.extend([total_sum / rounds, total_sq / rounds, powers[0] / rounds, powers[1] / rounds])
     return mean, se
 
 
@@ -394,6 +400,21 @@ def simulate(chart: dict, rules: dict, shoe: tuple, rounds: int, seed: int) -> t
     rng = random.Random(seed)
     mean, se = _run(chart, rules, cards, int(rounds), rng.random)
     return mean, se
+
+
+def simulate_spread(chart: dict, rules: dict, shoe: tuple, rounds: int, seed: int) -> tuple[float, float, float, float]:
+    """As `simulate` (the same rounds for the same seed), with the spread: (mean, its standard
+    error, the sample variance of the round's result, the standard error of that variance,
+    from the sample's fourth central moment)."""
+    cards = []
+    for rank, count in enumerate(shoe, start=1):
+        cards.extend([rank] * int(count))
+    moments: list = []
+    mean, se = _run(chart, rules, cards, int(rounds), random.Random(seed).random, moments)
+    m1, m2, m3, m4 = moments
+    variance = m2 - m1 * m1
+    central4 = m4 - 4 * m3 * m1 + 6 * m2 * m1 * m1 - 3 * m1**4
+    return mean, se, variance, math.sqrt(max(central4 - variance * variance, 0.0) / rounds)
 
 
 def play_sequence(chart: dict, rules: dict, sequence) -> float:
