@@ -11,6 +11,8 @@ hands, the whole round:
 - **exact**: ``bjcalc edge --exact`` as a whole process;
 - peak memory (resident set) of the cold float and exact processes.
 
+bjcalc's modules are byte-compiled first, as ``pip install`` does.
+
     python benchmarks/speed.py [--decks 1 2 6 8] [--runs 3] [--no-exact]
 
 Tests never assert these times; run it on an idle machine.
@@ -19,6 +21,7 @@ Tests never assert these times; run it on an idle machine.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import statistics
@@ -104,6 +107,12 @@ def main() -> None:
     from bjcalc.engine.dealer import exact_kernel_available, kernel_available
     from bjcalc.engine.store import cache_directory
 
+    # bytecode, as pip compiles it when it installs a package: this environment may set
+    # PYTHONDONTWRITEBYTECODE, and an editable install would then recompile every module of
+    # bjcalc in every process (about 0.1 s)
+    import bjcalc
+
+    compileall.compile_dir(os.path.dirname(bjcalc.__file__), quiet=1)
     cache = str(cache_directory() or tempfile.mkdtemp())
     print(f"dealer loop: {'compiled' if kernel_available() else 'numpy'}"
           f"{' (exact in 128-bit integers)' if exact_kernel_available() else ''}; store: {cache}; "

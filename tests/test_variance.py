@@ -17,18 +17,21 @@ def total(cards):
 
 
 def over_orderings(shoe, play_round):
-    """E[X], E[X^2] and how many orderings split, over every distinct ordering (equally likely)
-    of a shoe without aces: ``play_round(hand, up, draws)`` plays the player's hands from the
-    deck and returns them as (cards, bet); then the dealer draws to 17 and every hand settles."""
+    """E[X], E[X^2], how many orderings split and the most hands one played, over every
+    distinct ordering (equally likely) of a shoe without aces: ``play_round(hand, up, draws)``
+    plays the player's hands from the deck and returns them as (cards, bet); then the dealer
+    draws to 17 and every hand settles."""
     cards = [r + 1 for r in range(10) for _ in range(shoe[r])]
     first_moment = second_moment = Fraction(0)
     splits = 0
+    most = 1
     orders = set(permutations(cards))
     for order in orders:
         hand, up, deck = [order[0], order[2]], order[1], list(order[3:])
         hole, draws = deck[0], deck[1:]
         hands = play_round(hand, up, draws)
         splits += len(hands) > 1
+        most = max(most, len(hands))
         dealer = [up, hole]
         if any(total(h) <= 21 for h, _ in hands):
             while total(dealer) < 17:
@@ -36,7 +39,7 @@ def over_orderings(shoe, play_round):
         result = sum(settle(h, bet, total(dealer)) for h, bet in hands)
         first_moment += result
         second_moment += result * result
-    return first_moment / len(orders), second_moment / len(orders), splits
+    return first_moment / len(orders), second_moment / len(orders), splits, most
 
 
 def settle(hand, bet, dealer_total):
@@ -162,7 +165,7 @@ def brute_force_with_splits(shoe, rules, max_hands=2):
 def test_exact_variance_with_one_split_matches_brute_force(shoe):
     rules = Rules(shoe=shoe, split_hands=2, surrender="none", double="any", double_after_split=True)
     analysis = Analysis(rules, exact=True)
-    mean, square, splits = brute_force_with_splits(shoe, naive.rules_with(split_hands=2))
+    mean, square, splits, _ = brute_force_with_splits(shoe, naive.rules_with(split_hands=2))
     assert splits > 0  # the shoe does make splitting the best play somewhere
     assert to_fraction(analysis.round().ev) == mean
     assert to_fraction(analysis.variance().variance) == square - mean * mean
@@ -176,8 +179,8 @@ def test_exact_variance_with_one_split_matches_brute_force(shoe):
 def test_exact_variance_with_resplits_matches_brute_force(shoe, max_hands):
     rules = Rules(shoe=shoe, split_hands=max_hands, surrender="none", double="any", double_after_split=True)
     analysis = Analysis(rules, exact=True)
-    mean, square, splits = brute_force_with_splits(shoe, naive.rules_with(split_hands=max_hands), max_hands)
-    assert splits > 0
+    mean, square, _, most = brute_force_with_splits(shoe, naive.rules_with(split_hands=max_hands), max_hands)
+    assert most == max_hands  # some orderings do resplit to the limit
     assert to_fraction(analysis.round().ev) == mean
     assert to_fraction(analysis.variance().variance) == square - mean * mean
 
@@ -280,7 +283,7 @@ def test_chart_variance_matches_brute_force():
     shoe = (0, 2, 0, 1, 0, 1, 0, 1, 0, 6)
     rules = Rules(shoe=shoe, split_hands=2, surrender="none", double="any", double_after_split=True)
     chart = Analysis(rules).chart()
-    mean, square, splits = brute_force_chart(shoe, chart.to_dict())
+    mean, square, splits, _ = brute_force_chart(shoe, chart.to_dict())
     assert splits > 0
     analysis = Analysis(rules, exact=True)
     assert to_fraction(analysis.evaluate(chart).round.ev) == mean
