@@ -104,13 +104,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--no-exact", action="store_true")
     options = parser.parse_args()
-    from bjcalc.engine.dealer import exact_kernel_available, kernel_available
-    from bjcalc.engine.store import cache_directory
-
     # bytecode, as pip compiles it when it installs a package: this environment may set
     # PYTHONDONTWRITEBYTECODE, and an editable install would then recompile every module of
     # bjcalc in every process (about 0.1 s)
     import bjcalc
+    from bjcalc.engine.dealer import exact_kernel_available, kernel_available
+    from bjcalc.engine.store import cache_directory
 
     compileall.compile_dir(os.path.dirname(bjcalc.__file__), quiet=1)
     cache = str(cache_directory() or tempfile.mkdtemp())

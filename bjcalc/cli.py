@@ -641,16 +641,29 @@ def _index(system: Any, play: Any, exact: bool) -> tuple[Any, bool | None]:
 @_POST_SPLIT
 @_PLAYS
 @click.option("--insurance", "insurance_row", is_flag=True, help="Each system's insurance index.")
+@click.option("--pe", "with_pe", is_flag=True,
+              help="Also each system's playing efficiency (Griffin's normal-model estimate, docs/counting.md): the "
+              "first play of every two-card hand on the full shoe and on the shoe without each rank, 11 more "
+              "analyses (a few seconds for one deck, about 6 s for a shoe).")
 @_WORKERS
 @_TABLE_FORMAT
 @EXACT
 def count(system_names: tuple[str, ...], tag_texts: tuple[str, ...], strategy: str | None, chart_file: str | None,
-          post_split: str | None, plays: tuple[str, ...], insurance_row: bool, workers: int | None, fmt: str,
-          exact: bool, **options: Any) -> None:
+          post_split: str | None, plays: tuple[str, ...], insurance_row: bool, with_pe: bool, workers: int | None,
+          fmt: str, exact: bool, **options: Any) -> None:
     """Count systems measured on the game's exact EORs: betting and insurance correlation, the
-    advantage per true count and each --play's index (linear estimates)."""
+    advantage per true count and each --play's index (linear estimates); with --pe, the
+    playing efficiency (a normal-model estimate)."""
     from bjcalc import render
-    from bjcalc.counting import SYSTEMS, CountSystem, count_figures, parse_tags
+    from bjcalc.counting import (
+        SYSTEMS,
+        CountSystem,
+        count_figures,
+        even_depths,
+        parse_tags,
+        playing_efficiency_model,
+        strategy_variations,
+    )
 
     systems = [CountSystem.named(name) for name in system_names]
     systems += [CountSystem("custom" if len(tag_texts) == 1 else f"custom {i}", parse_tags(text))
@@ -659,17 +672,23 @@ def count(system_names: tuple[str, ...], tag_texts: tuple[str, ...], strategy: s
     rules, strategy, chart, post_split, decisions = _eor_setup(strategy, chart_file, post_split, plays, options)
     result, rows, play_strategy = _effects(rules, strategy, chart, post_split, decisions, insurance_row, workers,
                                            exact)
-    figures = [count_figures(system, result) for system in systems]
+    variations = model = None
+    if with_pe:
+        depths = even_depths(sum(rules.shoe_counts))
+        with _progress(1 + sum(1 for n in rules.shoe_counts if n), "strategy variations", lazy=True) as step:
+            variations = strategy_variations(rules, post_split=post_split, workers=workers, progress=step)
+        model = playing_efficiency_model(variations, depths)
+    figures = [count_figures(system, result, variations) for system in systems]
     indices = [[_index(system, play, exact) for play in rows] for system in systems]
     seen = seen_cards(options["removed"])
     if fmt == "json":
-        click.echo(render.count_json(result, rows, play_strategy, figures, indices, exact))
+        click.echo(render.count_json(result, rows, play_strategy, figures, indices, exact, model))
     elif fmt == "csv":
         click.echo(render.count_csv(rows, figures, indices, exact), nl=False)
     elif fmt == "markdown":
-        click.echo(render.count_markdown(result, rows, figures, indices, exact, seen), nl=False)
+        click.echo(render.count_markdown(result, rows, figures, indices, exact, seen, model), nl=False)
     else:
-        click.echo(render.count_text(result, rows, figures, indices, exact, seen))
+        click.echo(render.count_text(result, rows, figures, indices, exact, seen, model))
 
 
 @cli.command()

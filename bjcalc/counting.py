@@ -25,7 +25,10 @@ Blackjack), with ``p_r`` the rank's share of the shoe:
 - the linear estimates that follow from the regression of EV on the count: the player's
   advantage gained per unit of true count (count per deck remaining), and a play's index, the
   true count at which its EV difference changes sign. These are labelled linear estimates:
-  they are exact regressions of exact EORs, not exact EVs at those counts.
+  they are exact regressions of exact EORs, not exact EVs at those counts;
+- playing efficiency (PE): the share of the gain from perfect strategy variation that the count
+  gains, Griffin's normal-model estimate over the first decisions of two-card hands (their
+  frequencies and the EORs of each decision's two best plays) and an even spread of depths.
 
 See docs/counting.md for the definitions written out.
 """
@@ -35,6 +38,7 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import enum
+import functools
 import math
 import multiprocessing
 import os
@@ -45,8 +49,8 @@ from typing import Any
 
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
-from bjcalc.cards import ACE, TEN, Rank, as_cards, parse_card, parse_cards
-from bjcalc.errors import InvalidCardError, InvalidHandError, InvalidRulesError
+from bjcalc.cards import ACE, TEN, Rank, as_cards, counts_total, parse_card, parse_cards
+from bjcalc.errors import BjcalcError, InvalidCardError, InvalidHandError, InvalidRulesError
 from bjcalc.numbers import to_api, to_fraction
 from bjcalc.results import Strategy, _Data, by_up
 from bjcalc.rules import Rules
@@ -445,31 +449,42 @@ def _signed(value: Fraction) -> str:
 @dataclasses.dataclass(frozen=True)
 class CountFigures(_Data):
     """A count system measured against a game's exact EORs (module docstring). ``per_true_count``:
-    the linear estimate of the player's advantage gained per unit of true count, in percent."""
+    the linear estimate of the player's advantage gained per unit of true count, in percent;
+    ``playing_efficiency``: Griffin's normal-model estimate (:func:`playing_efficiency`), or
+    ``None`` where it was not computed."""
 
     system: CountSystem
     betting_correlation: float
     insurance_correlation: float
     per_true_count: float
+    playing_efficiency: float | None = None
 
     def to_data(self) -> dict[str, Any]:
         return {"system": self.system.name, "tags": self.system.tags_text(), "balanced": self.system.balanced,
                 "betting_correlation": self.betting_correlation,
                 "insurance_correlation": self.insurance_correlation,
                 "advantage_per_true_count_percent": self.per_true_count,
+                "playing_efficiency": self.playing_efficiency,
                 "linear_estimate": True}
 
 
-def count_figures(system: CountSystem, eor: EffectsOfRemoval) -> CountFigures:
-    """BC, IC and the advantage per true count of ``system`` for the game of ``eor``."""
+def count_figures(system: CountSystem, eor: EffectsOfRemoval, variations: Sequence[StrategyVariation] | None = None,
+                  depths: Sequence[int] | None = None) -> CountFigures:
+    """BC, IC and the advantage per true count of ``system`` for the game of ``eor``; with
+    ``variations`` (:func:`strategy_variations`) also its playing efficiency over ``depths``
+    (default :func:`even_depths` of the shoe)."""
     counts = eor.counts
     values = [eor.eor.get(Rank.from_index(r), 0) for r in range(10)]
     present = [c for c in counts]
+    efficiency = None
+    if variations is not None:
+        efficiency = playing_efficiency(system, variations, even_depths(sum(counts)) if depths is None else depths)
     return CountFigures(
         system=system,
         betting_correlation=correlation(system.tags, values, present),
         insurance_correlation=correlation(system.tags, INSURANCE_VECTOR, present),
         per_true_count=100 * float(slope(system.tags, values, present)),
+        playing_efficiency=efficiency,
     )
 
 
@@ -491,3 +506,237 @@ def linear_index(system: CountSystem, play: PlayEffects) -> Fraction | None:
     """:func:`play_index` without the direction."""
     found = play_index(system, play)
     return None if found is None else found[0]
+
+
+# -- playing efficiency ---------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class StrategyVariation:
+    """One strategy variation, as Griffin's playing efficiency weighs it: a hand against an up
+    card, its basic play (the better of the two on the full shoe) against the alternative.
+
+    ``margin``: EV(basic) - EV(alternative) on the full shoe, per initial bet, in the hand's
+    frame (0 or more); ``eor``: the EOR of that difference for each rank, A first (0 where the
+    shoe left holds none); ``counts``: the shoe left after the hand and the up card (A..T), the
+    one the EORs are taken on; ``frequency``: the chance per round that the decision arises
+    (the hand and up card dealt, and no dealer blackjack where the hand's frame excludes it)."""
+
+    label: str
+    margin: float
+    eor: tuple[float, ...]
+    counts: tuple[int, ...]
+    frequency: float
+
+    @classmethod
+    def from_effects(cls, play: PlayEffects, frequency: float) -> StrategyVariation:
+        """The variation of ``play`` (``first`` the basic play, ``second`` the alternative)."""
+        counts = play.rules.without(list(play.cards) + [play.up]).shoe_counts
+        eor = play.eor
+        return cls(play.label, float(play.difference), tuple(float(eor.get(Rank.from_index(r), 0)) for r in range(10)),
+                   counts, frequency)
+
+    def sd(self, seen: int) -> float:
+        """The standard deviation of the EV difference over the shoes left after ``seen`` cards
+        drawn at random (besides the hand and up card), in Griffin's linear model:
+        ``sqrt((M - 1) seen / (M - seen) var_p(EOR))`` with ``M`` cards in :attr:`counts`
+        (docs/counting.md derives it).
+
+        >>> StrategyVariation("x", 0.0, (1.0, -1.0) + (0.0,) * 8, (1, 1) + (0,) * 8, 1.0).sd(1)
+        1.0
+        """
+        cards = sum(self.counts)
+        if seen <= 0 or seen >= cards:
+            return 0.0
+        return math.sqrt((cards - 1) * seen / (cards - seen) * self.eor_variance)
+
+    @functools.cached_property
+    def eor_variance(self) -> float:
+        """``var_p(EOR)``: the variance of the EORs over the cards of :attr:`counts`."""
+        return _float_moments([0.0] * 10, self.eor, self.counts)[2]
+
+    def correlation(self, tags: Sequence[Any]) -> float:
+        """The correlation of ``tags`` (A first) with the EORs over the cards of :attr:`counts`
+        (as :func:`correlation`, in floating point)."""
+        cov, var_t, var_v = _float_moments([float(t) for t in tags], self.eor, self.counts)
+        return cov / math.sqrt(var_t * var_v) if var_t > 0 and var_v > 0 else 0.0
+
+
+def _float_moments(tags: Sequence[float], values: Sequence[float], counts: Sequence[int]) -> tuple[float, float, float]:
+    """:func:`_moments` in floating point: PE sums thousands of them."""
+    n = sum(counts)
+    w = [c / n for c in counts]
+    mt = sum(wi * ti for wi, ti in zip(w, tags))
+    mv = sum(wi * vi for wi, vi in zip(w, values))
+    cov = sum(wi * (ti - mt) * (vi - mv) for wi, ti, vi in zip(w, tags, values))
+    var_t = sum(wi * (ti - mt) ** 2 for wi, ti in zip(w, tags))
+    var_v = sum(wi * (vi - mv) ** 2 for wi, vi in zip(w, values))
+    return cov, var_t, var_v
+
+
+def unit_normal_loss(z: float) -> float:
+    """Griffin's unit normal linear loss integral ``G(z) = E[max(0, X - z)]`` for a standard
+    normal ``X``: ``phi(z) - z (1 - Phi(z))``.
+
+    >>> round(unit_normal_loss(0.0), 6)
+    0.398942
+    """
+    return max(0.0, math.exp(-z * z / 2) / math.sqrt(2 * math.pi) - z * math.erfc(z / math.sqrt(2)) / 2)
+
+
+def variation_gain(margin: float, sd: float) -> float:
+    """What deviating from the basic play is worth when the alternative's EV difference is
+    normal with mean ``-|margin|`` and standard deviation ``sd``: ``E[max(0, X)]``, taking
+    the alternative exactly when it is the better, ``sd G(|margin| / sd)``.
+
+    >>> round(variation_gain(0.0, 1.0), 6)
+    0.398942
+    """
+    return sd * unit_normal_loss(abs(margin) / sd) if sd > 0 else 0.0
+
+
+def even_depths(cards: int, penetration: Fraction | float = Fraction(2, 3)) -> tuple[int, ...]:
+    """The depth model of :func:`playing_efficiency`: rounds dealt after 0, 1, ... seen cards,
+    each equally weighted, up to ``penetration`` of a shoe of ``cards`` cards (Griffin
+    thought the linear model good over the first two thirds of a deck).
+
+    >>> even_depths(52)[-1], len(even_depths(52))
+    (34, 35)
+    """
+    return tuple(range(math.floor(Fraction(penetration) * cards) + 1))
+
+
+def playing_efficiency(tags: CountSystem | Sequence[Any], variations: Sequence[StrategyVariation],
+                       depths: Sequence[int]) -> float:
+    """Griffin's playing efficiency of a count (a normal-model estimate, docs/counting.md): the
+    share of what perfect strategy variation gains that the count gains, summed over the
+    ``variations`` (weighted by frequency) and the ``depths`` (cards seen before the round,
+    equally weighted). At each, the perfect player gains ``variation_gain(margin, sd)`` and the
+    count, whose correlation with the variation's EORs is ``rho``, gains
+    ``variation_gain(margin, |rho| sd)``.
+
+    >>> one = StrategyVariation("x", 0.01, (1.0, -1.0) + (0.0,) * 8, (4, 4) + (0,) * 8, 1.0)
+    >>> playing_efficiency((3, -3) + (0,) * 8, [one], range(1, 7))
+    1.0
+    """
+    values = tags.tags if isinstance(tags, CountSystem) else tags
+    count = perfect = 0.0
+    for variation in variations:
+        rho = abs(variation.correlation(values))
+        for seen in depths:
+            sd = variation.sd(seen)
+            count += variation.frequency * variation_gain(variation.margin, rho * sd)
+            perfect += variation.frequency * variation_gain(variation.margin, sd)
+    if perfect == 0:
+        raise InvalidRulesError("no strategy variation gains anything at these depths: playing efficiency is undefined")
+    return count / perfect
+
+
+_TWO_CARD_HANDS = [(Rank.from_index(a), Rank.from_index(b)) for a in range(10) for b in range(a, 10)
+                   if {a, b} != {ACE, TEN}]
+
+
+def _hand_evs(rules: Rules, post_split: str) -> dict[tuple[tuple[Rank, Rank], Rank], Any]:
+    """Every two-card hand (naturals aside) against every up card on ``rules``' shoe: (EVs by
+    action, P(dealer blackjack), conditioned); hands the shoe cannot deal are left out."""
+    analysis = Analysis(rules, post_split=post_split)
+    out: dict[tuple[tuple[Rank, Rank], Rank], Any] = {}
+    for hand in _TWO_CARD_HANDS:
+        for up in Rank:
+            try:
+                result = analysis.hand(hand, up)
+            except BjcalcError:
+                continue
+            out[hand, up] = ({a: float(v) for a, v in result.evs.items()}, float(result.dealer_blackjack),
+                             result.conditioned)
+    return out
+
+
+def _deal_probability(counts: Sequence[int], hand: tuple[Rank, Rank], up: Rank) -> float:
+    """P(the up card is ``up`` and the player's two cards are ``hand``) dealt from ``counts``."""
+    left = list(counts)
+    n = sum(left)
+    p_up = left[up.index] / n
+    left[up.index] -= 1
+    a, b = hand[0].index, hand[1].index
+    pairs = left[a] * (left[a] - 1) if a == b else 2 * left[a] * left[b]
+    return p_up * pairs / ((n - 1) * (n - 2))
+
+
+def _variation_actions(hand: tuple[Rank, Rank], evs: Mapping[Action, Any], splits: bool,
+                       soft_doubles: bool) -> list[Action]:
+    """The plays a variation compares for ``hand``: stand and hit, double on a hard total (and
+    on a soft one with ``soft_doubles``), split a pair with ``splits``; those the rules offer."""
+    _, soft = counts_total(tuple(sum(1 for c in hand if c.index == r) for r in range(10)))
+    plays = [Action.STAND, Action.HIT]
+    if soft_doubles or not soft:
+        plays.append(Action.DOUBLE)
+    if splits and hand[0] == hand[1]:
+        plays.append(Action.SPLIT)
+    return [p for p in plays if p in evs]
+
+
+def strategy_variations(
+    rules: Rules,
+    *,
+    splits: bool = False,
+    soft_doubles: bool = False,
+    post_split: str = "cdz-",
+    workers: int | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> list[StrategyVariation]:
+    """The strategy variations of a game, for :func:`playing_efficiency`: the first decision
+    of every two-card hand (naturals aside) against every up card, the better of its two best
+    plays on the full shoe (the basic play) against the other, with the EORs of their EV
+    difference and how often the decision arises. The plays compared are stand, hit and
+    doubling a hard total; pair splitting (``splits``) and soft doubling (``soft_doubles``)
+    are left out by default, as in Griffin's single-deck evaluation (docs/counting.md). Eleven
+    float analyses of the shoe (the full one and one without each rank), in ``workers``
+    processes, each reported to ``progress``."""
+    if rules.infinite:
+        raise InvalidRulesError("an infinite deck has no effects of removal: cards are drawn with replacement")
+    ranks = [rank for rank in Rank if rules.shoe_counts[rank.index] > 0]
+    shoes = [rules] + [rules.without([rank]) for rank in ranks]
+    names = ["variations: full shoe"] + [f"variations: without one {rank}" for rank in ranks]
+    base, *after = _map(_hand_evs, [(shoe, post_split) for shoe in shoes], workers, progress, names)
+    removed = dict(zip(ranks, after))
+    variations = []
+    for (hand, up), (evs, blackjack, conditioned) in base.items():
+        plays = sorted(_variation_actions(hand, evs, splits, soft_doubles), key=lambda a: -evs[a])
+        if len(plays) < 2:
+            continue
+        first, second = plays[:2]
+        left = rules.without(list(hand) + [up]).shoe_counts
+        differences = {rank: removed[rank][hand, up][0] for rank in ranks
+                       if left[rank.index] and (hand, up) in removed[rank]}
+        if len(differences) != sum(1 for n in left if n) or any(
+                first not in d or second not in d for d in differences.values()):
+            continue  # a smaller shoe cannot play the hand (a card limit, a tiny shoe): left out
+        play = PlayEffects(cards=hand, up=up, first=first, second=second, difference=evs[first] - evs[second],
+                           after={rank: d[first] - d[second] for rank, d in differences.items()},
+                           conditioned=conditioned, rules=rules)
+        frequency = _deal_probability(rules.shoe_counts, hand, up) * ((1 - blackjack) if conditioned else 1)
+        variations.append(StrategyVariation.from_effects(play, frequency))
+    return variations
+
+
+def playing_efficiency_model(variations: Sequence[StrategyVariation], depths: Sequence[int], *, splits: bool = False,
+                             soft_doubles: bool = False) -> dict[str, Any]:
+    """What the PE figures of an output assume, as outputs print it: the number of variations,
+    the cards seen before the round (from, to; each count of cards equally weighted) and a
+    one-line description (``splits`` and ``soft_doubles`` as given to
+    :func:`strategy_variations`).
+
+    >>> playing_efficiency_model([], range(35))["cards_seen"]
+    [0, 34]
+    """
+    plays = "stand, hit, double on hard totals" + ", double on soft ones" * soft_doubles + ", split pairs" * splits
+    left_out = ["pair splitting"] * (not splits) + ["soft doubling"] * (not soft_doubles) + ["surrender", "insurance"]
+    return {
+        "variations": len(variations),
+        "cards_seen": [min(depths), max(depths)],
+        "description": ("Griffin's normal-model estimate: the share of the gain from perfect strategy variation "
+                        "that the count captures; the first play of every two-card hand against every up card "
+                        f"({plays}; no {', '.join(left_out[:-1])} or {left_out[-1]}), weighted by frequency; "
+                        f"rounds dealt after {min(depths)} to {max(depths)} seen cards, evenly"),
+    }

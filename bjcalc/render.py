@@ -902,8 +902,10 @@ def system_data(figures: CountFigures, plays: Sequence[PlayEffects], indices: Se
 
 
 def count_data(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strategy: Strategy,
-               figures: Sequence[CountFigures], indices: Sequence[Sequence[Index]]) -> dict[str, Any]:
-    """The EORs the figures come from, the plays indexed, and each system's figures."""
+               figures: Sequence[CountFigures], indices: Sequence[Sequence[Index]],
+               pe_model: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The EORs the figures come from, the plays indexed, each system's figures and what its
+    playing efficiency assumes (``None`` where it was not computed)."""
     return {
         "strategy": result.strategy.to_dict(),
         "frame": "unconditional",
@@ -911,13 +913,15 @@ def count_data(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_stra
         "eor": by_up(result.eor),
         "eor_percent": by_up(_percent(result.eor)),
         "plays": [play_data(play, play_strategy) for play in plays],
+        "playing_efficiency_model": None if pe_model is None else dict(pe_model),
         "systems": [system_data(f, plays, i) for f, i in zip(figures, indices)],
     }
 
 
 def count_json(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strategy: Strategy,
-               figures: Sequence[CountFigures], indices: Sequence[Sequence[Index]], exact: bool) -> str:
-    data = count_data(result, plays, play_strategy, figures, indices)
+               figures: Sequence[CountFigures], indices: Sequence[Sequence[Index]], exact: bool,
+               pe_model: Mapping[str, Any] | None = None) -> str:
+    data = count_data(result, plays, play_strategy, figures, indices, pe_model)
     return dumps(document("count", data, result.rules, exact))
 
 
@@ -942,15 +946,27 @@ COUNT_NOTES = (
 )
 
 
+def _pe_note(pe_model: Mapping[str, Any] | None) -> list[str]:
+    """The line that says what the PE column assumes, where there is one."""
+    if pe_model is None:
+        return []
+    return [f"PE (playing efficiency): {pe_model['description']}; {pe_model['variations']} variations "
+            "(docs/counting.md)"]
+
+
 def _count_tables(result: EffectsOfRemoval, plays: Sequence[PlayEffects], figures: Sequence[CountFigures],
                   indices: Sequence[Sequence[Index]], exact: bool, tablefmt: str) -> list[str]:
+    with_pe = any(f.playing_efficiency is not None for f in figures)
     rows = []
     for f in figures:
         tags = f.system.tags
         rows.append([f.system.name] + [_tag_text(tags[RANK_NOTATION.index(r)]) for r in RANK_ORDER]
                     + ["yes" if f.system.balanced else "no", f"{f.betting_correlation:.2f}",
-                       f"{f.insurance_correlation:.2f}", f"{fixed(f.per_true_count, 3, sign=True)} %"])
-    headers = ["system"] + list(RANK_ORDER) + ["balanced", "BC", "IC", "advantage per true count (linear estimate)"]
+                       f"{f.insurance_correlation:.2f}"]
+                    + ([f"{f.playing_efficiency:.2f}" if f.playing_efficiency is not None else "-"] if with_pe else [])
+                    + [f"{fixed(f.per_true_count, 3, sign=True)} %"])
+    headers = (["system"] + list(RANK_ORDER) + ["balanced", "BC", "IC"] + ["PE"] * with_pe
+               + ["advantage per true count (linear estimate)"])
     lines = [tabulate(rows, headers=headers, tablefmt=tablefmt, disable_numparse=True)]
     if not all(f.system.balanced for f in figures):
         lines += ["", ("unbalanced counts: per unit of running count above its expected value, per deck "
@@ -965,22 +981,25 @@ def _count_tables(result: EffectsOfRemoval, plays: Sequence[PlayEffects], figure
 
 
 def count_text(result: EffectsOfRemoval, plays: Sequence[PlayEffects], figures: Sequence[CountFigures],
-               indices: Sequence[Sequence[Index]], exact: bool, seen: Sequence[str] = ()) -> str:
-    """Each system's tags (2..T, A), balance, BC, IC, advantage per true count and indices."""
+               indices: Sequence[Sequence[Index]], exact: bool, seen: Sequence[str] = (),
+               pe_model: Mapping[str, Any] | None = None) -> str:
+    """Each system's tags (2..T, A), balance, BC, IC, PE (with ``pe_model``), advantage per
+    true count and indices."""
     return "\n".join([
         f"Count systems   {rules_line(result.rules, seen)}",
         f"EORs of the round (unconditional), strategy: {result.strategy}",
-        *COUNT_NOTES, "",
+        *COUNT_NOTES, *_pe_note(pe_model), "",
         *_count_tables(result, plays, figures, indices, exact, "simple"),
     ])
 
 
 def count_markdown(result: EffectsOfRemoval, plays: Sequence[PlayEffects], figures: Sequence[CountFigures],
-                   indices: Sequence[Sequence[Index]], exact: bool, seen: Sequence[str] = ()) -> str:
+                   indices: Sequence[Sequence[Index]], exact: bool, seen: Sequence[str] = (),
+                   pe_model: Mapping[str, Any] | None = None) -> str:
     return "\n".join([
         f"# Count systems: {rules_line(result.rules, seen)}", "",
         f"- EORs of the round (unconditional), strategy: {result.strategy}",
-        *[f"- {note}" for note in COUNT_NOTES], "",
+        *[f"- {note}" for note in [*COUNT_NOTES, *_pe_note(pe_model)]], "",
         *_count_tables(result, plays, figures, indices, exact, "github"), "",
     ])
 
@@ -992,10 +1011,12 @@ def _tag_csv(value: Fraction) -> str:
 
 def count_csv(plays: Sequence[PlayEffects], figures: Sequence[CountFigures], indices: Sequence[Sequence[Index]],
               exact: bool) -> str:
-    """One line per system: tags (2..T, A), balanced, BC, IC, the advantage per true count in %
-    and, per play, its index and which side of it the first play is the better."""
+    """One line per system: tags (2..T, A), balanced, BC, IC, the advantage per true count in %,
+    the playing efficiency (empty where not computed) and, per play, its index and which side
+    of it the first play is the better."""
     header = ["system"] + [f"tag_{r}" for r in RANK_ORDER] + [
-        "balanced", "betting_correlation", "insurance_correlation", "advantage_per_true_count_percent"]
+        "balanced", "betting_correlation", "insurance_correlation", "advantage_per_true_count_percent",
+        "playing_efficiency"]
     for play in plays:
         header += [f"index: {play.label}", f"deviate: {play.label}"]
     rows: list[list[str]] = [header]
@@ -1003,7 +1024,7 @@ def count_csv(plays: Sequence[PlayEffects], figures: Sequence[CountFigures], ind
         tags = f.system.tags
         line = [f.system.name] + [_tag_csv(tags[RANK_NOTATION.index(r)]) for r in RANK_ORDER]
         line += ["yes" if f.system.balanced else "no", repr(f.betting_correlation), repr(f.insurance_correlation),
-                 repr(f.per_true_count)]
+                 repr(f.per_true_count), "" if f.playing_efficiency is None else repr(f.playing_efficiency)]
         for value, above in row:
             line += ["", ""] if value is None else [
                 _csv_number(value, exact), "at_or_above" if above else "at_or_below"]

@@ -29,7 +29,8 @@ UP_ORDER = "23456789TA"
 EXACT_TEXT = re.compile(r"-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?")
 # floats in exact mode too: a square root, chart choices made in floats, correlations (a square root
 # again) and the advantage per true count, which the library hands out as a float
-NOT_EXACT = {"sd", "gain", "cost", "betting_correlation", "insurance_correlation", "advantage_per_true_count_percent"}
+NOT_EXACT = {"sd", "gain", "cost", "betting_correlation", "insurance_correlation", "advantage_per_true_count_percent",
+             "playing_efficiency"}
 CHART = "CHART"  # stands for the path of a chart file written by ``bjcalc chart --format json``
 
 # name -> (arguments, also with --exact)
@@ -55,6 +56,7 @@ RUNS = {
     "eor cd": (["eor", *SMALL, "--strategy", "cd", "--removed", "A,5"], False),
     "count": (["count", *SMALL, "--system", "hi-lo", "--tags", ".5,1,1,1.5,1,.5,0,-.5,-1,-1",
                "--play", "T,6 v T stand hit", "--insurance"], True),
+    "count with PE": (["count", *SMALL, "--system", "zen", "--pe"], True),
     "matrix": (["matrix", *TWOS], True),
     "matrix no hole card": (["matrix", *TWOS, "--no-peek", "--surrender", "early", "--removed", "5"], False),
 }
