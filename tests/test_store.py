@@ -28,7 +28,7 @@ def _run(cache: str) -> dict:
 def test_a_second_process_loads_the_arrays_without_networkx(tmp_path):
     first = _run(str(tmp_path))
     assert first["networkx"]  # compiled here
-    assert sorted(p.name.split("-")[0] for p in tmp_path.glob("*.npz")).count("dealer") == 10
+    assert sorted(p.name.split("-")[0] for p in tmp_path.glob("*.arrays")).count("dealer") == 10
     second = _run(str(tmp_path))
     assert not second["networkx"]
     assert second["ev"] == first["ev"] == _run("off")["ev"]
@@ -69,9 +69,13 @@ def test_an_unreadable_file_is_rebuilt_and_an_unwritable_store_skipped(tmp_path,
 
     assert load()["x"].tolist() == [0, 1, 2] and len(calls) == 1
     assert load()["x"].tolist() == [0, 1, 2] and len(calls) == 1  # read back, not built
-    (tmp_path / "thing-d1.npz").write_bytes(b"not a zip file")
-    assert load()["x"].tolist() == [0, 1, 2] and len(calls) == 2
+    path = tmp_path / "thing-d1.arrays"
+    whole = path.read_bytes()
+    for damaged in (b"not an arrays file", whole[:-1], whole + b"\0", whole.replace(b'"<i8"', b'"<q9"')):
+        path.write_bytes(damaged)
+        built = len(calls)
+        assert load()["x"].tolist() == [0, 1, 2] and len(calls) == built + 1  # rebuilt (and saved again)
     blocked = tmp_path / "a-file"
     blocked.write_text("")
     monkeypatch.setenv("BJCALC_CACHE", str(blocked / "below"))  # cannot be created
-    assert load()["x"].tolist() == [0, 1, 2] and len(calls) == 3
+    assert load()["x"].tolist() == [0, 1, 2] and len(calls) == 6

@@ -187,7 +187,7 @@ def _dealer_from_arrays(up: int, arrays: dict[str, np.ndarray]) -> CompiledDeale
             held=held[10 * i : 10 * i + 10],
             width=width,
             n_drawing=width - stopping[i],
-            stops={int(o): np.flatnonzero(codes == o).astype(np.intp) for o in np.unique(codes[codes >= 0])},
+            stops={o: np.flatnonzero(codes == o).astype(np.intp) for o in sorted(set(codes[codes >= 0].tolist()))},
             stop_counts=stop_counts[i].astype(np.int64).reshape(-1, 10),
         ))
     return CompiledDealer(up=up, steps=tuple(steps))
