@@ -185,7 +185,7 @@ class Analysis(Generic[N]):
     def variance(self, chart: Chart | None = None) -> Variance[N]:
         """The variance of the round's result with CD play, or with every play by ``chart``
         (insurance not taken), exact, resplits included; ``variance`` is ``None`` for the
-        infinite deck. It costs more than the round (about 6 s float at 8 decks with resplits
+        infinite deck. It costs more than the round (about 4 s float at 8 decks with resplits
         to 4 hands)."""
         from bjcalc.game import round_variance
 

@@ -332,9 +332,13 @@ class _SplitSquare:
                 bound = float(np.abs(first.value[a]).sum()) * float(np.abs(second.value[b]).sum())
                 if bound >= 2.0**53:  # pragma: no cover - far beyond any shoe's hands
                     raise OverflowError("split moments: a table's sum could reach 2^53")
+                # only multisets with some way to draw them in these orders (few have a pair card first)
+                rows_a = np.flatnonzero(first.value[a].any(axis=1))
+                rows_b = np.flatnonzero(second.value[b].any(axis=1))
+                where = inverse.reshape(len(first.keys), len(second.keys))[np.ix_(rows_a, rows_b)].reshape(-1)
                 for o in range(len(self.codes)):
-                    product = np.multiply.outer(first.value[a][:, o], second.value[b][:, o]).reshape(-1)
-                    table[:, o] = np.rint(np.bincount(inverse, weights=product, minlength=len(keys))).astype(np.int64)
+                    product = np.multiply.outer(first.value[a][rows_a, o], second.value[b][rows_b, o]).reshape(-1)
+                    table[:, o] = np.rint(np.bincount(where, weights=product, minlength=len(keys))).astype(np.int64)
                 self.tables[name] = (keys, table)
         return self.tables[name]
 
@@ -345,8 +349,8 @@ class _SplitSquare:
         if key not in self.pairs:
             first, second = self.hand_sums(s), self.hand_sums(t)
             both = (first.keys[:, None] + second.keys[None, :]).reshape(-1)
-            keys, inverse = np.unique(both, return_inverse=True)
-            self.pairs[key] = (keys, inverse.reshape(-1))
+            keys = np.unique(both)  # (hashed) then located: faster than sorting every pair
+            self.pairs[key] = (keys, np.searchsorted(keys, both))
         return self.pairs[key]
 
     def evaluate(self, *forms: tuple[_Form, int | None]) -> list[Any]:
@@ -365,6 +369,8 @@ class _SplitSquare:
                 table: tuple
                 if kind == "joint":
                     table = (kind, rest[0], self.plays(rest[1]), rest[2], self.plays(rest[3]))
+                    if table[2] == table[4] and table[1] > table[3]:  # the product is symmetric
+                        table = (kind, rest[2], table[4], rest[0], table[2])
                 else:
                     table = (kind, rest[0], self.plays(rest[1]))
                 terms[r, table] = terms.get((r, table), 0) + c
@@ -390,8 +396,13 @@ class _SplitSquare:
                     "dealer could run out of cards")
         out = self.shoe(-2)  # the shoe after the up card alone
         removed = np.concatenate([rows[feasible[r]] + out - self.shoe(r) for r in removals])
-        numerators, denominators = outcome_numerators(self.context.dealer, self.context.shoe, removed, depth, exact)
-        dealer = np.stack([numerators[o] for o in self.codes.tolist()], axis=1)
+        # M at removal r + 1 leaves the shoe M + P leaves at r: each shoe is evaluated once
+        distinct, back = np.unique(removed @ PACK, return_index=True, return_inverse=True)[1:]
+        numerators, denominators = outcome_numerators(self.context.dealer, self.context.shoe, removed[distinct],
+                                                      depth, exact)
+        back = back.reshape(-1)
+        dealer = np.stack([numerators[o] for o in self.codes.tolist()], axis=1)[back]
+        denominators = np.asarray(denominators)[back]
         weights: dict[int, tuple[np.ndarray, Any]] = {}
         start = 0
         for r in removals:
