@@ -17,10 +17,12 @@ Win, push and loss (the result of the best play > 0, = 0, < 0) are exact where t
 is stand, hit, double or surrender, and for naturals: the player's draws are followed one card
 at a time, each from the cards left (the hole card is one of them: the cards are exchangeable),
 hit or stand as the CD play behind the EVs decides, and each final hand meets the dealer's
-outcomes for the shoe it leaves (:meth:`bjcalc.Analysis.dealer`, blackjack included). Where the
-best play is a split they are not computed (``None``): the split hands' joint results are out
-of reach of this walk. The round's win, push and loss are summed over the other cells, and the
-probability of a round whose best play is a split is given beside them (``split``).
+outcomes for the shoe it leaves (:meth:`bjcalc.Analysis.dealer`, blackjack included). A split
+into two hands (no resplit possible) is exact too, the total of both hands against the dealer
+(:func:`bjcalc.engine.moments.split_chances`). Where a split could resplit they are not
+computed (``None``): three or four hands' joint result is out of reach. The round's win, push
+and loss are summed over the other cells, and the probability of a round whose best play is
+such a split is given beside them (``split``, 0 where none is).
 """
 
 from __future__ import annotations
@@ -41,10 +43,10 @@ from bjcalc.results import UP_ORDER, HandResult, N, Outcome, RoundResult, Strate
 Number = Fraction | float  # the walk's numbers: Fraction in exact mode, float otherwise
 
 OUTCOMES_NOTE = (
-    "win/push/loss: the chance that the best play's result is > 0, = 0, < 0, exact, in the cell's frame, for a "
-    "best play of stand, hit, double or surrender and for naturals; not computed where the best play is a split. "
-    "The round's are unconditional, over the rounds whose best play is not a split (split: the chance of a round "
-    "whose best play is a split, not broken down; a dealer blackjack before it counts as a loss)."
+    "win/push/loss: the chance that the best play's result is > 0, = 0, < 0 (a split: both hands' total), exact, "
+    "in the cell's frame; not computed where the best play is a split that could resplit. The round's are "
+    "unconditional, over the rounds whose best play is not such a split (split: the chance of a round whose best "
+    "play is a split that could resplit, not broken down; a dealer blackjack before it counts as a loss)."
 )
 
 
@@ -186,10 +188,10 @@ def ev_matrix(analysis: Analysis[Any]) -> EvMatrix[Any]:
             given: list[Any] = ["K", "Q"] if not same_face else cards
             hand = analysis.hand(given, up)
             probability = p_up * p_hand
-            chances = None if hand.best is Action.SPLIT else walk.chances(hand, counts)
+            chances = walk.split_chances(hand, counts) if hand.best is Action.SPLIT else walk.chances(hand, counts)
             weight: Number = probability if exact else float(probability)
             p_bj = _number(hand.dealer_blackjack, exact)
-            if chances is None:  # a split: a dealer blackjack before it (after a peek) took the bet
+            if chances is None:  # a resplit: a dealer blackjack before it (after a peek) took the bet
                 before = p_bj if hand.conditioned else zero
                 loss += weight * before
                 split += weight * (1 - before)
@@ -250,6 +252,21 @@ class _Walk:
             else:
                 lo = lo + bj
         return Chances(to_api(w, exact), to_api(p, exact), to_api(lo, exact))
+
+    def split_chances(self, hand: HandResult[Any], counts: tuple[int, ...]) -> Chances[Any] | None:
+        """A split's win/push/loss (its two hands' total result > 0, = 0, < 0) where no
+        resplit can happen (:func:`bjcalc.engine.moments.split_chances`), else ``None``."""
+        from bjcalc.engine.moments import split_chances
+
+        pair = counts.index(2)
+        joint = split_chances(self.analysis.engine.splits(hand.up.index), pair)
+        if joint is None:
+            return None
+        w, p, lo = joint
+        if hand.conditioned:
+            kept = w + p + lo
+            w, p, lo = w / kept, p / kept, lo / kept
+        return Chances(to_api(w, self.exact), to_api(p, self.exact), to_api(lo, self.exact))
 
     def _outcomes(self, up: int, counts: tuple[int, ...]) -> dict[Outcome, Number]:
         """The dealer's final outcomes (blackjack included) with the hand's cards out."""

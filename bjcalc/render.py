@@ -1049,15 +1049,15 @@ def _matrix_round_lines(result: EvMatrix, exact: bool) -> list[str]:
         (f"round: EV {_exact_or_fixed(ev, exact)} per initial bet (unconditional; house edge "
          f"{fixed(-100 * float(ev), 4)} %)"),
         (f"round: win {fixed(chances.win)}, push {fixed(chances.push)}, loss {fixed(chances.loss)}, "
-         f"best play a split (not broken down) {fixed(result.split)} (unconditional)"),
+         f"best play a split that could resplit (not broken down) {fixed(result.split)} (unconditional)"),
     ]
 
 
 MATRIX_NOTES = (
     "each table: P = P(this up card and this hand), unconditional; EVs per initial bet, in the frame stated, "
     "CD play after the first decision; * marks the best play; - where the rules do not allow the play",
-    "win/push/loss: the chance that the best play's result is > 0, = 0, < 0, exact, in the table's frame; "
-    "not computed (-) where the best play is a split",
+    "win/push/loss: the chance that the best play's result is > 0, = 0, < 0 (a split: both hands' total), exact, "
+    "in the table's frame; not computed (-) where the best play is a split that could resplit",
 )
 
 

@@ -108,10 +108,7 @@ def test_win_push_loss_are_probabilities_that_give_the_ev(game):
     rules, matrix = game
     for cell in matrix.cells:
         chances = cell.chances
-        if cell.best is Action.SPLIT:
-            assert chances is None
-            continue
-        w, p, lo = F(chances.win), F(chances.push), F(chances.loss)
+        w, p, lo = F(chances.win), F(chances.push), F(chances.loss)  # splits too: two hands at most here
         assert min(w, p, lo) >= 0 and w + p + lo == 1, (cell.label, cell.up)
         ev = F(cell.hand.evs[cell.best])
         if cell.hand.is_blackjack:
@@ -120,13 +117,55 @@ def test_win_push_loss_are_probabilities_that_give_the_ev(game):
             assert lo == 1
         elif cell.best in (Action.STAND, Action.HIT):  # a unit bet: +1, 0 or -1
             assert ev == w - lo, (cell.label, cell.up, cell.best)
-        elif rules.peek:  # a doubled bet: +2, 0 or -2
+        elif cell.best is Action.DOUBLE and rules.peek:  # a doubled bet: +2, 0 or -2
             assert ev == 2 * (w - lo), (cell.label, cell.up)
     chances = matrix.chances
-    assert F(chances.win) + F(chances.push) + F(chances.loss) + F(matrix.split) == 1
+    assert F(chances.win) + F(chances.push) + F(chances.loss) == 1 and F(matrix.split) == 0
     if rules.split_hands == 1:
-        assert F(matrix.split) == 0
         assert F(chances.win) - F(chances.loss) < F(matrix.round.ev)  # blackjacks pay 3:2, doubles 2
+
+
+def test_splits_that_could_resplit_are_not_broken_down():
+    rules = Rules(shoe=(2, 2, 2, 2, 2, 2, 2, 4, 2, 8), split_hands=3, surrender="none")  # four 8s
+    matrix = exact_matrix(rules)
+    splits = [c for c in matrix.cells if c.best is Action.SPLIT]
+    for cell in splits:  # a resplit needs a third card of the rank (and aces are not resplit here)
+        pair = Rank(cell.cards.split(",")[0])
+        left = rules.shoe_counts[pair.index] - 2 - (cell.up is pair)
+        assert (cell.chances is None) == (pair is not Rank.ACE and left > 0), (cell.label, cell.up)
+    assert any(c.chances is None for c in splits) and any(c.chances is not None for c in splits)
+    total = F(matrix.chances.win) + F(matrix.chances.push) + F(matrix.chances.loss)
+    assert 0 < F(matrix.split) < 1 and total + F(matrix.split) == 1
+
+
+def test_a_splits_chances_against_every_ordering_of_a_tiny_shoe():
+    """Both split hands' total against brute force: every distinct ordering of a shoe without
+    aces (dealt player, up, player, hole, draws) is played by tests/test_variance.py's oracle
+    (naive best first play, naive CDZ- split hands, no resplit), and the orderings that deal
+    each split cell are counted by the sign of the round's result."""
+    from test_variance import brute_force_with_splits, naive
+
+    shoe = (0, 2, 0, 1, 0, 1, 0, 1, 0, 6)
+    rules = Rules(shoe=shoe, split_hands=2, surrender="none", double="any", double_after_split=True)
+    signs: dict = {}
+
+    def record(order, result):
+        key = (tuple(sorted((order[0], order[2]))), order[1])
+        counts = signs.setdefault(key, [0, 0, 0])
+        counts[0 if result > 0 else 1 if result == 0 else 2] += 1
+
+    brute_force_with_splits(shoe, naive.rules_with(split_hands=2), 2, record)
+    matrix = exact_matrix(rules)
+    checked = 0
+    for cell in matrix.cells:
+        if cell.best is not Action.SPLIT:
+            continue
+        pair, up = Rank(cell.cards.split(",")[0]).index + 1, cell.up.index + 1
+        counts = signs[(pair, pair), up]
+        expected = [Fraction(c, sum(counts)) for c in counts]
+        assert [F(cell.chances.win), F(cell.chances.push), F(cell.chances.loss)] == expected, (cell.label, cell.up)
+        checked += 1
+    assert checked >= 2
 
 
 def test_a_stands_chances_are_the_dealers_table():
@@ -166,7 +205,7 @@ def test_the_command_prints_text_and_markdown():
     assert "up card 2: P(up) 0.058824, EVs unconditional" in text
     line = next(row for row in text.splitlines() if row.startswith("A,T "))
     assert "1.500000*" in line and line.rstrip().endswith("1.000000  0.000000  0.000000")
-    assert "best play a split (not broken down) 0.000000" in text
+    assert "best play a split that could resplit (not broken down) 0.000000" in text
     markdown = _run(*TINY, "--format", "markdown")
     assert markdown.startswith("# EV matrix:") and "## up card A:" in markdown and "| 6,T " in markdown
 

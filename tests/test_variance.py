@@ -16,11 +16,11 @@ def total(cards):
     return hard + 10 if 1 in cards and hard + 10 <= 21 else hard
 
 
-def over_orderings(shoe, play_round):
+def over_orderings(shoe, play_round, record=None):
     """E[X], E[X^2], how many orderings split and the most hands one played, over every
     distinct ordering (equally likely) of a shoe without aces: ``play_round(hand, up, draws)``
     plays the player's hands from the deck and returns them as (cards, bet); then the dealer
-    draws to 17 and every hand settles."""
+    draws to 17 and every hand settles. ``record(order, result)``, if given, sees every round."""
     cards = [r + 1 for r in range(10) for _ in range(shoe[r])]
     first_moment = second_moment = Fraction(0)
     splits = 0
@@ -37,6 +37,8 @@ def over_orderings(shoe, play_round):
             while total(dealer) < 17:
                 dealer.append(draws.pop(0))
         result = sum(settle(h, bet, total(dealer)) for h, bet in hands)
+        if record is not None:
+            record(order, result)
         first_moment += result
         second_moment += result * result
     return first_moment / len(orders), second_moment / len(orders), splits, most
@@ -107,13 +109,14 @@ def test_exact_variance_matches_brute_force(shoe):
     assert to_fraction(analysis.variance().variance) == square - mean * mean
 
 
-def brute_force_with_splits(shoe, rules, max_hands=2):
+def brute_force_with_splits(shoe, rules, max_hands=2, record=None):
     """E[X] and E[X^2] of a round that may split into up to ``max_hands`` hands, over every
     distinct ordering of a shoe without aces (no blackjack). First decision: the best naive EV
     (stand, hit, double, split; ties keep the earlier); split hands: naive_split's CDZ-
     decisions, each played out before the next gets its second card; a second card of the
     pair's rank starts a new hand (played last) while fewer than ``max_hands`` exist; then
-    the dealer. Also returns how many orderings split."""
+    the dealer. Also returns how many orderings split and the most hands one played;
+    ``record`` as in :func:`over_orderings`."""
     first_choice = {}
 
     def first(hand, up):
@@ -157,7 +160,7 @@ def brute_force_with_splits(shoe, rules, max_hands=2):
             hands.append(play(split_hand, up, draws, choice))
         return hands
 
-    return over_orderings(shoe, play_round)
+    return over_orderings(shoe, play_round, record)
 
 
 @pytest.mark.parametrize("shoe", [(0, 2, 0, 1, 0, 1, 0, 1, 0, 6), (0, 0, 1, 0, 0, 0, 0, 2, 1, 7)],

@@ -318,9 +318,13 @@ class _SplitSquare:
         """A named table: the multisets drawn (keys) and, per multiset and dealer outcome, the
         sum over the ways to draw it of (count of orders) x (result, squared result, or product
         of two hands' results). ``name``: (``"value"`` or ``"square"``, which orders, plays) for
-        one hand; (``"joint"``, which orders, plays, which orders, plays) for two."""
+        one hand; (``"joint"``, which orders, plays, which orders, plays) for two;
+        (``"sign"``, sign, plays): the count of orders of two hands dealt together whose total
+        result has that sign (1, 0 or -1)."""
         if name not in self.tables:
-            if name[0] != "joint":
+            if name[0] == "sign":
+                self.tables[name] = self._sign_table(name[1], name[2])
+            elif name[0] != "joint":
                 sums = self.hand_sums(name[2])
                 self.tables[name] = (sums.keys, (sums.value if name[0] == "value" else sums.square)[name[1]])
             else:
@@ -341,6 +345,33 @@ class _SplitSquare:
                     table[:, o] = np.rint(np.bincount(where, weights=product, minlength=len(keys))).astype(np.int64)
                 self.tables[name] = (keys, table)
         return self.tables[name]
+
+    def _sign_table(self, sign: int, r: int) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`table` for ``("sign", sign, r)``: every ordered pair of terminal states of
+        the two hands (free second cards), by the multiset both drew; their total result per
+        dealer outcome is the two hands' results, and with no hole card a dealer blackjack
+        that takes only the original bet takes it once (-1)."""
+        context = self.context
+        cards, bets, kinds, ways = terminal_states(self.splitter.hand_values(self.pair, r), self.pair, context.rules)
+        phi = _results(context, bets, kinds, self.codes)
+        extra = np.zeros(len(self.codes), dtype=np.int64)
+        if not context.peeked and context.bj_rank is not None and context.split_loss == 0:
+            extra[self.codes == BLACKJACK] = -1
+        drawn = (cards @ PACK) - PACK[self.pair]
+        both = (drawn[:, None] + drawn[None, :]).reshape(-1)
+        keys = np.unique(both)
+        where = np.searchsorted(keys, both)
+        weight = np.multiply.outer(ways, ways).reshape(-1).astype(np.float64)  # exact below 2^53
+        if float(weight.sum()) >= 2.0**53:  # pragma: no cover - far beyond any shoe's hands
+            raise OverflowError("split outcomes: a table's sum could reach 2^53")
+        table = np.zeros((len(keys), len(self.codes)), dtype=np.int64)
+        for o in range(len(self.codes)):
+            if context.peeked and self.codes[o] == BLACKJACK:
+                continue  # the frame: no dealer blackjack
+            total = (phi[:, None, o] + phi[None, :, o]).reshape(-1) + extra[o]
+            chosen = np.where(np.sign(total) == sign, weight, 0.0)
+            table[:, o] = np.rint(np.bincount(where, weights=chosen, minlength=len(keys))).astype(np.int64)
+        return keys, table
 
     def pair_index(self, s: int, t: int) -> tuple[np.ndarray, np.ndarray]:
         """The multisets two hands (played as at removals ``s`` and ``t``) draw together: their
@@ -450,6 +481,26 @@ class _SplitSquare:
                 total += dots[key] * (c if exact else float(c))
             results.append(total)
         return results
+
+
+def split_chances(splitter, pair: int) -> tuple[Any, Any, Any] | None:
+    """P(Y > 0), P(Y = 0), P(Y < 0) for the total result ``Y`` of splitting ``pair``, where
+    no resplit can happen (two hands at most, or no pair card left), in the frame of
+    :func:`split_moments` (joint with no dealer blackjack where the dealer peeks: they add
+    up to P(no dealer blackjack) there, else to 1); ``None`` where a resplit could happen
+    (the three or four hands' joint result is out of reach) or cards are drawn with
+    replacement. Exact: every ordered pair of the two hands' terminal states is met with the
+    dealer's outcomes for the shoe they leave."""
+    from bjcalc.engine.split import max_hands
+
+    context = splitter.context
+    if context.replacement:
+        return None
+    solver = _SplitSquare(splitter, pair, None)
+    if max_hands(context.rules, pair) > 2 and solver.shoe(0)[pair] > 0:
+        return None
+    w, p, lo = solver.evaluate(*((_Form({(0, "sign", sign, 0): 1}), None) for sign in (1, 0, -1)))
+    return w, p, lo
 
 
 def split_moments(splitter, pair: int) -> tuple[Any, Any]:
