@@ -323,7 +323,9 @@ class _SplitSquare:
         result has that sign (1, 0 or -1)."""
         if name not in self.tables:
             if name[0] == "sign":
-                self.tables[name] = self._sign_table(name[1], name[2])
+                keys, by_sign = self._sign_tables(name[2])
+                for sign, table in by_sign.items():
+                    self.tables["sign", sign, name[2]] = (keys, table)
             elif name[0] != "joint":
                 sums = self.hand_sums(name[2])
                 self.tables[name] = (sums.keys, (sums.value if name[0] == "value" else sums.square)[name[1]])
@@ -346,11 +348,11 @@ class _SplitSquare:
                 self.tables[name] = (keys, table)
         return self.tables[name]
 
-    def _sign_table(self, sign: int, r: int) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`table` for ``("sign", sign, r)``: every ordered pair of terminal states of
-        the two hands (free second cards), by the multiset both drew; their total result per
-        dealer outcome is the two hands' results, and with no hole card a dealer blackjack
-        that takes only the original bet takes it once (-1)."""
+    def _sign_tables(self, r: int) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+        """:meth:`table` for ``("sign", sign, r)``, the three signs at once: every ordered pair
+        of terminal states of the two hands (free second cards), by the multiset both drew;
+        their total result per dealer outcome is the two hands' results, and with no hole card
+        a dealer blackjack that takes only the original bet takes it once (-1)."""
         context = self.context
         cards, bets, kinds, ways = terminal_states(self.splitter.hand_values(self.pair, r), self.pair, context.rules)
         phi = _results(context, bets, kinds, self.codes)
@@ -364,14 +366,15 @@ class _SplitSquare:
         weight = np.multiply.outer(ways, ways).reshape(-1).astype(np.float64)  # exact below 2^53
         if float(weight.sum()) >= 2.0**53:  # pragma: no cover - far beyond any shoe's hands
             raise OverflowError("split outcomes: a table's sum could reach 2^53")
-        table = np.zeros((len(keys), len(self.codes)), dtype=np.int64)
+        tables = {sign: np.zeros((len(keys), len(self.codes)), dtype=np.int64) for sign in (1, 0, -1)}
         for o in range(len(self.codes)):
             if context.peeked and self.codes[o] == BLACKJACK:
                 continue  # the frame: no dealer blackjack
-            total = (phi[:, None, o] + phi[None, :, o]).reshape(-1) + extra[o]
-            chosen = np.where(np.sign(total) == sign, weight, 0.0)
-            table[:, o] = np.rint(np.bincount(where, weights=chosen, minlength=len(keys))).astype(np.int64)
-        return keys, table
+            signs = np.sign((phi[:, None, o] + phi[None, :, o]).reshape(-1) + extra[o])
+            for sign, table in tables.items():
+                chosen = np.where(signs == sign, weight, 0.0)
+                table[:, o] = np.rint(np.bincount(where, weights=chosen, minlength=len(keys))).astype(np.int64)
+        return keys, tables
 
     def pair_index(self, s: int, t: int) -> tuple[np.ndarray, np.ndarray]:
         """The multisets two hands (played as at removals ``s`` and ``t``) draw together: their
