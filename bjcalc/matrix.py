@@ -37,7 +37,8 @@ from bjcalc.analysis import Analysis
 from bjcalc.cards import ACE, TEN, Rank, as_cards, counts_total, parse_card
 from bjcalc.engine.codes import Code
 from bjcalc.engine.deal import two_card_hands
-from bjcalc.numbers import to_api, to_fraction
+from bjcalc.engine.dealer import BLACKJACK, BUST
+from bjcalc.numbers import falling, to_api, to_fraction
 from bjcalc.results import UP_ORDER, HandResult, N, Outcome, RoundResult, Strategy, _Data
 
 Number = Fraction | float  # the walk's numbers: Fraction in exact mode, float otherwise
@@ -269,13 +270,40 @@ class _Walk:
         return Chances(to_api(w, self.exact), to_api(p, self.exact), to_api(lo, self.exact))
 
     def _outcomes(self, up: int, counts: tuple[int, ...]) -> dict[Outcome, Number]:
-        """The dealer's final outcomes (blackjack included) with the hand's cards out."""
+        """The dealer's final outcomes (blackjack included) with the hand's cards out: read from
+        the dealer evaluation the analysis already made for that hand's shoe, else computed."""
         key = (up, counts)
         if key not in self._dealer:
-            cards = [Rank.from_index(r) for r in range(10) for _ in range(counts[r])]
-            table = self.analysis.dealer(Rank.from_index(up), removed=cards)
-            self._dealer[key] = {o: _number(p, self.exact) for o, p in table.items()}
+            known = self._evaluated(up, counts)
+            if known is None:
+                cards = [Rank.from_index(r) for r in range(10) for _ in range(counts[r])]
+                table = self.analysis.dealer(Rank.from_index(up), removed=cards)
+                known = {o: _number(p, self.exact) for o, p in table.items()}
+            self._dealer[key] = known
         return self._dealer[key]
+
+    def _evaluated(self, up: int, counts: tuple[int, ...]) -> dict[Outcome, Number] | None:
+        """The dealer's outcomes on the shoe ``counts`` leaves, from the up card's dealer batch
+        (every hand of the engine's hand graph has its shoe there); ``None`` for a hand outside
+        the graph or cards drawn with replacement."""
+        if self.rules.infinite:
+            return None
+        engine = self.analysis.engine
+        layers = engine.table(up).layers
+        found = layers.index.get(counts)
+        if found is None:
+            return None
+        layer, row = found
+        context = engine.context(up)
+        columns = context.batch.index.register(layers, (0,) * 10)[layer][row : row + 1]
+        denominator = falling(sum(context.shoe) - sum(counts), context.depth)
+        out: dict[Outcome, Number] = {}
+        for code, values in context.batch.outcomes(columns).items():
+            value = values[0]
+            if code >= 17 or value != 0 or code in (BUST, BLACKJACK):
+                out[Outcome.of_code(code)] = (Fraction(int(value), denominator) if self.exact
+                                              else float(value) / float(denominator))
+        return out
 
     def _stand(self, up: int, counts: tuple[int, ...]) -> tuple[Number, ...]:
         """(win, push, loss without a dealer blackjack, dealer blackjack), standing now."""
