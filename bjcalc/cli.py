@@ -700,8 +700,8 @@ def matrix(fmt: str, exact: bool, **options: Any) -> None:
     """The whole EV matrix: every two-card hand against every up card, each action's EV (the
     best marked) and frame, P(up card and hand), and the best play's chances of a win, a push
     and a loss (exact; a split's is both hands' total, not computed where it could resplit).
-    Also the round's EV with CD play and its win/push/loss over the rounds whose best play is
-    not a split that could resplit."""
+    Also the round's EV with CD play and its win/push/loss over the rounds in which no resplit
+    happens."""
     from bjcalc import render
     from bjcalc.analysis import Analysis
     from bjcalc.matrix import ev_matrix

@@ -21,8 +21,10 @@ outcomes for the shoe it leaves (:meth:`bjcalc.Analysis.dealer`, blackjack inclu
 into two hands (no resplit possible) is exact too, the total of both hands against the dealer
 (:func:`bjcalc.engine.moments.split_chances`). Where a split could resplit they are not
 computed (``None``): three or four hands' joint result is out of reach. The round's win, push
-and loss are summed over the other cells, and the probability of a round whose best play is
-such a split is given beside them (``split``, 0 where none is).
+and loss are exact over every round in which no resplit happens (for such a split, the rounds
+where neither hand's second card is a pair card are enumerated the same way), and the
+probability of a round in which a resplit happens is given beside them (``split``, 0 where
+none can).
 """
 
 from __future__ import annotations
@@ -46,8 +48,8 @@ Number = Fraction | float  # the walk's numbers: Fraction in exact mode, float o
 OUTCOMES_NOTE = (
     "win/push/loss: the chance that the best play's result is > 0, = 0, < 0 (a split: both hands' total), exact, "
     "in the cell's frame; not computed where the best play is a split that could resplit. The round's are "
-    "unconditional, over the rounds whose best play is not such a split (split: the chance of a round whose best "
-    "play is a split that could resplit, not broken down; a dealer blackjack before it counts as a loss)."
+    "unconditional, over the rounds in which no resplit happens (split: the chance of a round in which one does, "
+    "not broken down; a dealer blackjack found by the peek before a split counts as a loss)."
 )
 
 
@@ -189,22 +191,10 @@ def ev_matrix(analysis: Analysis[Any]) -> EvMatrix[Any]:
             given: list[Any] = ["K", "Q"] if not same_face else cards
             hand = analysis.hand(given, up)
             probability = p_up * p_hand
-            chances = walk.split_chances(hand, counts) if hand.best is Action.SPLIT else walk.chances(hand, counts)
             weight: Number = probability if exact else float(probability)
-            p_bj = _number(hand.dealer_blackjack, exact)
-            if chances is None:  # a resplit: a dealer blackjack before it (after a peek) took the bet
-                before = p_bj if hand.conditioned else zero
-                loss += weight * before
-                split += weight * (1 - before)
-            else:
-                w, p, lo = (_number(x, exact) for x in (chances.win, chances.push, chances.loss))
-                if hand.conditioned:  # back to unconditional: the dealer's blackjack
-                    w, p, lo = w * (1 - p_bj), p * (1 - p_bj), lo * (1 - p_bj)
-                    if hand.is_blackjack:
-                        p += p_bj
-                    else:
-                        lo += p_bj
-                win, push, loss = win + weight * w, push + weight * p, loss + weight * lo
+            chances, parts = walk.cell(hand, counts)
+            win, push, loss = win + weight * parts[0], push + weight * parts[1], loss + weight * parts[2]
+            split += weight * parts[3]
             cells.append(MatrixCell(hand, same_face, to_api(probability, exact), chances))
     api = lambda x: to_api(x, exact)  # noqa: E731
     return EvMatrix(rules, tuple(cells), round_, Chances(api(win), api(push), api(loss)), api(split), exact)
@@ -254,20 +244,31 @@ class _Walk:
                 lo = lo + bj
         return Chances(to_api(w, exact), to_api(p, exact), to_api(lo, exact))
 
-    def split_chances(self, hand: HandResult[Any], counts: tuple[int, ...]) -> Chances[Any] | None:
-        """A split's win/push/loss (its two hands' total result > 0, = 0, < 0) where no
-        resplit can happen (:func:`bjcalc.engine.moments.split_chances`), else ``None``."""
+    def cell(self, hand: HandResult[Any], counts: tuple[int, ...]) -> tuple[Chances[Any] | None, tuple[Number, ...]]:
+        """A cell's chances (in its frame; ``None`` for a split that could resplit) and what it
+        adds to the round's: (win, push, loss, not broken down), unconditional. A dealer
+        blackjack found by the peek is a loss, or a push against a natural."""
+        exact = self.exact
+        p_bj = _number(hand.dealer_blackjack, exact)
+        before = p_bj if hand.conditioned else p_bj * 0
+        if hand.best is not Action.SPLIT:
+            chances = self.chances(hand, counts)
+            w, p, lo = (_number(x, exact) for x in (chances.win, chances.push, chances.loss))
+            if hand.conditioned:  # back to unconditional
+                w, p, lo = w * (1 - p_bj), p * (1 - p_bj), lo * (1 - p_bj)
+                p, lo = (p + p_bj, lo) if hand.is_blackjack else (p, lo + p_bj)
+            return chances, (w, p, lo, p_bj * 0)
         from bjcalc.engine.moments import split_chances
 
-        pair = counts.index(2)
-        joint = split_chances(self.analysis.engine.splits(hand.up.index), pair)
-        if joint is None:
-            return None
-        w, p, lo = joint
-        if hand.conditioned:
-            kept = w + p + lo
-            w, p, lo = w / kept, p / kept, lo / kept
-        return Chances(to_api(w, self.exact), to_api(p, self.exact), to_api(lo, self.exact))
+        joint = split_chances(self.analysis.engine.splits(hand.up.index), counts.index(2))
+        if joint is None:  # not broken down at all
+            return None, (p_bj * 0, p_bj * 0, before, 1 - before)
+        w, p, lo = (_number(x, exact) for x in joint[:3])
+        parts = (w, p, lo + before, 1 - before - w - p - lo)  # the rest: the rounds that resplit
+        if not joint[3]:
+            return None, parts
+        kept = w + p + lo  # P(no dealer blackjack) in a conditioned frame, else 1
+        return Chances(to_api(w / kept, exact), to_api(p / kept, exact), to_api(lo / kept, exact)), parts
 
     def _outcomes(self, up: int, counts: tuple[int, ...]) -> dict[Outcome, Number]:
         """The dealer's final outcomes (blackjack included) with the hand's cards out: read from

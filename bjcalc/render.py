@@ -1049,7 +1049,7 @@ def _matrix_round_lines(result: EvMatrix, exact: bool) -> list[str]:
         (f"round: EV {_exact_or_fixed(ev, exact)} per initial bet (unconditional; house edge "
          f"{fixed(-100 * float(ev), 4)} %)"),
         (f"round: win {fixed(chances.win)}, push {fixed(chances.push)}, loss {fixed(chances.loss)}, "
-         f"best play a split that could resplit (not broken down) {fixed(result.split)} (unconditional)"),
+         f"a resplit (not broken down) {fixed(result.split)} (unconditional)"),
     ]
 
 

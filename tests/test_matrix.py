@@ -149,7 +149,7 @@ def test_a_splits_chances_against_every_ordering_of_a_tiny_shoe():
     rules = Rules(shoe=shoe, split_hands=2, surrender="none", double="any", double_after_split=True)
     signs: dict = {}
 
-    def record(order, result):
+    def record(order, result, hands):
         key = (tuple(sorted((order[0], order[2]))), order[1])
         counts = signs.setdefault(key, [0, 0, 0])
         counts[0 if result > 0 else 1 if result == 0 else 2] += 1
@@ -166,6 +166,26 @@ def test_a_splits_chances_against_every_ordering_of_a_tiny_shoe():
         assert [F(cell.chances.win), F(cell.chances.push), F(cell.chances.loss)] == expected, (cell.label, cell.up)
         checked += 1
     assert checked >= 2
+
+
+def test_the_rounds_chances_leave_out_only_the_rounds_that_resplit():
+    """Resplitting to 3 hands on a tiny shoe: the round's win/push/loss against brute force over
+    every ordering, counting only the orderings in which no resplit happens; ``split`` is the
+    share of those that do."""
+    from test_variance import brute_force_with_splits, naive
+
+    shoe = (0, 0, 0, 1, 0, 0, 0, 3, 1, 6)
+    rules = Rules(shoe=shoe, split_hands=3, surrender="none", double="any", double_after_split=True)
+    tally = [0, 0, 0, 0]  # win, push, loss without a resplit; rounds with one
+
+    def record(order, result, hands):
+        tally[3 if hands > 2 else 0 if result > 0 else 1 if result == 0 else 2] += 1
+
+    brute_force_with_splits(shoe, naive.rules_with(split_hands=3), 3, record)
+    assert tally[3] > 0
+    matrix = exact_matrix(rules)
+    got = [F(matrix.chances.win), F(matrix.chances.push), F(matrix.chances.loss), F(matrix.split)]
+    assert got == [Fraction(t, sum(tally)) for t in tally]
 
 
 def test_a_stands_chances_are_the_dealers_table():
@@ -205,7 +225,7 @@ def test_the_command_prints_text_and_markdown():
     assert "up card 2: P(up) 0.058824, EVs unconditional" in text
     line = next(row for row in text.splitlines() if row.startswith("A,T "))
     assert "1.500000*" in line and line.rstrip().endswith("1.000000  0.000000  0.000000")
-    assert "best play a split that could resplit (not broken down) 0.000000" in text
+    assert "a resplit (not broken down) 0.000000" in text
     markdown = _run(*TINY, "--format", "markdown")
     assert markdown.startswith("# EV matrix:") and "## up card A:" in markdown and "| 6,T " in markdown
 

@@ -20,7 +20,8 @@ def over_orderings(shoe, play_round, record=None):
     """E[X], E[X^2], how many orderings split and the most hands one played, over every
     distinct ordering (equally likely) of a shoe without aces: ``play_round(hand, up, draws)``
     plays the player's hands from the deck and returns them as (cards, bet); then the dealer
-    draws to 17 and every hand settles. ``record(order, result)``, if given, sees every round."""
+    draws to 17 and every hand settles. ``record(order, result, hands)``, if given, sees every
+    round."""
     cards = [r + 1 for r in range(10) for _ in range(shoe[r])]
     first_moment = second_moment = Fraction(0)
     splits = 0
@@ -38,7 +39,7 @@ def over_orderings(shoe, play_round, record=None):
                 dealer.append(draws.pop(0))
         result = sum(settle(h, bet, total(dealer)) for h, bet in hands)
         if record is not None:
-            record(order, result)
+            record(order, result, len(hands))
         first_moment += result
         second_moment += result * result
     return first_moment / len(orders), second_moment / len(orders), splits, most

@@ -320,12 +320,13 @@ class _SplitSquare:
         of two hands' results). ``name``: (``"value"`` or ``"square"``, which orders, plays) for
         one hand; (``"joint"``, which orders, plays, which orders, plays) for two;
         (``"sign"``, sign, plays): the count of orders of two hands dealt together whose total
-        result has that sign (1, 0 or -1)."""
+        result has that sign (1, 0 or -1); ``"sign without resplit"``: the same, counting only
+        the orders where neither hand's second card is of the pair's rank."""
         if name not in self.tables:
-            if name[0] == "sign":
-                keys, by_sign = self._sign_tables(name[2])
+            if name[0] in ("sign", "sign without resplit"):
+                keys, by_sign = self._sign_tables(name[2], name[0] != "sign")
                 for sign, table in by_sign.items():
-                    self.tables["sign", sign, name[2]] = (keys, table)
+                    self.tables[name[0], sign, name[2]] = (keys, table)
             elif name[0] != "joint":
                 sums = self.hand_sums(name[2])
                 self.tables[name] = (sums.keys, (sums.value if name[0] == "value" else sums.square)[name[1]])
@@ -348,13 +349,20 @@ class _SplitSquare:
                 self.tables[name] = (keys, table)
         return self.tables[name]
 
-    def _sign_tables(self, r: int) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+    def _sign_tables(self, r: int, no_resplit: bool) -> tuple[np.ndarray, dict[int, np.ndarray]]:
         """:meth:`table` for ``("sign", sign, r)``, the three signs at once: every ordered pair
-        of terminal states of the two hands (free second cards), by the multiset both drew;
-        their total result per dealer outcome is the two hands' results, and with no hole card
-        a dealer blackjack that takes only the original bet takes it once (-1)."""
+        of terminal states of the two hands (free second cards; with ``no_resplit`` only their
+        orders whose second card is not a pair card), by the multiset both drew; their total
+        result per dealer outcome is the two hands' results, and with no hole card a dealer
+        blackjack that takes only the original bet takes it once (-1)."""
         context = self.context
-        cards, bets, kinds, ways = terminal_states(self.splitter.hand_values(self.pair, r), self.pair, context.rules)
+        solved = self.splitter.hand_values(self.pair, r)
+        cards, bets, kinds, ways = terminal_states(solved, self.pair, context.rules)
+        if no_resplit:  # less the orders that start with a pair card (their states are among these)
+            key = lambda c, b, k: (c @ PACK) * 64 + b * 32 + k  # noqa: E731 - terminal_states' own key
+            p_cards, p_bets, p_kinds, p_ways = terminal_states(solved, self.pair, context.rules, self.pair)
+            ways = ways.copy()
+            np.subtract.at(ways, np.searchsorted(key(cards, bets, kinds), key(p_cards, p_bets, p_kinds)), p_ways)
         phi = _results(context, bets, kinds, self.codes)
         extra = np.zeros(len(self.codes), dtype=np.int64)
         if not context.peeked and context.bj_rank is not None and context.split_loss == 0:
@@ -486,24 +494,28 @@ class _SplitSquare:
         return results
 
 
-def split_chances(splitter, pair: int) -> tuple[Any, Any, Any] | None:
-    """P(Y > 0), P(Y = 0), P(Y < 0) for the total result ``Y`` of splitting ``pair``, where
-    no resplit can happen (two hands at most, or no pair card left), in the frame of
-    :func:`split_moments` (joint with no dealer blackjack where the dealer peeks: they add
-    up to P(no dealer blackjack) there, else to 1); ``None`` where a resplit could happen
-    (the three or four hands' joint result is out of reach) or cards are drawn with
-    replacement. Exact: every ordered pair of the two hands' terminal states is met with the
-    dealer's outcomes for the shoe they leave."""
+def split_chances(splitter, pair: int) -> tuple[Any, Any, Any, bool] | None:
+    """(P(Y > 0), P(Y = 0), P(Y < 0), whole) for the total result ``Y`` of splitting ``pair``,
+    in the frame of :func:`split_moments` (joint with no dealer blackjack where the dealer
+    peeks). ``whole``: no resplit can happen (two hands at most, aces not resplit, or no pair
+    card left), and the three add up to the frame's total (P(no dealer blackjack), else 1).
+    Otherwise they count only the rounds in which no resplit happens (neither hand's second
+    card is a pair card), and the rest of the frame is the chance of a resplit: three or four
+    hands' joint result is out of reach. ``None`` with cards drawn with replacement, or where
+    only one face of tens resplits. Exact: every ordered pair of the two hands' terminal
+    states is met with the dealer's outcomes for the shoe they leave."""
     from bjcalc.engine.split import max_hands
 
     context = splitter.context
     if context.replacement:
         return None
     solver = _SplitSquare(splitter, pair, None)
-    if max_hands(context.rules, pair) > 2 and solver.shoe(0)[pair] > 0:
+    whole = max_hands(context.rules, pair) <= 2 or solver.shoe(0)[pair] == 0
+    if not whole and splitter.same_face(pair):
         return None
-    w, p, lo = solver.evaluate(*((_Form({(0, "sign", sign, 0): 1}), None) for sign in (1, 0, -1)))
-    return w, p, lo
+    kind = "sign" if whole else "sign without resplit"
+    w, p, lo = solver.evaluate(*((_Form({(0, kind, sign, 0): 1}), None) for sign in (1, 0, -1)))
+    return w, p, lo, whole
 
 
 def split_moments(splitter, pair: int) -> tuple[Any, Any]:
