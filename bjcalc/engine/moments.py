@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -226,13 +227,17 @@ class _SplitSquare:
         two = Fraction(face * (face - 1), tens * (tens - 1)) if tens > 1 else Fraction(0)
         return self.number(one), self.number(two)
 
-    # the recursion over (pair cards removed beyond the first two, hands, hand being dealt)
+    # the recursion over (pair cards removed beyond the first two, hands, hand being dealt),
+    # each of its three quantities memoised by its arguments
+    @staticmethod
+    def _memo(memo: dict, compute: Callable[..., _Form], *key: int) -> _Form:
+        if key not in memo:
+            memo[key] = compute(*key)
+        return memo[key]
+
     def mean(self, r: int, hands: int, current: int) -> _Form:
         """E[sum of the results of hands current..hands], as in split_recursion."""
-        key = (r, hands, current)
-        if key not in self.first:
-            self.first[key] = self._mean(r, hands, current)
-        return self.first[key]
+        return self._memo(self.first, self._mean, r, hands, current)
 
     def _mean(self, r: int, hands: int, current: int) -> _Form:
         if current > hands:
@@ -250,10 +255,7 @@ class _SplitSquare:
 
     def square(self, r: int, hands: int, current: int) -> _Form:
         """E[(sum of the results of hands current..hands)^2]."""
-        key = (r, hands, current)
-        if key not in self.second:
-            self.second[key] = self._square(r, hands, current)
-        return self.second[key]
+        return self._memo(self.second, self._square, r, hands, current)
 
     def _square(self, r: int, hands: int, current: int) -> _Form:
         if current > hands:
@@ -273,10 +275,7 @@ class _SplitSquare:
         """E[(result of a finished hand) x (sum of hands current..hands)], the finished hand
         dealt at removal ``s`` with a second card that does not resplit. By exchangeability
         its cards may be dealt last, so the hands after it see R_r."""
-        key = (s, r, hands, current)
-        if key not in self.cross:
-            self.cross[key] = self._with_pending(s, r, hands, current)
-        return self.cross[key]
+        return self._memo(self.cross, self._with_pending, s, r, hands, current)
 
     def _with_pending(self, s: int, r: int, hands: int, current: int) -> _Form:
         if current > hands:
