@@ -331,15 +331,12 @@ def test_the_dealer_blackjack_policy_changes_the_variance():
     assert len(variances) == 2
 
 
-@pytest.mark.xfail(strict=True, raises=pytest.fail.Exception,
-                   reason="bjcalc accepts a shoe on which the split it plays can run out of cards (docs/model.md: "
-                          "'bjcalc refuses a shoe in which a round could run out of cards'); its shoe-size check "
-                          "seems to bound one hand and the dealer, not several split hands drawing from one shoe")
 def test_a_shoe_that_a_split_can_exhaust_is_refused():
+    """docs/model.md: 'bjcalc refuses a shoe in which a round could run out of cards'. Here
+    splitting T,T v 8 and resplitting to four hands can empty the shoe before the dealer
+    finishes (the oracle plays such an ordering); bjcalc refuses the hand and the round."""
     shoe = (1, 0, 0, 0, 0, 0, 0, 4, 1, 4)  # A, four 8s, 9, four tens
     engine_rules, oracle_rules = game("none", "all", split_hands=4)
-    evs = Analysis(Rules(shoe=shoe, **engine_rules), exact=True).hand("T,T", "8").evs
-    assert max(evs, key=evs.get).name == "SPLIT"  # bjcalc's own best play of T,T v 8: split
     # T,T v 8, resplit to four hands (T,A  T,8  T,9  T,8), the dealer's second card an 8: 16, to draw
     # from an empty shoe
     play = Round(shoe, oracle_rules)
@@ -348,5 +345,33 @@ def test_a_shoe_that_a_split_can_exhaust_is_refused():
         play.play((10, 8, 10, 10, 10, 1, 8, 9, 8, 8))
     with pytest.raises(naive.ShoeExhausted):
         naive_split.naive_split(shoe, 8, 10, oracle_rules)
+    with pytest.raises(InvalidShoeError, match="splitting a pair of T against 8 could run out of cards"):
+        Analysis(Rules(shoe=shoe, **engine_rules), exact=True).hand("T,T", "8")
     with pytest.raises(InvalidShoeError):
         Analysis(Rules(shoe=shoe, **engine_rules), exact=True).round()
+
+
+def test_whenever_a_split_can_run_out_bjcalc_refuses_the_shoe():
+    """Random shoes of 8 to 11 cards with a pair to split: wherever the naive split oracle finds
+    an ordering that empties the shoe, bjcalc refuses the hand (it may refuse more: its checks
+    are sufficient conditions, not exact ones)."""
+    import random
+
+    rng = random.Random(5)
+    exhausted = 0
+    for _ in range(40):
+        shoe = [0] * 10
+        for _ in range(rng.randint(8, 11)):
+            shoe[rng.choice([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9])] += 1
+        pair, up, hands = rng.randrange(10), rng.randrange(10), rng.choice([2, 3, 4])
+        shoe[pair] = max(shoe[pair], 2 + rng.randint(0, 2))
+        shoe[up] += shoe[up] < 1 + 2 * (up == pair)
+        try:
+            naive_split.naive_split(tuple(shoe), up + 1, pair + 1,
+                                    naive.rules_with(split_hands=hands, double_after_split=True))
+        except naive.ShoeExhausted:
+            exhausted += 1
+            rules = Rules(shoe=tuple(shoe), split_hands=hands, surrender="none", double_after_split=True)
+            with pytest.raises(InvalidShoeError):
+                Analysis(rules, exact=True).hand(["A23456789T"[pair]] * 2, "A23456789T"[up])
+    assert exhausted >= 5
