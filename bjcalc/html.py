@@ -120,7 +120,10 @@ section { break-inside: avoid; page-break-inside: avoid; }
   .card .tables { flex-direction: column; gap: .6rem; }
   table.chart { font-size: 12px; }
   table.chart th, table.chart td { width: auto; min-width: 1.5rem; height: 1.35rem; }
-  table.wide, .info table { display: block; max-width: 100%%; overflow-x: auto; }
+  .info { grid-template-columns: minmax(0, 1fr); }
+  .info table { table-layout: fixed; }
+  .info th, .info td, .info .flag { white-space: normal; overflow-wrap: anywhere; }
+  table.wide { display: block; max-width: 100%%; overflow-x: auto; }
 }
 @page { size: auto; margin: 10mm; }
 @media print {

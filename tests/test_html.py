@@ -375,3 +375,46 @@ def test_printed_chart_fits_one_page(chart, tmp_path, paper):
     # Chromium writes each page as an uncompressed "/Type /Page" dictionary.
     pages = re.findall(rb"/Type\s*/Page\b(?!s)", pdf.read_bytes())
     assert len(pages) == 1, f"the chart prints on {len(pages)} {paper} pages"
+
+
+# What a phone shows: the page in a 420 px wide frame (a headless window is at least 500 px wide,
+# so the page is framed). Reports the frame's scroll and client widths and every element whose
+# right edge lies beyond the client width.
+_PHONE_PROBE = """<!doctype html><html><body style="margin:0"><iframe id="page" style="border:0;width:420px;
+height:3000px" srcdoc="{page}"></iframe><script>
+document.getElementById("page").addEventListener("load", () => {{
+  const doc = document.getElementById("page").contentDocument, root = doc.documentElement;
+  const beyond = [...doc.querySelectorAll("body *")]
+    .filter(el => el.getBoundingClientRect().right > root.clientWidth + 0.5)
+    .map(el => el.tagName.toLowerCase() + ": " + (el.textContent || "").trim().slice(0, 30));
+  document.body.setAttribute("data-phone", JSON.stringify([root.scrollWidth, root.clientWidth, beyond]));
+}});
+</script></body></html>"""
+
+
+@pytest.mark.skipif(
+    _browser() is None, reason="no headless browser installed: apt-get install chromium"
+)
+@pytest.mark.parametrize("page", sorted(p.name for p in CHART_FILE.parent.glob("*.html")) + ["chart page"])
+def test_pages_need_no_sideways_scrolling_at_420_px(chart, tmp_path, page):
+    """Issue 12: readable on a phone, no sideways scrolling at 420 px (every generated report, and
+    a chart page with long rules and figures)."""
+    import html as html_module
+
+    if page == "chart page":
+        text = chart_page(chart, title="Basic strategy: Atlantic City Blackjack Gold (Microgaming, online RNG)",
+                          rules=RULES * 3, figures=FIGURES * 2, notes=["EVs per initial bet."])
+    else:
+        text = (CHART_FILE.parent / page).read_text(encoding="utf-8")
+    probe = tmp_path / "phone.html"
+    probe.write_text(_PHONE_PROBE.format(page=html_module.escape(text, quote=True)), encoding="utf-8")
+    dom = subprocess.run(
+        _headless(tmp_path) + ["--window-size=800,1000", "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()],
+        capture_output=True, text=True, timeout=60, check=False,
+    ).stdout
+    found = re.search(r'data-phone="([^"]*)"', dom)
+    assert found, "the browser did not run the probe"
+    scroll_width, client_width, beyond = json.loads(html_module.unescape(found.group(1)))
+    assert client_width >= 400  # the frame, less a scroll bar
+    assert scroll_width <= client_width, f"{page} scrolls sideways: {scroll_width} > {client_width} px"
+    assert beyond == [], f"{page}: elements beyond the right edge at 420 px: {beyond}"
