@@ -54,6 +54,57 @@ def test_kernel_matches_exact_numerators():
             assert abs(got - float(want)) <= 1e-15
 
 
+needs_joint = pytest.mark.skipif(not d.joint_available(), reason="compiled joint dealer pass not built")
+
+
+@needs_joint
+@pytest.mark.parametrize("h17,max_cards", [(False, None), (True, None), (False, 5), (True, 3)])
+@pytest.mark.parametrize("shoe", [(4,) * 9 + (16,), (24,) * 9 + (96,), (2, 1, 3, 0, 2, 2, 1, 3, 2, 6)])
+def test_joint_pass_equals_each_up_cards_exact_numerators(h17, max_cards, shoe):
+    """The one pass for every up card (dealer.JointDealer) against the exact per-up-card
+    numerators, outcome by outcome, on depleted shoes (some ranks run out); a row that leaves
+    no card of the up card's rank gets zeros for that up card."""
+    rng = np.random.default_rng(sum(shoe) + 7 * h17 + (max_cards or 0))
+    joint = d.joint_dealer(h17, max_cards)
+    removed = np.minimum(rng.integers(0, 3, size=(83, 10)), np.array(shoe))  # 83: not a whole block
+    depths, pays = [], np.zeros((10, joint.n_out, 2))
+    for up in range(10):
+        after = shoe[:up] + (shoe[up] - 1,) + shoe[up + 1 :]
+        depths.append(d.max_draws(d.compiled_dealer(up, h17, max_cards), after) if shoe[up] else -1)
+        pays[up, :, 0] = 1  # the stand columns: all outcomes, and the bust alone
+        pays[up, :, 1] = [o == d.BUST for o in joint.outcomes[up]] + [0] * (joint.n_out - len(joint.outcomes[up]))
+    matrix, stand = d.joint_numerators(joint, shoe, removed, depths, pays)
+    for up in range(10):
+        if not shoe[up]:
+            continue
+        dealer = d.compiled_dealer(up, h17, max_cards)
+        after = shoe[:up] + (shoe[up] - 1,) + shoe[up + 1 :]
+        live = removed[:, up] < shoe[up]
+        assert not matrix[up][~live].any()
+        exact, denominators = d.outcome_numerators(dealer, after, removed[live], depths[up], exact=True)
+        assert list(joint.outcomes[up]) == dealer.outcomes
+        for slot, outcome in enumerate(dealer.outcomes):
+            for got, want, den in zip(matrix[up][live][:, slot], exact[outcome], denominators):
+                assert abs(got / float(den) - Fraction(int(want), int(den))) <= 1e-15, (up, outcome)
+        np.testing.assert_allclose(stand[up][live][:, 0], [float(den) for den in denominators], rtol=1e-14)
+        busts = matrix[up][:, dealer.outcomes.index(d.BUST)] if d.BUST in dealer.outcomes else 0 * stand[up][:, 1]
+        np.testing.assert_allclose(stand[up][:, 1], busts, rtol=1e-15)
+
+
+@needs_joint
+def test_joint_pass_on_both_cores_gives_the_same_numbers(monkeypatch):
+    joint = d.joint_dealer(False, None)
+    shoe = (32,) * 9 + (128,)
+    removed = np.random.default_rng(3).integers(0, 4, size=(5000, 10))
+    depths = [d.max_draws(d.compiled_dealer(up, False, None), shoe[:up] + (shoe[up] - 1,) + shoe[up + 1 :])
+              for up in range(10)]
+    pay = np.ones((10, joint.n_out, 1))
+    whole = d.joint_numerators(joint, shoe, removed, depths, pay)
+    monkeypatch.setattr(d, "_WORKERS", 1)
+    single = d.joint_numerators(joint, shoe, removed, depths, pay)
+    assert all(np.array_equal(a, b) for a, b in zip(whole, single))
+
+
 needs_exact_kernel = pytest.mark.skipif(not d._EXACT_KERNEL, reason="no 128-bit exact loop in this build")
 
 

@@ -254,9 +254,206 @@ fail:
 #endif
 }
 
+
+/* The dealer of every up card in one pass per shoe (float): bjcalc.engine.dealer.JointDealer.
+ *
+ * A node is a multiset F of the dealer's cards, up card included, laid out level by level
+ * (level = |F|); for a shoe T (before the up card) its weight is w(F) = prod_r ff(T_r, F_r),
+ * one multiplication from its tree parent: w(F) = w(F - r) * (T_r - held). Where the dealer
+ * stops on F, entry e says that c_e legal orders of F start with up card u_e and end in
+ * outcome slot s_e: P(up u, F) = c * w(F) / ff(|T|, |F|). The numerators the per-up-card pass
+ * gives (over ff(|T| - 1, depth_u), conditioned on the up card) follow by one factor per
+ * (up card, level): ff(|T| - L, depth_u - L + 1) / T_u. Drawing nodes keep their weight in a
+ * buffer for their children; stopping nodes are used at once.
+ */
+typedef struct {
+    int n_levels, n_out;  /* levels 1..n_levels; outcome slots per up card (padded) */
+    const int32_t *level_start, *parent, *rank, *held, *store, *entry_start;
+    const int32_t *entry_out;  /* up * n_out + slot */
+    const double *entry_c;
+    const int32_t *depth;  /* per up card; -1: not evaluated */
+    const double *pay;  /* (10, n_out, n_pay) */
+    int n_pay, max_held, n_store;
+} Joint;
+
+#define JBLOCK 64
+
+MULTIVERSION
+static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_t *removed,
+                        double *matrix, double *stand, Py_ssize_t rows, Py_ssize_t row0,
+                        double *avail, double *drawn, double *acc, double *out, double *gl)
+{
+    double total[JBLOCK], up_count[RANKS][JBLOCK];
+    int b, r, h, u, k, L;
+    int slots = RANKS * j->n_out;
+    for (b = 0; b < JBLOCK; b++) {
+        total[b] = 0.0;
+        for (r = 0; r < RANKS; r++) {
+            double t = b < n ? (double)(shoe[r] - removed[b * RANKS + r]) : 0.0;
+            up_count[r][b] = t;
+            total[b] += t;
+        }
+    }
+    for (r = 0; r < RANKS; r++)
+        for (h = 0; h <= j->max_held; h++)
+            for (b = 0; b < JBLOCK; b++) {
+                double a = up_count[r][b] - h;
+                avail[(r * (j->max_held + 1) + h) * JBLOCK + b] = a > 0.0 ? a : 0.0;
+            }
+    /* gl[(u * (n_levels + 2) + L) * JBLOCK + b] = ff(|T| - L, depth_u - L + 1) / T_u */
+    for (u = 0; u < RANKS; u++) {
+        double *g = gl + (size_t)u * (j->n_levels + 2) * JBLOCK;
+        for (L = 0; L <= j->n_levels + 1; L++)
+            for (b = 0; b < JBLOCK; b++)
+                g[L * JBLOCK + b] = 0.0;
+        int d = j->depth[u];
+        if (d < 0)
+            continue;
+        for (b = 0; b < JBLOCK; b++) {
+            /* g(d + 1) = 1 / T_u and g(L) = g(L + 1) * (|T| - L) */
+            double value = up_count[u][b] > 0.0 ? 1.0 / up_count[u][b] : 0.0;
+            for (L = d + 1; L >= 1; L--) {
+                if (L <= d) {
+                    double f = total[b] - L;
+                    value *= f > 0.0 ? f : 0.0;
+                }
+                if (L <= j->n_levels)
+                    g[L * JBLOCK + b] = value;
+            }
+        }
+    }
+    for (k = 0; k < slots * JBLOCK; k++)
+        out[k] = acc[k] = 0.0;
+    for (L = 1; L <= j->n_levels; L++) {
+        for (int32_t i = j->level_start[L - 1]; i < j->level_start[L]; i++) {
+            double w[JBLOCK];
+            const double *restrict a = avail + ((size_t)j->rank[i] * (j->max_held + 1) + j->held[i]) * JBLOCK;
+            if (j->parent[i] < 0)
+                for (b = 0; b < JBLOCK; b++)
+                    w[b] = a[b];
+            else {
+                const double *restrict v = drawn + (size_t)j->parent[i] * JBLOCK;
+                for (b = 0; b < JBLOCK; b++)
+                    w[b] = v[b] * a[b];
+            }
+            if (j->store[i] >= 0) {
+                double *restrict keep = drawn + (size_t)j->store[i] * JBLOCK;
+                for (b = 0; b < JBLOCK; b++)
+                    keep[b] = w[b];
+                continue;
+            }
+            for (int32_t e = j->entry_start[i]; e < j->entry_start[i + 1]; e++) {
+                double c = j->entry_c[e];
+                double *restrict into = acc + (size_t)j->entry_out[e] * JBLOCK;
+                for (b = 0; b < JBLOCK; b++)
+                    into[b] += c * w[b];
+            }
+        }
+        for (u = 0; u < RANKS; u++) {
+            const double *restrict g = gl + ((size_t)u * (j->n_levels + 2) + L) * JBLOCK;
+            for (int s = 0; s < j->n_out; s++) {
+                double *restrict from = acc + ((size_t)u * j->n_out + s) * JBLOCK;
+                double *restrict into = out + ((size_t)u * j->n_out + s) * JBLOCK;
+                for (b = 0; b < JBLOCK; b++) {
+                    into[b] += from[b] * g[b];
+                    from[b] = 0.0;
+                }
+            }
+        }
+    }
+    for (u = 0; u < RANKS; u++) {
+        if (j->depth[u] < 0)
+            continue;
+        for (b = 0; b < n; b++) {
+            Py_ssize_t row = row0 + b;
+            double *m = matrix + ((size_t)u * rows + row) * j->n_out;
+            double *t = stand + ((size_t)u * rows + row) * j->n_pay;
+            for (int s = 0; s < j->n_out; s++)
+                m[s] = out[((size_t)u * j->n_out + s) * JBLOCK + b];
+            for (k = 0; k < j->n_pay; k++) {
+                double sum = 0.0;
+                for (int s = 0; s < j->n_out; s++)
+                    sum += m[s] * j->pay[((size_t)u * j->n_out + s) * j->n_pay + k];
+                t[k] = sum;
+            }
+        }
+    }
+}
+
+/* joint(level_start, parent, rank, held, store, entry_start, entry_out, entry_c, depth, pay,
+ *       n_out, n_pay, max_held, n_store, shoe, removed, matrix, stand, first, last)
+ * int32 node and entry arrays, entry_c float64, depth int32 (10), pay float64 (10, n_out, n_pay),
+ * shoe int64 (10), removed int64 (n, 10); matrix float64 (10, n, n_out) and stand float64
+ * (10, n, n_pay) are filled in, rows first..last-1, for every up card whose depth is not -1
+ * (threads fill disjoint row ranges of the same arrays). */
+static PyObject *joint(PyObject *self, PyObject *args)
+{
+    PyObject *objs[14];
+    int n_out, n_pay, max_held, n_store;
+    Py_ssize_t first, last;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOiiiiOOOOnn", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
+                          &objs[5], &objs[6], &objs[7], &objs[8], &objs[9], &n_out, &n_pay, &max_held,
+                          &n_store, &objs[10], &objs[11], &objs[12], &objs[13], &first, &last))
+        return NULL;
+    Py_buffer views[14];
+    int got = 0;
+    for (; got < 14; got++)
+        if (get(objs[got], &views[got], got >= 12) < 0)
+            goto fail;
+    Joint j;
+    j.n_levels = (int)(views[0].len / sizeof(int32_t)) - 1;
+    j.level_start = views[0].buf;
+    j.parent = views[1].buf;
+    j.rank = views[2].buf;
+    j.held = views[3].buf;
+    j.store = views[4].buf;
+    j.entry_start = views[5].buf;
+    j.entry_out = views[6].buf;
+    j.entry_c = views[7].buf;
+    j.depth = views[8].buf;
+    j.pay = views[9].buf;
+    j.n_out = n_out;
+    j.n_pay = n_pay;
+    j.max_held = max_held;
+    j.n_store = n_store;
+    Py_ssize_t n = views[11].len / (Py_ssize_t)(sizeof(int64_t) * RANKS);
+    if (views[12].len < (Py_ssize_t)sizeof(double) * RANKS * n * n_out ||
+        views[13].len < (Py_ssize_t)sizeof(double) * RANKS * n * n_pay || views[10].len < (Py_ssize_t)sizeof(int64_t) * RANKS
+        || first < 0 || last > n || first > last || n_out <= 0 || n_pay <= 0) {
+        PyErr_SetString(PyExc_ValueError, "output arrays too small");
+        goto fail;
+    }
+    double *avail = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)(max_held + 1));
+    double *drawn = malloc(sizeof(double) * JBLOCK * (size_t)(n_store + 1));
+    double *acc = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)n_out);
+    double *out = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)n_out);
+    double *gl = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)(j.n_levels + 2));
+    if (!avail || !drawn || !acc || !out || !gl) {
+        free(avail), free(drawn), free(acc), free(out), free(gl);
+        PyErr_NoMemory();
+        goto fail;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = first; i < last; i += JBLOCK) {
+        int m = last - i < JBLOCK ? (int)(last - i) : JBLOCK;
+        joint_block(&j, m, (const int64_t *)views[10].buf, (const int64_t *)views[11].buf + i * RANKS,
+                    (double *)views[12].buf, (double *)views[13].buf, n, i, avail, drawn, acc, out, gl);
+    }
+    Py_END_ALLOW_THREADS
+    free(avail), free(drawn), free(acc), free(out), free(gl);
+    for (int i = 0; i < got; i++)
+        PyBuffer_Release(&views[i]);
+    Py_RETURN_NONE;
+fail:
+    for (int i = 0; i < got; i++)
+        PyBuffer_Release(&views[i]);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"numerators", numerators, METH_VARARGS, "The float dealer pass over a block of shoes."},
     {"numerators_exact", numerators_exact, METH_VARARGS, "The exact dealer pass, 128-bit integers."},
+    {"joint", joint, METH_VARARGS, "The float dealer pass of every up card at once."},
     {NULL, NULL, 0, NULL},
 };
 

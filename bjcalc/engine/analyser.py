@@ -15,8 +15,9 @@ from typing import Any
 
 from bjcalc.actions import Action
 from bjcalc.cards import ACE, TEN, counts_total
-from bjcalc.engine.batch import ShoeIndex
+from bjcalc.engine.batch import JointBatch, ShoeIndex
 from bjcalc.engine.context import UpcardContext
+from bjcalc.engine.dealer import joint_available
 from bjcalc.engine.split import Decide, PostSplit, SplitSolver
 from bjcalc.engine.values import HandValues, unsplit_layers, unsplit_table
 from bjcalc.numbers import quotient
@@ -43,6 +44,8 @@ class Engine:
         self.rules, self.exact, self.post_split = rules, exact, post_split
         self._contexts: dict[int, UpcardContext] = {}
         self._index = ShoeIndex(rules.infinite)  # the shoes the hands leave, shared by the up cards
+        # float mode: one dealer pass per shoe for every up card (with the compiled loop)
+        self._joint = JointBatch(rules, self._index) if not exact and not rules.infinite and joint_available() else None
         self._tables: dict[int, HandValues] = {}
         self._splits: dict[int, SplitSolver] = {}
         self._chart_splits: dict[int, dict[tuple[Any, int], dict[int, HandValues]]] = {}
@@ -50,7 +53,7 @@ class Engine:
     def context(self, up: int) -> UpcardContext:
         """The up card's context: shoe, dealer graph and dealer batch (cached)."""
         if up not in self._contexts:
-            self._contexts[up] = UpcardContext(self.rules, up, self.exact, self._index)
+            self._contexts[up] = UpcardContext(self.rules, up, self.exact, self._index, self._joint)
         return self._contexts[up]
 
     def table(self, up: int) -> HandValues:
@@ -75,16 +78,24 @@ class Engine:
         if up not in self._tables:
             context = self.context(up)
             context.batch.index.register(unsplit_layers(self.rules), (0,) * 10)
+            if self._joint is not None:  # the unsplit hands' shoes first: they are read first
+                self._joint.start()
             if self.rules.split_hands > 1:
                 SplitSolver(context, None, self.post_split).prepare()
             context.batch.start()
 
     def prepare_all(self, ups: Iterable[int] | None = None) -> None:
         """:meth:`prepare` every up card in the shoe (or ``ups``): in float mode the dealer
-        pass of one up card then runs while the next one is prepared."""
-        for up in range(10) if ups is None else ups:
-            if self.rules.shoe_counts[up]:
-                self.prepare(up)
+        runs in the background while Python goes on (with the joint pass, solving the unsplit
+        hands; else preparing the next up card)."""
+        chosen = [up for up in (range(10) if ups is None else ups) if self.rules.shoe_counts[up]]
+        for up in chosen:
+            self.prepare(up)
+        if self._joint is not None:
+            # the unsplit hands' shoes were evaluated first: their values are worked out while
+            # the split hands' shoes are (every caller reads them)
+            for up in chosen:
+                self.table(up)
 
     def ups(self) -> list[int]:
         """The up cards the shoe can show, A first."""

@@ -19,15 +19,20 @@ from bjcalc.engine.dealer import (
     BLACKJACK,
     BUST,
     CompiledDealer,
+    compiled_dealer,
     exact_halves,
     exact_kernel_available,
     exact_kernel_fits,
     join_halves,
+    joint_dealer,
+    joint_numerators,
     kernel_available,
+    max_draws,
     outcome_numerators,
 )
 from bjcalc.engine.hands import PACK, HandLayers
 from bjcalc.numbers import as_numbers
+from bjcalc.rules import Rules
 
 CHARLIE = 22  # the payoff of a hand that beats every dealer hand but a blackjack
 
@@ -94,12 +99,77 @@ class ShoeIndex:
         return self._registered[key][1]
 
 
+def pay_tables(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What a hand standing on each payoff (total 0..21, :data:`CHARLIE`) wins against each
+    dealer outcome of ``codes`` (outcomes x payoffs, -1/0/1), and the same with one column
+    per distinct payoff column: ``(pay, distinct, column)``, ``pay == distinct[:, column]``.
+    Every total below the dealer's lowest standing total wins only on a bust, so 4..16 share
+    one column (7 columns instead of 23 without a card limit)."""
+    pay = np.sign(np.arange(CHARLIE + 1)[None, :] - codes[:, None])
+    pay[codes == BUST] = 1
+    pay[:, CHARLIE] = 1
+    pay[codes == BLACKJACK] = 0
+    distinct, column = np.unique(pay, axis=1, return_inverse=True)
+    return pay, distinct.astype(np.float64), column.reshape(-1)
+
+
+class JointBatch:
+    """Every up card's dealer outcomes on the shoes of a :class:`ShoeIndex`, in one pass per
+    shoe for all up cards (:class:`bjcalc.engine.dealer.JointDealer`; float mode, compiled
+    loop): one analysis shares it between its up cards' :class:`DealerBatch`. Rows are
+    evaluated in chunks as they are registered, in a background thread."""
+
+    def __init__(self, rules: Rules, index: ShoeIndex) -> None:
+        self.shoe, self.index = rules.shoe_counts, index
+        self.joint = joint_dealer(rules.hit_soft_17, rules.dealer_max_cards)
+        full = self.shoe
+        self.depths = [
+            max_draws(compiled_dealer(up, rules.hit_soft_17, rules.dealer_max_cards),
+                      full[:up] + (full[up] - 1,) + full[up + 1 :]) if full[up] else -1
+            for up in range(10)
+        ]
+        tables = [pay_tables(np.array(codes)) for codes in self.joint.outcomes]
+        width = max(distinct.shape[1] for _, distinct, _ in tables)
+        self.pay = np.zeros((10, self.joint.n_out, width))
+        for up, (_, distinct, _) in enumerate(tables):
+            self.pay[up, : distinct.shape[0], : distinct.shape[1]] = distinct
+        self._chunks: list[tuple[int, int, concurrent.futures.Future]] = []  # rows start..end
+        self._covered = 0
+
+    def start(self) -> None:
+        """Evaluate the rows registered since the last call, in the background."""
+        end = len(self.index)
+        if end > self._covered:
+            rows = self.index.rows(self._covered)
+            future = _background().submit(joint_numerators, self.joint, self.shoe, rows, self.depths, self.pay)
+            self._chunks.append((self._covered, end, future))
+            self._covered = end
+
+    def chunk_end(self, end: int) -> int:
+        """The end of the chunk that holds row ``end`` - 1 (rows are read a chunk at a time)."""
+        self.start()
+        return next(b for a, b, _ in self._chunks if a < end <= b)
+
+    def tables(self, up: int, start: int, end: int) -> tuple[np.ndarray, np.ndarray]:
+        """Up card ``up``'s outcome numerators and stand numerators (by distinct payoff column,
+        padded) of rows ``start``..``end``."""
+        self.start()
+        parts = [(a, b, future.result()) for a, b, future in self._chunks if a < end and b > start]
+        n_out = len(self.joint.outcomes[up])
+        matrices = [m[up, max(start - a, 0) : end - a, :n_out] for a, _, (m, _) in parts]
+        stands = [t[up, max(start - a, 0) : end - a] for a, _, (_, t) in parts]
+        if len(parts) == 1:
+            return matrices[0], stands[0]
+        return np.concatenate(matrices), np.concatenate(stands)
+
+
 class DealerBatch:
     """One up card's dealer outcomes on the shoes of a :class:`ShoeIndex` (its columns), and
     in float mode what standing on each payoff is worth on each of them."""
 
     def __init__(
-        self, dealer: CompiledDealer, shoe: tuple[int, ...], depth: int, exact: bool, index: ShoeIndex
+        self, dealer: CompiledDealer, shoe: tuple[int, ...], depth: int, exact: bool, index: ShoeIndex,
+        joint: JointBatch | None = None,
     ) -> None:
         self.dealer, self.shoe, self.depth, self.exact, self.index = dealer, shoe, depth, exact, index
         self.replacement = index.replacement
@@ -109,17 +179,9 @@ class DealerBatch:
         self._codes = np.array(dealer.outcomes)
         self._matrix: np.ndarray | None = None  # dealer numerators, (column, outcome)
         self._stand_table: np.ndarray | None = None  # float: (column, payoff) stand numerators
-        # what a hand standing on each payoff (total 0..21, CHARLIE) wins per dealer outcome
-        self._pay = np.sign(np.arange(CHARLIE + 1)[None, :] - self._codes[:, None])
-        self._pay[self._codes == BUST] = 1
-        self._pay[:, CHARLIE] = 1
-        self._pay[self._codes == BLACKJACK] = 0
-        # the float stand table keeps one column per distinct payoff column: every total below
-        # the dealer's lowest standing total wins only on a bust, so 4..16 share one column
-        # (7 columns instead of 23 without a card limit: a third of the memory)
-        distinct, self._pay_column = np.unique(self._pay, axis=1, return_inverse=True)
-        self._pay_column = self._pay_column.reshape(-1)
-        self._pay_distinct = distinct.astype(np.float64)
+        self._pay, self._pay_distinct, self._pay_column = pay_tables(self._codes)
+        # float mode with the compiled loop: every up card's dealer in one pass (shared)
+        self._joint = joint if not exact and not self.replacement else None
         self._evaluated = 0
         self._pending: tuple[concurrent.futures.Future, int] | None = None  # see start
 
@@ -127,6 +189,9 @@ class DealerBatch:
         """Start evaluating the dealer on the registered shoes in a background thread (with the
         compiled loop, which releases the GIL), so that the work overlaps with whatever Python
         does next; :meth:`_evaluate` collects it."""
+        if self._joint is not None:
+            self._joint.start()
+            return
         if self._pending is not None or not kernel_available() or (self.exact and not exact_kernel_available()):
             return
         if len(self.index) > self._evaluated:
@@ -149,14 +214,21 @@ class DealerBatch:
         table = None if self.exact else np.einsum("no,ot->nt", block, self._pay_distinct)
         return block, table
 
-    def _evaluate(self) -> None:
-        """Evaluate the dealer on the registered shoes not evaluated yet."""
-        blocks = []
-        if self._pending is not None:
+    def _evaluate(self, end: int | None = None) -> None:
+        """Evaluate the dealer on the registered shoes not evaluated yet (with the joint pass,
+        only as far as column ``end`` - 1, so that the first shoes' values are read while the
+        later ones are still being worked out)."""
+        blocks: list[tuple[np.ndarray, np.ndarray | None]] = []
+        if self._joint is not None:
+            end = len(self.index) if end is None else self._joint.chunk_end(end)
+            if end > self._evaluated:
+                blocks.append(self._joint.tables(self.dealer.up, self._evaluated, end))
+                self._evaluated = end
+        elif self._pending is not None:
             future, self._evaluated = self._pending
             self._pending = None
             blocks.append(future.result())
-        if len(self.index) > self._evaluated:
+        if self._joint is None and len(self.index) > self._evaluated:
             blocks.append(self._dealer_block(self.index.rows(self._evaluated)))
             self._evaluated = len(self.index)
         for block, table in blocks:
@@ -182,7 +254,7 @@ class DealerBatch:
         if self.exact or not len(columns):
             _, matrix = self.outcome_matrix(columns)
             return (matrix * as_numbers(self._pay[:, payoff].T, self.exact)).sum(axis=1)
-        self._evaluate()
+        self._evaluate(int(columns.max()) + 1)
         assert self._stand_table is not None  # tabled by every float dealer block
         table = self._stand_table  # one flat gather: 2.4x faster than [columns, payoff]
         return table.ravel().take(np.asarray(columns) * table.shape[1] + self._pay_column[payoff])

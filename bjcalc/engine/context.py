@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from bjcalc.cards import ACE, RANK_NOTATION, TEN
-from bjcalc.engine.batch import DealerBatch, ShoeIndex
+from bjcalc.engine.batch import DealerBatch, JointBatch, ShoeIndex
 from bjcalc.engine.dealer import compiled_dealer, max_draws
 from bjcalc.errors import InvalidShoeError
 from bjcalc.rules import Loss, Rules
@@ -19,8 +19,11 @@ from bjcalc.rules import Loss, Rules
 class UpcardContext:
     """One up card (``up``, a rank index) of one analysis: its shoe, dealer and dealer batch."""
 
-    def __init__(self, rules: Rules, up: int, exact: bool, index: ShoeIndex | None = None) -> None:
-        """``index``: the shoe index to share with the other up cards of one analysis."""
+    def __init__(
+        self, rules: Rules, up: int, exact: bool, index: ShoeIndex | None = None, joint: JointBatch | None = None
+    ) -> None:
+        """``index``: the shoe index to share with the other up cards of one analysis; ``joint``:
+        the float dealer pass of every up card on that index, likewise shared."""
         full = rules.shoe_counts
         if full[up] == 0:
             raise InvalidShoeError(f"up card {RANK_NOTATION[up]!r} is not in the shoe")
@@ -37,7 +40,7 @@ class UpcardContext:
         self.split_loss = 1 if takes.splits(up) is Loss.ALL else 0
         if index is None:
             index = ShoeIndex(self.replacement)
-        self.batch = DealerBatch(self.dealer, self.shoe, self.depth, exact, index)
+        self.batch = DealerBatch(self.dealer, self.shoe, self.depth, exact, index, joint)
         # what stays with the up card for the analysis' lifetime (bjcalc.engine.values):
         # hand graphs' decision-free values, by (graph, shoes, loss)
         self.stacks: dict[tuple, tuple[Any, Any]] = {}
