@@ -78,24 +78,30 @@ class Engine:
         if up not in self._tables:
             context = self.context(up)
             context.batch.index.register(unsplit_layers(self.rules), (0,) * 10)
-            if self._joint is not None:  # the unsplit hands' shoes first: they are read first
-                self._joint.start()
+            context.batch.start(more=True)  # the joint pass: the unsplit hands' shoes first
             if self.rules.split_hands > 1:
                 SplitSolver(context, None, self.post_split).prepare()
             context.batch.start()
 
-    def prepare_all(self, ups: Iterable[int] | None = None) -> None:
+    def prepare_all(self, ups: Iterable[int] | None = None, splits: bool = False) -> None:
         """:meth:`prepare` every up card in the shoe (or ``ups``): in float mode the dealer
         runs in the background while Python goes on (with the joint pass, solving the unsplit
-        hands; else preparing the next up card)."""
+        hands and, with ``splits``, the split hands of the post-split strategy; else preparing
+        the next up card)."""
         chosen = [up for up in (range(10) if ups is None else ups) if self.rules.shoe_counts[up]]
         for up in chosen:
             self.prepare(up)
         if self._joint is not None:
-            # the unsplit hands' shoes were evaluated first: their values are worked out while
-            # the split hands' shoes are (every caller reads them)
+            # the joint pass evaluates the unsplit hands' shoes first, then each pair's split
+            # hands' shoes: solve in the same order, so that Python works while it runs
             for up in chosen:
                 self.table(up)
+            if splits:
+                for pair in range(10):
+                    for up in chosen:
+                        solver = self.splits(up)
+                        if pair in solver.pairs():
+                            solver.solve(pair)
 
     def ups(self) -> list[int]:
         """The up cards the shoe can show, A first."""

@@ -134,10 +134,15 @@ class JointBatch:
         for up, (_, distinct, _) in enumerate(tables):
             self.pay[up, : distinct.shape[0], : distinct.shape[1]] = distinct
         self._chunks: list[tuple[int, int, concurrent.futures.Future]] = []  # rows start..end
-        self._covered = 0
+        self._covered = 0  # rows submitted
+        # the chunks read so far joined into one array (up, row, column): one gather per read
+        self._stand: np.ndarray | None = None
+        self._matrix: np.ndarray | None = None
 
     def start(self) -> None:
-        """Evaluate the rows registered since the last call, in the background."""
+        """Evaluate the rows registered since the last call, in the background (each chunk on
+        every core): a caller that registers its shoes in groups starts each group at once, and
+        reads of the first groups wait only for them."""
         end = len(self.index)
         if end > self._covered:
             rows = self.index.rows(self._covered)
@@ -145,22 +150,46 @@ class JointBatch:
             self._chunks.append((self._covered, end, future))
             self._covered = end
 
-    def chunk_end(self, end: int) -> int:
-        """The end of the chunk that holds row ``end`` - 1 (rows are read a chunk at a time)."""
-        self.start()
-        return next(b for a, b, _ in self._chunks if a < end <= b)
+    def stand(self, up: int, columns: np.ndarray, payoff_columns: np.ndarray) -> np.ndarray:
+        """Up card ``up``'s stand numerators of registered ``columns``, each at its payoff's
+        distinct column (:func:`pay_tables`)."""
+        if not len(columns):
+            return np.zeros(0)
+        need = int(columns.max()) + 1
+        if self._stand is None or need > self._stand.shape[1]:
+            self.start()
+            if any(not future.done() for a, _, future in self._chunks if a >= need):
+                # later chunks still running: read the ones needed where they are
+                return self._gather(up, columns, payoff_columns)
+            self._stand = self._join(1, self._stand)
+        table = self._stand[up]
+        return table.ravel().take(columns * table.shape[1] + payoff_columns)
 
-    def tables(self, up: int, start: int, end: int) -> tuple[np.ndarray, np.ndarray]:
-        """Up card ``up``'s outcome numerators and stand numerators (by distinct payoff column,
-        padded) of rows ``start``..``end``."""
+    def matrix(self, up: int, columns: np.ndarray) -> np.ndarray:
+        """Up card ``up``'s outcome numerators of registered ``columns`` (columns: its outcomes)."""
         self.start()
-        parts = [(a, b, future.result()) for a, b, future in self._chunks if a < end and b > start]
-        n_out = len(self.joint.outcomes[up])
-        matrices = [m[up, max(start - a, 0) : end - a, :n_out] for a, _, (m, _) in parts]
-        stands = [t[up, max(start - a, 0) : end - a] for a, _, (_, t) in parts]
-        if len(parts) == 1:
-            return matrices[0], stands[0]
-        return np.concatenate(matrices), np.concatenate(stands)
+        if self._matrix is None or self._matrix.shape[1] < self._covered:
+            self._matrix = self._join(0, self._matrix)
+        return self._matrix[up][columns][:, : len(self.joint.outcomes[up])]
+
+    def _join(self, which: int, joined: np.ndarray | None) -> np.ndarray:
+        """Every chunk's matrices (``which`` 0) or stand tables (1) as one array."""
+        done = 0 if joined is None else joined.shape[1]
+        parts = [] if joined is None else [joined]
+        parts += [future.result()[which] for a, _, future in self._chunks if a >= done]
+        return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
+
+    def _gather(self, up: int, columns: np.ndarray, payoff_columns: np.ndarray) -> np.ndarray:
+        """:meth:`stand` from the chunks themselves, waiting only for those that hold ``columns``."""
+        out = np.empty(len(columns))
+        starts = np.array([a for a, _, _ in self._chunks])
+        part = np.searchsorted(starts, columns, side="right") - 1
+        for k in np.unique(part).tolist():
+            a, _, future = self._chunks[k]
+            table = future.result()[1][up]
+            where = part == k
+            out[where] = table.ravel().take((columns[where] - a) * table.shape[1] + payoff_columns[where])
+        return out
 
 
 class DealerBatch:
@@ -185,12 +214,15 @@ class DealerBatch:
         self._evaluated = 0
         self._pending: tuple[concurrent.futures.Future, int] | None = None  # see start
 
-    def start(self) -> None:
+    def start(self, more: bool = False) -> None:
         """Start evaluating the dealer on the registered shoes in a background thread (with the
         compiled loop, which releases the GIL), so that the work overlaps with whatever Python
-        does next; :meth:`_evaluate` collects it."""
+        does next; :meth:`_evaluate` collects it. ``more``: more shoes are about to be
+        registered (the joint pass starts on these already; one up card's pass waits)."""
         if self._joint is not None:
             self._joint.start()
+            return
+        if more:
             return
         if self._pending is not None or not kernel_available() or (self.exact and not exact_kernel_available()):
             return
@@ -214,21 +246,15 @@ class DealerBatch:
         table = None if self.exact else np.einsum("no,ot->nt", block, self._pay_distinct)
         return block, table
 
-    def _evaluate(self, end: int | None = None) -> None:
-        """Evaluate the dealer on the registered shoes not evaluated yet (with the joint pass,
-        only as far as column ``end`` - 1, so that the first shoes' values are read while the
-        later ones are still being worked out)."""
+    def _evaluate(self) -> None:
+        """Evaluate the dealer on the registered shoes not evaluated yet."""
+        assert self._joint is None  # the joint pass keeps its own tables
         blocks: list[tuple[np.ndarray, np.ndarray | None]] = []
-        if self._joint is not None:
-            end = len(self.index) if end is None else self._joint.chunk_end(end)
-            if end > self._evaluated:
-                blocks.append(self._joint.tables(self.dealer.up, self._evaluated, end))
-                self._evaluated = end
-        elif self._pending is not None:
+        if self._pending is not None:
             future, self._evaluated = self._pending
             self._pending = None
             blocks.append(future.result())
-        if self._joint is None and len(self.index) > self._evaluated:
+        if len(self.index) > self._evaluated:
             blocks.append(self._dealer_block(self.index.rows(self._evaluated)))
             self._evaluated = len(self.index)
         for block, table in blocks:
@@ -239,6 +265,8 @@ class DealerBatch:
     def outcome_matrix(self, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Dealer outcome numerators (over ``ff(cards left, depth)``) of registered columns:
         the outcome codes and a (columns, outcomes) array."""
+        if self._joint is not None:
+            return self._codes, self._joint.matrix(self.dealer.up, np.asarray(columns, dtype=np.intp))
         self._evaluate()
         if self._matrix is None:
             dtype = object if self.exact else np.float64
@@ -254,10 +282,13 @@ class DealerBatch:
         if self.exact or not len(columns):
             _, matrix = self.outcome_matrix(columns)
             return (matrix * as_numbers(self._pay[:, payoff].T, self.exact)).sum(axis=1)
-        self._evaluate(int(columns.max()) + 1)
+        columns = np.asarray(columns, dtype=np.intp)
+        if self._joint is not None:
+            return self._joint.stand(self.dealer.up, columns, self._pay_column[payoff])
+        self._evaluate()
         assert self._stand_table is not None  # tabled by every float dealer block
         table = self._stand_table  # one flat gather: 2.4x faster than [columns, payoff]
-        return table.ravel().take(np.asarray(columns) * table.shape[1] + self._pay_column[payoff])
+        return table.ravel().take(columns * table.shape[1] + self._pay_column[payoff])
 
     def outcomes(self, columns: np.ndarray) -> dict[int, np.ndarray]:
         """Dealer outcome numerators (over ``ff(cards left, depth)``) of registered columns."""

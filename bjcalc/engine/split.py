@@ -234,10 +234,17 @@ class SplitSolver:
     def prepare(self) -> None:
         """Register every split-hand shoe the recursion will visit with the up card's dealer
         batch, so that the dealer is evaluated once for all of them."""
+        batch = self.context.batch
         for pair in self.pairs():
             layers = self.layers(pair)
             for removed in self.removals(pair):
-                self.context.batch.index.register(layers, self.extra(pair, removed))
+                batch.index.register(layers, self.extra(pair, removed))
+            batch.start(more=True)  # the joint pass starts on each pair's shoes at once
+
+    def solve(self, pair: int) -> None:
+        """Solve the split hands of ``pair`` for every removal the recursion visits (else
+        done when a value is first asked for)."""
+        self._hands(pair)
 
     def hand_values(self, pair: int, removed: int) -> HandValues:
         """The split-hand graph evaluated on the shoe without the other pair card and

@@ -26,6 +26,7 @@ forces it).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from collections.abc import Sequence
 
@@ -77,7 +78,7 @@ def stacked_values(context: UpcardContext, layers: HandLayers, extras: Extras, l
 
 def _suffixes(
     context: UpcardContext, layers: HandLayers, extras: Extras
-) -> tuple[list[tuple[int, ...]], list[list[int]]]:
+) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
     """Each shoe ``context.shoe - extras[j]`` and its falling factorials ``suffix[s] = ff(n0 -
     s, top - s)`` for ``s = 0 .. top`` (``n0`` cards, ``top`` = deepest hand + 1 + deepest dealer
     hand), from which every layer's factors come (:func:`_factors`); with replacement (the
@@ -87,21 +88,27 @@ def _suffixes(
     suffixes = []
     for shoe in shoes:
         n0 = sum(shoe)
-        if context.replacement:  # every draw from all n0: the falling factorials become powers
-            suffixes.append([n0 ** (top - s) for s in range(top + 1)])
-            continue
-        if n0 < top:
+        if n0 < top and not context.replacement:
             raise InvalidShoeError(
                 f"shoe {','.join(map(str, context.rules.shoe_counts))} is too small: a round could run out of cards"
             )
-        suffix = [1] * (top + 1)
-        for s in range(top - 1, -1, -1):
-            suffix[s] = suffix[s + 1] * (n0 - s)
-        suffixes.append(suffix)
+        suffixes.append(_suffix(n0, top, context.replacement))
     return shoes, suffixes
 
 
-def _factors(suffix: list[int], sizes: list[int], depth: int) -> tuple[list[int], list[int], list[int]]:
+@functools.lru_cache(maxsize=4096)
+def _suffix(n0: int, top: int, replacement: bool) -> tuple[int, ...]:
+    """``ff(n0 - s, top - s)`` for ``s = 0 .. top`` (with replacement, ``n0 ** (top - s)``): the
+    same few for every shoe of one size, so kept."""
+    if replacement:  # every draw from all n0: the falling factorials become powers
+        return tuple(n0 ** (top - s) for s in range(top + 1))
+    suffix = [1] * (top + 1)
+    for s in range(top - 1, -1, -1):
+        suffix[s] = suffix[s + 1] * (n0 - s)
+    return tuple(suffix)
+
+
+def _factors(suffix: Sequence[int], sizes: list[int], depth: int) -> tuple[list[int], list[int], list[int]]:
     """A shoe's per-layer factors from its :func:`_suffixes`: the layer scales ``G_k`` and
     blackjack units (layers + 1), and the lifts of the dealer's numerators (layers). The
     compiled loop reads them out of the suffixes itself, in the same way."""
@@ -206,7 +213,7 @@ class _Stack:
     """Stand values and draws of one hand graph for several shoes, stacked layer by layer."""
 
     shoes: list[tuple[int, ...]]
-    scales: list[list[int]]
+    scales: list[Sequence[int]]
     stand: Sequence[np.ndarray]
     blackjack: Sequence[np.ndarray]
     draws: list[_Draws]
@@ -306,7 +313,7 @@ class _Pass:
     two-card layer's rows, or ``None``)."""
 
     shoes: list[tuple[int, ...]]
-    scales: list[list[int]]
+    scales: list[Sequence[int]]
     stand: Sequence[np.ndarray]
     hit: Sequence[np.ndarray]
     best: Sequence[np.ndarray]
@@ -396,7 +403,7 @@ class _KernelInputs:
     """What the compiled loop reads for one hand graph and several shoes, besides the graph."""
 
     shoes: list[tuple[int, ...]]
-    scales: list[list[int]]
+    scales: list[Sequence[int]]
     shoe_rows: np.ndarray  # (copies, 10) int64
     stand: np.ndarray  # the dealer's stand numerators of each hand, over ff(n - size, depth): shoe by shoe, flat rows
     suffixes: np.ndarray  # (copies, top + 1): the shoes' _suffixes as floats

@@ -103,7 +103,7 @@ def deal(
     The dealer work of every up card is batched first; float mode then overlaps each up card's
     dealer pass with the Python work of the one before."""
     chosen = engine.ups() if ups is None else [up for up in ups if engine.rules.shoe_counts[up]]
-    engine.prepare_all(chosen)
+    engine.prepare_all(chosen, splits=isinstance(policy, Optimal))
     full = engine.rules.shoe_counts
     n = sum(full)
     for up in chosen:
