@@ -504,7 +504,7 @@ def effects(fmt: str, exact: bool, **options: Any) -> None:
 
     rules = build_rules(**options)
     title, _ = _title(options)
-    with _progress(len(one_rule_changes(rules)), "rules") as step:
+    with _progress(len(one_rule_changes(rules)), "rules", lazy=True) as step:
         result = rule_effects(rules, progress=step, exact=exact)
     if fmt == "json":
         click.echo(render.effects_json(title, result, exact))

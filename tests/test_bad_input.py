@@ -78,6 +78,8 @@ BAD_INPUTS = [
     (["dealer", "--shoe", "1,1,1,1,1,1,1,1,1,999999999"], "shoe must hold at most 52000000 cards"),
     (["dealer", "T", "--shoe", "0,0,0,0,0,1,0,0,0,1"], "too small for the dealer to finish with 'T' up"),
     (["hand", "T6", "--up", "6", "--shoe", "0,0,0,0,0,2,0,0,0,3"], "too small"),
+    # a progress bar must not print before the first error (found by the random options below)
+    (["effects", "--split-hands", "5", "--shoe", "1,1,1,1,1,1,1,1,1,8"], "too small: a round could run out of cards"),
     (["dealer", "--decks", "2", "--shoe", "4,4,4,4,4,4,4,4,4,16"], "give --decks or --shoe, not both"),
     (["edge", "--no-unlike-tens", "--shoe", "4,4,4,4,4,4,4,4,4,15"], "four equal faces"),
     # payouts
