@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import functools
+import itertools
 
 import numpy as np
 
@@ -47,19 +48,27 @@ class ShoeIndex:
     """Column numbers for the shoes the hands leave, as removal vectors (cards taken out of the
     shoe after the up card). The vectors a hand graph leaves do not depend on the up card, so
     one index serves every up card of an analysis and each up card evaluates its dealer on
-    the rows it has not seen yet."""
+    the rows it has not seen yet.
+
+    Nor do they depend on the shoe, where the hand graphs are the same (the depleted shoes of
+    a large shoe share them): so an index that registers the same graphs in the same order as
+    an earlier one replays that one's results (kept by each graph, :attr:`HandLayers.replays`)
+    instead of working them out again."""
 
     def __init__(self, replacement: bool = False) -> None:
         """``replacement``: cards are drawn with replacement (the infinite deck), so every hand
         leaves the same shoe: one column serves them all."""
         self.replacement = replacement
-        self._keys = np.zeros(0, dtype=np.int64)  # packed rows seen, sorted
+        self._count = 0  # columns so far
+        self._keys = np.zeros(0, dtype=np.int64)  # packed rows seen, sorted (see _sorted_keys)
         self._key_columns = np.zeros(0, dtype=np.intp)  # the column of each, in the same order
+        self._keys_current = True  # False after a replay: rebuilt from the rows when needed
         self._chunks: list[np.ndarray] = []  # the rows, in column order, as added
         self._registered: dict[tuple[int, tuple[int, ...]], tuple[HandLayers, list[np.ndarray]]] = {}
+        self._state = 0  # names the registrations so far, for replaying (0: none yet)
 
     def __len__(self) -> int:
-        return len(self._keys)
+        return self._count
 
     def rows(self, start: int) -> np.ndarray:
         """The rows of columns ``start`` onwards."""
@@ -67,9 +76,14 @@ class ShoeIndex:
             self._chunks = [np.concatenate(self._chunks)]
         return self._chunks[0][start:] if self._chunks else np.zeros((0, 10), dtype=np.int64)
 
-    def columns(self, removed: np.ndarray) -> np.ndarray:
+    def _columns(self, removed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The column of each row of ``removed``, adding the rows not seen before (new columns
-        in the order the rows first occur)."""
+        in the order the rows first occur); and the rows added."""
+        if not self._keys_current:
+            rows = self.rows(0)
+            order = np.argsort(rows @ PACK, kind="stable")
+            self._keys, self._key_columns = (rows @ PACK)[order], order.astype(np.intp)
+            self._keys_current = True
         removed = np.asarray(removed, dtype=np.int64).reshape(-1, 10)
         if self.replacement:
             removed = np.zeros_like(removed)
@@ -80,23 +94,47 @@ class ShoeIndex:
         columns = np.empty(len(keys), dtype=np.intp)
         columns[known] = self._key_columns[at[known]]
         new = np.flatnonzero(~known)
+        added = removed[:0]
         if len(new):
             new = new[np.argsort(first[new])]
             columns[new] = len(self._keys) + np.arange(len(new))
-            self._chunks.append(removed[first[new]])
+            added = removed[first[new]]
             order = np.argsort(np.concatenate([self._keys, keys[new]]), kind="stable")
             self._keys = np.concatenate([self._keys, keys[new]])[order]
             self._key_columns = np.concatenate([self._key_columns, columns[new]])[order]
-        return columns[inverse.reshape(-1)]
+        return columns[inverse.reshape(-1)], added
 
     def register(self, layers: HandLayers, extra: tuple[int, ...]) -> list[np.ndarray]:
         """The columns of the shoes every hand of ``layers`` leaves with ``extra`` also removed."""
         key = (id(layers), extra)
         if key not in self._registered:
-            every = self.columns(np.concatenate(layers.counts) + np.array(extra, dtype=np.int64))
-            cut = np.cumsum([len(c) for c in layers.counts])[:-1]
-            self._registered[key] = (layers, np.split(every, cut))
+            replays = layers.replays
+            step = (self._state, extra, self.replacement)
+            replay = replays.get(step)
+            if replay is None:
+                every, added = self._columns(np.concatenate(layers.counts) + np.array(extra, dtype=np.int64))
+                cut = np.cumsum([len(c) for c in layers.counts])[:-1]
+                parts = np.split(every, cut)
+                for part in parts:
+                    part.flags.writeable = False  # shared with the indexes that replay it
+                replay = (next(_STATES), parts, added)
+                replays[step] = replay
+                while len(replays) > _MOST_REPLAYS:
+                    replays.pop(next(iter(replays)))
+            else:
+                self._keys_current = False
+            self._state, parts, added = replay
+            if len(added):
+                self._chunks.append(added)
+                self._count += len(added)
+            self._registered[key] = (layers, parts)
         return self._registered[key][1]
+
+
+# numbers the states of indexes (the registrations made so far) for replaying (0: none yet);
+# a graph keeps what registering it did from each state (HandLayers.replays), a few at most
+_STATES = itertools.count(1)
+_MOST_REPLAYS = 16
 
 
 def pay_tables(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -125,6 +125,12 @@ class HandLayers:
     def _row_maps(self) -> dict[int, tuple[HandLayers, list[np.ndarray]]]:
         return {}
 
+    @functools.cached_property
+    def replays(self) -> dict[tuple, tuple]:
+        """What registering this graph's shoes did to a shoe index, by the index's state
+        (:class:`bjcalc.engine.batch.ShoeIndex`): kept with the graph, so it goes with it."""
+        return {}
+
     def stacked(self, copies: int) -> _StackShape:
         """The rows of ``copies`` shoes stacked layer by layer, shoe by shoe (cached)."""
         shapes = self._shapes
