@@ -261,7 +261,8 @@ fail:
  * (level = |F|); for a shoe T (before the up card) its weight is w(F) = prod_r ff(T_r, F_r),
  * one multiplication from its tree parent: w(F) = w(F - r) * (T_r - held). Where the dealer
  * stops on F, entry e says that c_e legal orders of F start with up card u_e and end in
- * outcome slot s_e: P(up u, F) = c * w(F) / ff(|T|, |F|). The numerators the per-up-card pass
+ * outcome slot s_e: P(up u, F) = c * w(F) / ff(|T|, |F|) (busting multisets are left out: a bust
+ * is what the other outcomes leave). The numerators the per-up-card pass
  * gives (over ff(|T| - 1, depth_u), conditioned on the up card) follow by one factor per
  * (up card, level): ff(|T| - L, depth_u - L + 1) / T_u. Drawing nodes keep their weight in a
  * buffer for their children; stopping nodes are used at once.
@@ -271,6 +272,7 @@ typedef struct {
     const int32_t *level_start, *parent, *rank, *held, *store, *entry_start;
     const int32_t *entry_out;  /* up * n_out + slot */
     const double *entry_c;
+    const int32_t *bust;  /* per up card: the outcome slot of a bust (-1: none), left to the end */
     const int32_t *depth;  /* per up card; -1: not evaluated */
     const double *pay;  /* (10, n_out, n_pay) */
     int n_pay, max_held, n_store;
@@ -361,6 +363,23 @@ static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_
             }
         }
     }
+    /* a bust takes what the other outcomes leave of the denominator ff(|T| - 1, depth_u),
+     * which is g(1) * T_u */
+    for (u = 0; u < RANKS; u++) {
+        int bust = j->bust[u];
+        if (j->depth[u] < 0 || bust < 0)
+            continue;
+        const double *restrict g = gl + ((size_t)u * (j->n_levels + 2) + 1) * JBLOCK;
+        double *restrict into = out + ((size_t)u * j->n_out + bust) * JBLOCK;
+        for (b = 0; b < JBLOCK; b++)
+            into[b] = g[b] * up_count[u][b];
+        for (int s = 0; s < j->n_out; s++)
+            if (s != bust) {
+                const double *restrict from = out + ((size_t)u * j->n_out + s) * JBLOCK;
+                for (b = 0; b < JBLOCK; b++)
+                    into[b] -= from[b];
+            }
+    }
     for (u = 0; u < RANKS; u++) {
         if (j->depth[u] < 0)
             continue;
@@ -380,7 +399,7 @@ static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_
     }
 }
 
-/* joint(level_start, parent, rank, held, store, entry_start, entry_out, entry_c, depth, pay,
+/* joint(level_start, parent, rank, held, store, entry_start, entry_out, entry_c, bust, depth, pay,
  *       n_out, n_pay, max_held, n_store, shoe, removed, matrix, stand, first, last)
  * int32 node and entry arrays, entry_c float64, depth int32 (10), pay float64 (10, n_out, n_pay),
  * shoe int64 (10), removed int64 (n, 10); matrix float64 (10, n, n_out) and stand float64
@@ -388,17 +407,17 @@ static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_
  * (threads fill disjoint row ranges of the same arrays). */
 static PyObject *joint(PyObject *self, PyObject *args)
 {
-    PyObject *objs[14];
+    PyObject *objs[15];
     int n_out, n_pay, max_held, n_store;
     Py_ssize_t first, last;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOiiiiOOOOnn", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
-                          &objs[5], &objs[6], &objs[7], &objs[8], &objs[9], &n_out, &n_pay, &max_held,
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOiiiiOOOOnn", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
+                          &objs[5], &objs[6], &objs[7], &objs[14], &objs[8], &objs[9], &n_out, &n_pay, &max_held,
                           &n_store, &objs[10], &objs[11], &objs[12], &objs[13], &first, &last))
         return NULL;
-    Py_buffer views[14];
+    Py_buffer views[15];
     int got = 0;
-    for (; got < 14; got++)
-        if (get(objs[got], &views[got], got >= 12) < 0)
+    for (; got < 15; got++)
+        if (get(objs[got], &views[got], got == 12 || got == 13) < 0)
             goto fail;
     Joint j;
     j.n_levels = (int)(views[0].len / sizeof(int32_t)) - 1;
@@ -410,6 +429,7 @@ static PyObject *joint(PyObject *self, PyObject *args)
     j.entry_start = views[5].buf;
     j.entry_out = views[6].buf;
     j.entry_c = views[7].buf;
+    j.bust = views[14].buf;
     j.depth = views[8].buf;
     j.pay = views[9].buf;
     j.n_out = n_out;

@@ -482,7 +482,8 @@ class JointDealer:
     laid out by level (``|F|``), each with the parent it is computed from (an index into the
     drawing nodes kept, ``store``; -1 at level 1), the rank it adds and how many of that rank
     the parent holds; a stopping node's entries are ``(up * n_out + outcome slot, c_u(F))``,
-    slots in the order of that up card's :attr:`CompiledDealer.outcomes`."""
+    slots in the order of that up card's :attr:`CompiledDealer.outcomes`. Busting multisets
+    are left out (nearly half the work): a bust is what the other outcomes leave of 1."""
 
     level_start: np.ndarray  # int32: first node of each level (1, 2, ...), and the node count
     parent: np.ndarray  # int32 per node
@@ -492,6 +493,7 @@ class JointDealer:
     entry_start: np.ndarray  # int32 per node, and the entry count
     entry_out: np.ndarray  # int32
     entry_c: np.ndarray  # float64: legal orders (exact integers)
+    bust_slot: np.ndarray  # int32 per up card: the slot of a bust (-1: none), which has no nodes
     n_out: int  # outcome slots per up card
     max_held: int
     outcomes: tuple[tuple[int, ...], ...]  # per up card
@@ -509,7 +511,7 @@ def joint_dealer(hit_soft_17: bool, max_cards: int | None) -> JointDealer:
     )
 
 
-_JOINT_ARRAYS = ("level_start", "parent", "rank", "held", "store", "entry_start", "entry_out", "entry_c")
+_JOINT_ARRAYS = ("level_start", "parent", "rank", "held", "store", "entry_start", "entry_out", "entry_c", "bust_slot")
 
 
 def _joint_from_arrays(arrays: dict[str, np.ndarray], hit_soft_17: bool, max_cards: int | None) -> JointDealer:
@@ -555,6 +557,8 @@ def _compile_joint(hit_soft_17: bool, max_cards: int | None) -> JointDealer:
                 code[where] = outcome
             for i, key in enumerate(keys):
                 drawing = i < step.n_drawing
+                if code[i] == BUST:
+                    continue  # a bust is what the other outcomes leave (the loop's complement)
                 r = int(rank_of[i])
                 node = (level, drawing, parent_keys[parent_of[i]], r, int(child_counts[i, r]) - 1)
                 known = nodes.setdefault(key, node)
@@ -587,6 +591,7 @@ def _compile_joint(hit_soft_17: bool, max_cards: int | None) -> JointDealer:
         entry_start=i32(entry_start),
         entry_out=i32(entry_out),
         entry_c=np.array(entry_c, dtype=np.float64),
+        bust_slot=i32([o.index(BUST) if BUST in o else -1 for o in outcomes]),
         n_out=n_out,
         max_held=int(max(nodes[k][4] for k in order)) + 1,
         outcomes=outcomes,
@@ -612,7 +617,7 @@ def joint_numerators(
     stand = np.zeros((10, n, pay.shape[2]))
     arguments = (
         joint.level_start, joint.parent, joint.rank, joint.held, joint.store, joint.entry_start, joint.entry_out,
-        joint.entry_c, np.array(depths, dtype=np.int32), np.ascontiguousarray(pay, dtype=np.float64),
+        joint.entry_c, joint.bust_slot, np.array(depths, dtype=np.int32), np.ascontiguousarray(pay, dtype=np.float64),
         joint.n_out, pay.shape[2], joint.max_held, int((joint.store >= 0).sum()),
         np.array(shoe, dtype=np.int64), removed, matrix, stand,
     )
