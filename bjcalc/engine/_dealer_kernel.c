@@ -385,10 +385,12 @@ static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_
             continue;
         for (b = 0; b < n; b++) {
             Py_ssize_t row = row0 + b;
-            double *m = matrix + ((size_t)u * rows + row) * j->n_out;
+            double m[MAX_OUTCOMES];
             double *t = stand + ((size_t)u * rows + row) * j->n_pay;
             for (int s = 0; s < j->n_out; s++)
                 m[s] = out[((size_t)u * j->n_out + s) * JBLOCK + b];
+            if (matrix)
+                memcpy(matrix + ((size_t)u * rows + row) * j->n_out, m, sizeof(double) * (size_t)j->n_out);
             for (k = 0; k < j->n_pay; k++) {
                 double sum = 0.0;
                 for (int s = 0; s < j->n_out; s++)
@@ -402,8 +404,8 @@ static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_
 /* joint(level_start, parent, rank, held, store, entry_start, entry_out, entry_c, bust, depth, pay,
  *       n_out, n_pay, max_held, n_store, shoe, removed, matrix, stand, first, last)
  * int32 node and entry arrays, entry_c float64, depth int32 (10), pay float64 (10, n_out, n_pay),
- * shoe int64 (10), removed int64 (n, 10); matrix float64 (10, n, n_out) and stand float64
- * (10, n, n_pay) are filled in, rows first..last-1, for every up card whose depth is not -1
+ * shoe int64 (10), removed int64 (n, 10); matrix float64 (10, n, n_out) (or empty: not wanted)
+ * and stand float64 (10, n, n_pay) are filled in, rows first..last-1, for every up card whose depth is not -1
  * (threads fill disjoint row ranges of the same arrays). */
 static PyObject *joint(PyObject *self, PyObject *args)
 {
@@ -437,7 +439,9 @@ static PyObject *joint(PyObject *self, PyObject *args)
     j.max_held = max_held;
     j.n_store = n_store;
     Py_ssize_t n = views[11].len / (Py_ssize_t)(sizeof(int64_t) * RANKS);
-    if (views[12].len < (Py_ssize_t)sizeof(double) * RANKS * n * n_out ||
+    /* an empty matrix: only the stand tables are wanted */
+    double *matrix = views[12].len ? (double *)views[12].buf : NULL;
+    if ((matrix && views[12].len < (Py_ssize_t)sizeof(double) * RANKS * n * n_out) || n_out > MAX_OUTCOMES ||
         views[13].len < (Py_ssize_t)sizeof(double) * RANKS * n * n_pay || views[10].len < (Py_ssize_t)sizeof(int64_t) * RANKS
         || first < 0 || last > n || first > last || n_out <= 0 || n_pay <= 0) {
         PyErr_SetString(PyExc_ValueError, "output arrays too small");
@@ -457,7 +461,7 @@ static PyObject *joint(PyObject *self, PyObject *args)
     for (Py_ssize_t i = first; i < last; i += JBLOCK) {
         int m = last - i < JBLOCK ? (int)(last - i) : JBLOCK;
         joint_block(&j, m, (const int64_t *)views[10].buf, (const int64_t *)views[11].buf + i * RANKS,
-                    (double *)views[12].buf, (double *)views[13].buf, n, i, avail, drawn, acc, out, gl);
+                    matrix, (double *)views[13].buf, n, i, avail, drawn, acc, out, gl);
     }
     Py_END_ALLOW_THREADS
     free(avail), free(drawn), free(acc), free(out), free(gl);

@@ -138,17 +138,27 @@ _MOST_REPLAYS = 16
 
 
 def pay_tables(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_pay_tables` of ``codes``, kept (read-only) for every batch with those outcomes."""
+    return _pay_tables(tuple(int(c) for c in codes))
+
+
+@functools.lru_cache(maxsize=256)
+def _pay_tables(outcomes: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What a hand standing on each payoff (total 0..21, :data:`CHARLIE`) wins against each
     dealer outcome of ``codes`` (outcomes x payoffs, -1/0/1), and the same with one column
     per distinct payoff column: ``(pay, distinct, column)``, ``pay == distinct[:, column]``.
     Every total below the dealer's lowest standing total wins only on a bust, so 4..16 share
     one column (7 columns instead of 23 without a card limit)."""
+    codes = np.array(outcomes, dtype=np.int64)
     pay = np.sign(np.arange(CHARLIE + 1)[None, :] - codes[:, None])
     pay[codes == BUST] = 1
     pay[:, CHARLIE] = 1
     pay[codes == BLACKJACK] = 0
     distinct, column = np.unique(pay, axis=1, return_inverse=True)
-    return pay, distinct.astype(np.float64), column.reshape(-1)
+    tables = (pay, distinct.astype(np.float64), column.reshape(-1))
+    for table in tables:
+        table.flags.writeable = False
+    return tables
 
 
 class JointBatch:
@@ -171,11 +181,10 @@ class JointBatch:
         self.pay = np.zeros((10, self.joint.n_out, width))
         for up, (_, distinct, _) in enumerate(tables):
             self.pay[up, : distinct.shape[0], : distinct.shape[1]] = distinct
-        self._chunks: list[tuple[int, int, concurrent.futures.Future]] = []  # rows start..end
+        self._chunks: list[tuple[int, concurrent.futures.Future]] = []  # (first row, stand tables) not joined
         self._covered = 0  # rows submitted
-        # the chunks read so far joined into one array (up, row, column): one gather per read
+        # the stand tables of the chunks read so far, joined (up, row, column): one gather a read
         self._stand: np.ndarray | None = None
-        self._matrix: np.ndarray | None = None
 
     def start(self) -> None:
         """Evaluate the rows registered since the last call, in the background (each chunk on
@@ -184,8 +193,8 @@ class JointBatch:
         end = len(self.index)
         if end > self._covered:
             rows = self.index.rows(self._covered)
-            future = _background().submit(joint_numerators, self.joint, self.shoe, rows, self.depths, self.pay)
-            self._chunks.append((self._covered, end, future))
+            future = _background().submit(joint_numerators, self.joint, self.shoe, rows, self.depths, self.pay, False)
+            self._chunks.append((self._covered, future))
             self._covered = end
 
     def stand(self, up: int, columns: np.ndarray, payoff_columns: np.ndarray) -> np.ndarray:
@@ -196,38 +205,35 @@ class JointBatch:
         need = int(columns.max()) + 1
         if self._stand is None or need > self._stand.shape[1]:
             self.start()
-            if any(not future.done() for a, _, future in self._chunks if a >= need):
+            if any(not future.done() for first, future in self._chunks if first >= need):
                 # later chunks still running: read the ones needed where they are
                 return self._gather(up, columns, payoff_columns)
-            self._stand = self._join(1, self._stand)
+            parts = ([] if self._stand is None else [self._stand]) + [f.result()[1] for _, f in self._chunks]
+            self._stand = parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
+            self._chunks = []  # joined: their own arrays go
         table = self._stand[up]
         return table.ravel().take(columns * table.shape[1] + payoff_columns)
 
-    def matrix(self, up: int, columns: np.ndarray) -> np.ndarray:
-        """Up card ``up``'s outcome numerators of registered ``columns`` (columns: its outcomes)."""
-        self.start()
-        if self._matrix is None or self._matrix.shape[1] < self._covered:
-            self._matrix = self._join(0, self._matrix)
-        return self._matrix[up][columns][:, : len(self.joint.outcomes[up])]
-
-    def _join(self, which: int, joined: np.ndarray | None) -> np.ndarray:
-        """Every chunk's matrices (``which`` 0) or stand tables (1) as one array."""
-        done = 0 if joined is None else joined.shape[1]
-        parts = [] if joined is None else [joined]
-        parts += [future.result()[which] for a, _, future in self._chunks if a >= done]
-        return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
-
     def _gather(self, up: int, columns: np.ndarray, payoff_columns: np.ndarray) -> np.ndarray:
-        """:meth:`stand` from the chunks themselves, waiting only for those that hold ``columns``."""
+        """:meth:`stand` from the joined tables and the chunks themselves, waiting only for
+        the chunks that hold ``columns``."""
         out = np.empty(len(columns))
-        starts = np.array([a for a, _, _ in self._chunks])
-        part = np.searchsorted(starts, columns, side="right") - 1
+        parts = ([] if self._stand is None else [(0, self._stand)]) + [(first, f) for first, f in self._chunks]
+        part = np.searchsorted(np.array([first for first, _ in parts]), columns, side="right") - 1
         for k in np.unique(part).tolist():
-            a, _, future = self._chunks[k]
-            table = future.result()[1][up]
+            first, held = parts[k]
+            table = (held if isinstance(held, np.ndarray) else held.result()[1])[up]
             where = part == k
-            out[where] = table.ravel().take((columns[where] - a) * table.shape[1] + payoff_columns[where])
+            out[where] = table.ravel().take((columns[where] - first) * table.shape[1] + payoff_columns[where])
         return out
+
+    def matrix(self, up: int, columns: np.ndarray) -> np.ndarray:
+        """Up card ``up``'s outcome numerators of registered ``columns`` (columns: its outcomes),
+        computed when asked for (float mode reads them rarely: dealer tables, the EV matrix)."""
+        rows = self.index.rows(0)[columns]
+        matrix, _ = joint_numerators(self.joint, self.shoe, rows, self.depths, self.pay)
+        assert matrix is not None
+        return matrix[up][:, : len(self.joint.outcomes[up])]
 
 
 class DealerBatch:

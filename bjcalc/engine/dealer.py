@@ -604,16 +604,18 @@ def joint_available() -> bool:
 
 
 def joint_numerators(
-    joint: JointDealer, shoe: tuple[int, ...], removed: np.ndarray, depths: list[int], pay: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+    joint: JointDealer, shoe: tuple[int, ...], removed: np.ndarray, depths: list[int], pay: np.ndarray,
+    outcomes: bool = True,
+) -> tuple[np.ndarray | None, np.ndarray]:
     """Every up card's dealer outcome numerators for the shoes ``shoe - removed[i]`` (``shoe``
     before the up card), each over ``ff(cards left after the up card, depths[up])`` as
     :func:`outcome_numerators` gives them for that up card: ``(matrix, stand)`` of shapes
     (10, shoes, ``joint.n_out``) and (10, shoes, payoffs), ``stand[u] = matrix[u] @ pay[u]``.
-    Up cards whose depth is -1 are left at zero. Large batches run on every core."""
+    Up cards whose depth is -1 are left at zero; without ``outcomes``, only ``stand`` is
+    computed (``matrix`` is None). Large batches run on every core."""
     removed = np.ascontiguousarray(removed, dtype=np.int64).reshape(-1, 10)
     n = len(removed)
-    matrix = np.zeros((10, n, joint.n_out))
+    matrix = np.zeros((10, n if outcomes else 0, joint.n_out))
     stand = np.zeros((10, n, pay.shape[2]))
     arguments = (
         joint.level_start, joint.parent, joint.rank, joint.held, joint.store, joint.entry_start, joint.entry_out,
@@ -627,7 +629,7 @@ def joint_numerators(
         list(_pool().map(lambda part: _dealer_kernel.joint(*arguments, *part), parts))
     else:
         _dealer_kernel.joint(*arguments, 0, n)
-    return matrix, stand
+    return (matrix if outcomes else None), stand
 
 
 def _kernel_numerators(dealer, shoe, removed, depth, exact=False, halves=False):
