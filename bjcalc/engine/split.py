@@ -162,6 +162,7 @@ class SplitSolver:
         self._layers: dict[int, HandLayers] = {}  # pair -> split-hand graph
         self._plays: CdzPlays | None = None  # the unsplit plays CDZ- copies
         self._checked: set[int] = set()  # pairs whose deals cannot run out of cards
+        self._split_values: dict[tuple[int, bool], Fraction | float] = {}  # see value
 
     @classmethod
     def optimal(cls, context: UpcardContext, unsplit: HandValues, strategy: PostSplit) -> SplitSolver:
@@ -321,6 +322,11 @@ class SplitSolver:
         """The split EV of ``pair, pair`` weighted like the engine's numerators: for a peeking
         dealer with an A or T up, E[result; no dealer blackjack]; else unconditional.
         ``first_hand_only``: the result of the first (right-hand) split hand alone."""
+        if (pair, first_hand_only) not in self._split_values:
+            self._split_values[pair, first_hand_only] = self._value(pair, first_hand_only)
+        return self._split_values[pair, first_hand_only]
+
+    def _value(self, pair: int, first_hand_only: bool) -> Fraction | float:
         if pair not in self._checked:
             if _RunsOut(self, pair).anywhere():
                 counts = ",".join(map(str, self.context.rules.shoe_counts))
