@@ -98,6 +98,13 @@ static int get(PyObject *obj, Py_buffer *view, int writable)
     return PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0));
 }
 
+/* Release the first `got` buffers of an entry point's call. */
+static void release(Py_buffer *views, int got)
+{
+    for (int i = 0; i < got; i++)
+        PyBuffer_Release(&views[i]);
+}
+
 /* The graph from the first eight buffers of a call (edge_start .. stop). */
 static void graph_of(Graph *g, const Py_buffer *views, int max_width, int max_held)
 {
@@ -154,12 +161,10 @@ static PyObject *numerators(PyObject *self, PyObject *args)
     }
     Py_END_ALLOW_THREADS
     free(cur), free(nxt), free(avail);
-    for (int i = 0; i < got; i++)
-        PyBuffer_Release(&views[i]);
+    release(views, got);
     Py_RETURN_NONE;
 fail:
-    for (int i = 0; i < got; i++)
-        PyBuffer_Release(&views[i]);
+    release(views, got);
     return NULL;
 }
 
@@ -241,12 +246,10 @@ static PyObject *numerators_exact(PyObject *self, PyObject *args)
                   (uint64_t *)views[10].buf + i, n, cur, nxt);
     Py_END_ALLOW_THREADS
     free(cur), free(nxt);
-    for (int i = 0; i < got; i++)
-        PyBuffer_Release(&views[i]);
+    release(views, got);
     Py_RETURN_NONE;
 fail:
-    for (int i = 0; i < got; i++)
-        PyBuffer_Release(&views[i]);
+    release(views, got);
     return NULL;
 #else
     PyErr_SetString(PyExc_NotImplementedError, "no 128-bit integers in this build");
@@ -465,12 +468,10 @@ static PyObject *joint(PyObject *self, PyObject *args)
     }
     Py_END_ALLOW_THREADS
     free(avail), free(drawn), free(acc), free(out), free(gl);
-    for (int i = 0; i < got; i++)
-        PyBuffer_Release(&views[i]);
+    release(views, got);
     Py_RETURN_NONE;
 fail:
-    for (int i = 0; i < got; i++)
-        PyBuffer_Release(&views[i]);
+    release(views, got);
     return NULL;
 }
 
