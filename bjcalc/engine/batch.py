@@ -60,7 +60,7 @@ class ShoeIndex:
         leaves the same shoe: one column serves them all."""
         self.replacement = replacement
         self._count = 0  # columns so far
-        self._keys = np.zeros(0, dtype=np.int64)  # packed rows seen, sorted (see _sorted_keys)
+        self._keys = np.zeros(0, dtype=np.int64)  # packed rows seen, sorted
         self._key_columns = np.zeros(0, dtype=np.intp)  # the column of each, in the same order
         self._keys_current = True  # False after a replay: rebuilt from the rows when needed
         self._chunks: list[np.ndarray] = []  # the rows, in column order, as added
