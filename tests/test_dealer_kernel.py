@@ -183,3 +183,23 @@ def test_exact_halves_join_to_the_same_integers():
     exact, _ = d._exact_numerators(dealer, shoe, removed, depth)
     for i, outcome in enumerate(dealer.outcomes):
         assert joined[:, i].tolist() == exact[outcome].tolist()
+
+
+@needs_joint
+@pytest.mark.parametrize("rules", [
+    dict(hit_soft_17=True), dict(dealer_max_cards=5), dict(hole_card="none", blackjack_takes="original"),
+    dict(charlie=5, split_hands=2), dict(surrender="early"), dict(blackjack_pays="6:5", double="10-11"),
+    dict(player_max_cards=4, dealer_max_cards=4), dict(split_hands=4, resplit_aces=True, hit_split_aces=True),
+], ids=str)
+def test_a_float_analysis_on_the_joint_pass_equals_the_exact_one(rules):
+    """Float mode reads the joint pass (every up card at once), exact mode the exact pass of each
+    up card: the round and a hand against each up card agree to rounding, on a depleted deck."""
+    assert d.joint_available()
+    shoe = (4, 3, 4, 4, 3, 4, 4, 4, 4, 15)
+    float_, exact = Analysis(Rules(shoe=shoe, **rules)), Analysis(Rules(shoe=shoe, **rules), exact=True)
+    assert float_.engine._joint is not None and exact.engine._joint is None
+    assert abs(float_.round().house_edge - float(exact.round().house_edge)) < 1e-15
+    for up in "A23456789T":
+        got, want = float_.hand("8,8", up).evs, exact.hand("8,8", up).evs
+        assert got.keys() == want.keys()
+        assert all(abs(got[a] - float(want[a])) < 1e-14 for a in want), up
