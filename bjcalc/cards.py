@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import enum
+import functools
 import operator
 import re
 from collections.abc import Iterable, Sequence
@@ -86,6 +87,12 @@ def parse_card(text: str | int | Rank) -> Rank:
         raise InvalidCardError(f"unknown card {text!r} (use 2 to 10, or 'A' for an ace)")
     if not isinstance(text, str):
         raise InvalidCardError(f"unknown card {text!r} (use A 2-9 T, or 10 J Q K)")
+    return _parse_token(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse_token(text: str) -> Rank:
+    """:func:`parse_card` of text (kept: the same few spellings come back all the time)."""
     token = text.strip().upper()
     token = _ALIASES.get(token, token)
     if len(token) == 1 and token in RANK_NOTATION:
@@ -101,6 +108,12 @@ def parse_cards(text: str) -> tuple[Rank, ...]:
     """
     if not isinstance(text, str):
         raise InvalidCardError(f"cards must be text like 'A,7' or 'T6', not {text!r}")
+    return _parse_text(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_text(text: str) -> tuple[Rank, ...]:
+    """:func:`parse_cards` of text (kept, as :func:`_parse_token`)."""
     compact = re.sub(r"[\s,;/-]+", "", text)
     if not compact:
         raise InvalidCardError(f"no cards in {text!r}")
