@@ -126,6 +126,12 @@ class HandLayers:
         return {}
 
     @functools.cached_property
+    def derived(self) -> dict[tuple, object]:
+        """Arrays other modules derive from this graph alone (with a rule or another graph),
+        kept with the graph under their own keys, read-only."""
+        return {}
+
+    @functools.cached_property
     def replays(self) -> dict[tuple, tuple]:
         """What registering this graph's shoes did to a shoe index, by the index's state
         (:class:`bjcalc.engine.batch.ShoeIndex`): kept with the graph, so it goes with it."""

@@ -70,18 +70,22 @@ def max_hands(rules: Rules, pair: int) -> int:
 
 
 def may_double_after_split(rules: Rules, layers: HandLayers, pair: int) -> np.ndarray | None:
-    """Which two-card split hands the rules let double."""
+    """Which two-card split hands the rules let double (kept with the graph)."""
     if not rules.double_after_split or (pair == ACE and not rules.hit_split_aces):
         return None
     sizes = layers.sizes
     if 2 not in sizes:
         return None
-    k = sizes.index(2)
-    totals, soft = layers.totals[k], layers.soft[k]
-    allowed = np.array([rules.double.allows_total(int(t)) for t in totals], dtype=bool)
-    if not rules.double_soft:
-        allowed &= ~soft
-    return allowed
+    key = ("may double", rules.double, rules.double_soft)
+    if key not in layers.derived:
+        k = sizes.index(2)
+        totals, soft = layers.totals[k], layers.soft[k]
+        allowed = np.array([rules.double.allows_total(int(t)) for t in totals], dtype=bool)
+        if not rules.double_soft:
+            allowed &= ~soft
+        allowed.flags.writeable = False
+        layers.derived[key] = allowed
+    return layers.derived[key]  # type: ignore[return-value]
 
 
 def cdz_decisions(
@@ -93,13 +97,7 @@ def cdz_decisions(
     sizes = layers.sizes
     flat_starts = layers.flat.starts
     drawn = 1 if 1 in sizes else 0  # layers before the two-card one: a one-card split hand
-    index = layers.rows_in(unsplit.layers)[drawn:]
-    at = np.zeros(0, dtype=np.intp)
-    if index:
-        # each split hand's flat row in the unsplit graph, which holds every hand of two or
-        # more cards from the same shoe (the graphs are cut from one, hands.hand_layers)
-        at = np.concatenate(index) + np.repeat(plays.starts[sizes[drawn] - unsplit.layers.first :][: len(index)],
-                                               np.diff(flat_starts[drawn:]))
+    at = _unsplit_rows(layers, unsplit.layers, drawn)
     chosen = np.empty(flat_starts[-1], dtype=np.int64)
     chosen[: flat_starts[drawn]] = Code.HIT  # a one-card split hand always draws
     chosen[flat_starts[drawn] :] = plays.code[at]
@@ -114,6 +112,23 @@ def cdz_decisions(
         counts = layers.counts[k]
         two[(counts[:, ACE] == 1) & (counts[:, TEN] == 1)] = Code.STAND
     return out
+
+
+def _unsplit_rows(layers: HandLayers, unsplit: HandLayers, drawn: int) -> np.ndarray:
+    """Each split hand's flat row in the unsplit graph (from layer ``drawn`` on), which holds
+    every hand of two or more cards from the same shoe (the graphs are cut from one,
+    hands.hand_layers); kept with the split graph."""
+    key = ("unsplit rows", id(unsplit), drawn)
+    if key not in layers.derived:
+        index = layers.rows_in(unsplit)[drawn:]
+        at = np.zeros(0, dtype=np.intp)
+        if index:
+            starts = unsplit.flat.starts
+            at = np.concatenate(index) + np.repeat(starts[layers.sizes[drawn] - unsplit.first :][: len(index)],
+                                                   np.diff(layers.flat.starts[drawn:]))
+        at.flags.writeable = False
+        layers.derived[key] = (unsplit, at)  # holding ``unsplit`` keeps its id
+    return layers.derived[key][1]  # type: ignore[index]
 
 
 @dataclasses.dataclass(frozen=True)
