@@ -185,6 +185,7 @@ class JointBatch:
         self._covered = 0  # rows submitted
         # the stand tables of the chunks read so far, joined (up, row, column): one gather a read
         self._stand: np.ndarray | None = None
+        self._matrix: np.ndarray | None = None  # outcome numerators (up, row, outcome), once read
 
     def start(self) -> None:
         """Evaluate the rows registered since the last call, in the background (each chunk on
@@ -228,12 +229,18 @@ class JointBatch:
         return out
 
     def matrix(self, up: int, columns: np.ndarray) -> np.ndarray:
-        """Up card ``up``'s outcome numerators of registered ``columns`` (columns: its outcomes),
-        computed when asked for (float mode reads them rarely: dealer tables, the EV matrix)."""
-        rows = self.index.rows(0)[columns]
-        matrix, _ = joint_numerators(self.joint, self.shoe, rows, self.depths, self.pay)
-        assert matrix is not None
-        return matrix[up][:, : len(self.joint.outcomes[up])]
+        """Up card ``up``'s outcome numerators of registered ``columns`` (columns: its outcomes).
+        Float mode reads them rarely (dealer tables, the EV matrix), so they are worked out
+        for every registered shoe at the first read, and kept."""
+        done = 0 if self._matrix is None else self._matrix.shape[1]
+        if len(self.index) > done:
+            more, _ = joint_numerators(self.joint, self.shoe, self.index.rows(done), self.depths, self.pay)
+            assert more is not None
+            self._matrix = more if self._matrix is None else np.concatenate([self._matrix, more], axis=1)
+        n_out = len(self.joint.outcomes[up])
+        if self._matrix is None:  # nothing registered, so no column to read
+            return np.zeros((len(columns), n_out))
+        return self._matrix[up][columns][:, :n_out]
 
 
 class DealerBatch:
