@@ -20,6 +20,7 @@ from bjcalc.engine.dealer import (
     BLACKJACK,
     BUST,
     CompiledDealer,
+    after_up,
     compiled_dealer,
     exact_halves,
     exact_kernel_available,
@@ -172,8 +173,8 @@ class JointBatch:
         self.joint = joint_dealer(rules.hit_soft_17, rules.dealer_max_cards)
         full = self.shoe
         self.depths = [
-            max_draws(compiled_dealer(up, rules.hit_soft_17, rules.dealer_max_cards),
-                      full[:up] + (full[up] - 1,) + full[up + 1 :]) if full[up] else -1
+            max_draws(compiled_dealer(up, rules.hit_soft_17, rules.dealer_max_cards), after_up(full, up))
+            if full[up] else -1
             for up in range(10)
         ]
         tables = [pay_tables(np.array(codes)) for codes in self.joint.outcomes]

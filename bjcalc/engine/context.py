@@ -11,7 +11,7 @@ from typing import Any
 
 from bjcalc.cards import ACE, RANK_NOTATION, TEN
 from bjcalc.engine.batch import DealerBatch, JointBatch, ShoeIndex
-from bjcalc.engine.dealer import compiled_dealer, max_draws
+from bjcalc.engine.dealer import after_up, compiled_dealer, max_draws
 from bjcalc.errors import InvalidShoeError
 from bjcalc.rules import Loss, Rules
 
@@ -30,7 +30,7 @@ class UpcardContext:
         self.rules, self.up, self.exact = rules, up, exact
         # with replacement (the infinite deck) the up card leaves the shoe as it was
         self.replacement = rules.infinite
-        self.shoe = full if self.replacement else full[:up] + (full[up] - 1,) + full[up + 1 :]
+        self.shoe = full if self.replacement else after_up(full, up)
         self.dealer = compiled_dealer(up, rules.hit_soft_17, rules.dealer_max_cards)
         self.depth = max_draws(self.dealer, self.shoe, self.replacement)
         self.bj_rank = {ACE: TEN, TEN: ACE}.get(up)

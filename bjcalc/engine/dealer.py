@@ -239,6 +239,11 @@ def _compile_dealer(up: int, hit_soft_17: bool, max_cards: int | None) -> Compil
     return CompiledDealer(up=up, steps=tuple(steps))
 
 
+def after_up(shoe: tuple[int, ...], up: int) -> tuple[int, ...]:
+    """The shoe the dealer draws from once ``up`` is dealt: one card of that rank fewer."""
+    return shoe[:up] + (shoe[up] - 1,) + shoe[up + 1 :]
+
+
 def max_draws(dealer: CompiledDealer, shoe: tuple[int, ...], replacement: bool = False) -> int:
     """The most cards the dealer can draw (hole card included) from ``shoe`` (with
     ``replacement``, from an infinite deck of that composition)."""
@@ -465,7 +470,6 @@ def exact_halves(dealer: CompiledDealer, shoe: tuple[int, ...], removed: np.ndar
 def join_halves(halves: np.ndarray) -> np.ndarray:
     """Python ints (an object array) from :func:`exact_halves`' [high, low] pairs."""
     return halves[..., 0].astype(object) * 2**64 + halves[..., 1].astype(object)
-
 
 
 @dataclasses.dataclass(frozen=True)
