@@ -96,7 +96,7 @@ table.chart th.upcards { height: auto; font-size: 11px; font-weight: 600; letter
 .legend { display: flex; flex-wrap: wrap; gap: .3rem 1rem; list-style: none; padding: 0;
   margin: .7rem 0 0; width: 0; min-width: 100%%; font-size: 13px; }
 .legend li { display: flex; align-items: center; gap: .35rem; }
-.legend .swatch { display: inline-block; min-width: 2.1rem; text-align: center; font-weight: 700;
+.legend .swatch { display: inline-block; flex: none; min-width: 2.1rem; text-align: center; font-weight: 700;
   border: 1px solid var(--rule); padding: 0 .2rem; }
 .info { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 0 1.5rem;
   align-items: start; }

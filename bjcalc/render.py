@@ -589,10 +589,6 @@ def report_figures(report: Report) -> list[tuple[str, str]]:
             figures.append((f"standard deviation per round, {label}", fixed(variance.sd, 4)))
     if report.cd.insurance is not None:
         figures.append(("insurance EV, off the top", fixed(report.cd.insurance)))
-    for result in report.bet_behind:
-        seat = _seat(result)
-        figures.append((f"Bet Behind ({seat} seat), follows all", fixed(result.follows_everything)))
-        figures.append((f"Bet Behind ({seat} seat), no doubles/splits", fixed(result.cannot_afford)))
     for bet in report.side_bets:
         figures.append((f"house edge, {bet.name}", f"{fixed(-100 * float(bet.expected_return), 4)} %"))
     return figures
@@ -607,7 +603,7 @@ BET_BEHIND_SENTENCE = (
 
 def report_sections(report: Report) -> list[tuple[str, list[list[str]], list[str]]]:
     """The report's tables beyond the figures and the chart, as (heading, rows with the header
-    first, notes): the EV by up card, the side bets' pay tables, Bet Behind in a sentence."""
+    first, notes): the EV by up card, the side bets' pay tables, Bet Behind by seated player."""
     by_up = [["up card", "P(up card)", "EV, basic chart", "EV, CD play"]]
     for up in sorted(report.cd.by_upcard, key=lambda u: UP_ORDER.index(str(u))):
         by_up.append([str(up), fixed(report.cd.upcard_probability[up]), fixed(report.basic.by_upcard[up]),
@@ -622,7 +618,14 @@ def report_sections(report: Report) -> list[tuple[str, list[list[str]], list[str
                          [f"house edge {fixed(-100 * float(bet.expected_return), 4)} % "
                           f"(exact, from the full shoe)"]))
     if report.bet_behind:
-        sections.append(("Bet Behind", [], [BET_BEHIND_SENTENCE]))
+        rows = [["seated player", "follows all", "no doubles or splits"]]
+        rows += [[str(result.seated), fixed(result.follows_everything),
+                  fixed(result.cannot_afford)] for result in report.bet_behind]
+        sections.append(("Bet Behind", rows, [
+            BET_BEHIND_SENTENCE,
+            "EV per unit bet behind, unconditional (the house edge is minus the EV); \"no doubles or "
+            "splits\": the bettor cannot afford them (one card instead of a double, the first hand "
+            "of a split)."]))
     return sections
 
 

@@ -1,6 +1,7 @@
 """The three games in full: Bet Behind, chart evaluation, reports and rule effects."""
 
 import json
+import pathlib
 from fractions import Fraction
 
 import pytest
@@ -145,3 +146,20 @@ def test_effects_lists_one_rule_changes_against_the_game():
     assert result.exit_code == 0, result.output
     assert "baseline: the game as it is" in result.output
     assert "no 10-card charlie" in result.output and "blackjack pays 6:5" in result.output
+
+
+def test_the_reports_bet_behind_section_holds_its_numbers():
+    """Issue 19: the report's Bet Behind section was a sentence whose numbers sat elsewhere; it
+    now tabulates both bets for both seated players (numbers from a fresh analysis)."""
+    from bjcalc import GAMES, Analysis
+
+    analysis = Analysis(GAMES["live-dealer"].rules)
+    text = (pathlib.Path(__file__).resolve().parent.parent / "tables" / "live-dealer-report.md").read_text()
+    section = text.split("## Bet Behind", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and "---" not in line][1:]
+    assert len(rows) == 2
+    for row, result in zip(rows, (analysis.bet_behind(), analysis.bet_behind(analysis.chart()))):
+        seat, follows, cannot = (cell.strip() for cell in row.strip("|").split("|"))
+        assert seat == str(result.seated)
+        assert float(follows) == pytest.approx(float(result.follows_everything), abs=5e-7)
+        assert float(cannot) == pytest.approx(float(result.cannot_afford), abs=5e-7)

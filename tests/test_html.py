@@ -381,26 +381,34 @@ def test_printed_chart_fits_one_page(chart, tmp_path, paper):
     assert len(pages) == 1, f"the chart prints on {len(pages)} {paper} pages"
 
 
-# What a phone shows: the page in a 420 px wide frame (a headless window is at least 500 px wide,
-# so the page is framed). Reports the frame's scroll and client widths and every element whose
-# right edge lies beyond the client width.
-_PHONE_PROBE = """<!doctype html><html><body style="margin:0"><iframe id="page" style="border:0;width:420px;
+# What a phone shows: the page in a frame of a phone's width (a headless window is at least 500 px
+# wide, so the page is framed). Reports the frame's scroll and client widths, every element whose
+# right edge lies beyond the client width, and every element whose content spills out of its own
+# box (a legend swatch narrower than its code), screen-reader-only captions aside.
+_PHONE_PROBE = """<!doctype html><html><body style="margin:0"><iframe id="page" style="border:0;width:{width}px;
 height:3000px" srcdoc="{page}"></iframe><script>
 document.getElementById("page").addEventListener("load", () => {{
   const doc = document.getElementById("page").contentDocument, root = doc.documentElement;
-  const beyond = [...doc.querySelectorAll("body *")]
+  const all = [...doc.querySelectorAll("body *")];
+  const beyond = all
     .filter(el => el.getBoundingClientRect().right > root.clientWidth + 0.5)
     .map(el => el.tagName.toLowerCase() + ": " + (el.textContent || "").trim().slice(0, 30));
-  document.body.setAttribute("data-phone", JSON.stringify([root.scrollWidth, root.clientWidth, beyond]));
+  const spills = all
+    .filter(el => !el.classList.contains("sr-only") && el.clientWidth > 0
+                  && el.scrollWidth > el.clientWidth + 0.5 && getComputedStyle(el).overflowX === "visible")
+    .map(el => el.tagName.toLowerCase() + "." + el.className + ": " + (el.textContent || "").trim().slice(0, 30));
+  document.body.setAttribute("data-phone", JSON.stringify([root.scrollWidth, root.clientWidth, beyond, spills]));
 }});
 </script></body></html>"""
 
 
 @_NEEDS_BROWSER
+@pytest.mark.parametrize("width", [420, 400])
 @pytest.mark.parametrize("page", sorted(p.name for p in CHART_FILE.parent.glob("*.html")) + ["chart page"])
-def test_pages_need_no_sideways_scrolling_at_420_px(chart, tmp_path, page):
+def test_pages_need_no_sideways_scrolling_on_a_phone(chart, tmp_path, page, width):
     """Issue 12: readable on a phone, no sideways scrolling at 420 px (every generated report, and
-    a chart page with long rules and figures)."""
+    a chart page with long rules and figures); issue 19: at 400 px the legend's Rh/S swatch spilled
+    out of its box."""
     import html as html_module
 
     if page == "chart page":
@@ -409,14 +417,15 @@ def test_pages_need_no_sideways_scrolling_at_420_px(chart, tmp_path, page):
     else:
         text = (CHART_FILE.parent / page).read_text(encoding="utf-8")
     probe = tmp_path / "phone.html"
-    probe.write_text(_PHONE_PROBE.format(page=html_module.escape(text, quote=True)), encoding="utf-8")
+    probe.write_text(_PHONE_PROBE.format(page=html_module.escape(text, quote=True), width=width), encoding="utf-8")
     dom = subprocess.run(
         _headless(tmp_path) + ["--window-size=800,1000", "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()],
         capture_output=True, text=True, timeout=60, check=False,
     ).stdout
     found = re.search(r'data-phone="([^"]*)"', dom)
     assert found, "the browser did not run the probe"
-    scroll_width, client_width, beyond = json.loads(html_module.unescape(found.group(1)))
-    assert client_width >= 400  # the frame, less a scroll bar
+    scroll_width, client_width, beyond, spills = json.loads(html_module.unescape(found.group(1)))
+    assert client_width >= width - 20  # the frame, less a scroll bar
     assert scroll_width <= client_width, f"{page} scrolls sideways: {scroll_width} > {client_width} px"
-    assert beyond == [], f"{page}: elements beyond the right edge at 420 px: {beyond}"
+    assert beyond == [], f"{page}: elements beyond the right edge at {width} px: {beyond}"
+    assert spills == [], f"{page}: content wider than its box at {width} px: {spills}"
