@@ -124,6 +124,7 @@ section { break-inside: avoid; page-break-inside: avoid; }
   .info table { table-layout: fixed; }
   .info th, .info td, .info .flag { white-space: normal; overflow-wrap: anywhere; }
   table.wide { display: block; max-width: 100%%; overflow-x: auto; }
+  table.wide th, table.wide td { white-space: normal; }
 }
 @page { size: auto; margin: 10mm; }
 @media print {
