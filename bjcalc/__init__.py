@@ -27,7 +27,8 @@ _EVERY_CLI_NUMBER = {
          "PlayEffects", "SYSTEMS", "WorkerPool", "count_figures", "count_table", "effects_of_removal", "eor_table",
          "insurance_effects", "parse_hand", "parse_play", "parse_tags", "play_effects", "play_index"],
         "bjcalc.counting"),
-    **dict.fromkeys(["Report", "RuleChange", "RuleEffects", "build_report", "one_rule_changes", "rule_effects"],
+    **dict.fromkeys(["REPORT_STEPS", "Report", "RuleChange", "RuleEffects", "build_report", "one_rule_changes",
+                     "rule_effects"],
                     "bjcalc.report"),
     **dict.fromkeys(["SideBets", "side_bets"], "bjcalc.sidebets"),
     **dict.fromkeys(["table_games", "write_tables"], "bjcalc.tables"),
@@ -128,6 +129,7 @@ __all__ = [
     "parse_tags",
     "play_effects",
     "play_index",
+    "REPORT_STEPS",
     "Report",
     "RuleChange",
     "RuleEffects",
@@ -224,6 +226,7 @@ if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
         DEFAULT_GAME,
     )
     from bjcalc.report import (
+        REPORT_STEPS,
         Report,
         RuleChange,
         RuleEffects,

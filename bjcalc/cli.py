@@ -287,12 +287,13 @@ def chart(fmt: str, exact: bool, sd: bool, classic: bool, **options: Any) -> Non
     from bjcalc import Analysis, render
 
     rules = build_rules(**options)
+    if sd:
+        _refuse_large_exact(rules, exact, "--sd")
     analysis = Analysis(rules, exact=exact)
     table = analysis.chart(two_card_plays=not classic)
-    with _slow(_large(rules, exact) and fmt != "csv", "the chart's round and exceptions"):
-        result = analysis.evaluate(table).round
-        unusual = analysis.exceptions(table)
-        variance = analysis.variance(table) if sd else None
+    result = analysis.evaluate(table).round
+    unusual = analysis.exceptions(table)
+    variance = analysis.variance(table) if sd else None
     seen = seen_cards(options["removed"])
     if fmt == "json":
         click.echo(render.chart_json(table, result, unusual, exact, variance=variance))
@@ -345,30 +346,34 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, sd
                      "--classic chooses the basic-strategy chart's form (--strategy basic)")
     strategy = strategy or "cdz"
     rules = build_rules(**options)
+    if sd:
+        _refuse_large_exact(rules, exact, "--sd")
     seen = seen_cards(options["removed"])
     if chart_file is not None:
         chart = _read_chart(rules, chart_file)
         analysis = Analysis(rules, exact=exact)
-        with _slow(_large(rules, exact), "the chart's round"):
-            costs = analysis.deviations(chart)
-            result = analysis.evaluate(chart).round
-            variance = analysis.variance(chart) if sd else None
+        costs = analysis.deviations(chart)
+        result = analysis.evaluate(chart).round
+        variance = analysis.variance(chart) if sd else None
         if fmt == "json":
             click.echo(render.edge_json(result, rules, exact, variance, costs))
         else:
             click.echo(render.edge_text(result, rules, exact, variance=variance, seen=seen) + "\n\n"
                        + render.deviations_text(costs))
         return
-    with _slow(_large(rules, exact), "the round"):
+    with _progress("house edge") as step:
         if strategy == "basic":
             analysis = Analysis(rules, exact=exact)
             table = analysis.chart(two_card_plays=not classic)
             result = analysis.evaluate(table).round
-            variance = analysis.variance(table) if sd else None
         else:
             analysis = Analysis(rules, exact=exact, post_split=strategy)
             result = analysis.round()
-            variance = analysis.variance() if sd else None
+        variance = None
+        if sd:  # the spread takes as long again: a bar for the two steps
+            step("the round", 2)
+            variance = analysis.variance(table) if strategy == "basic" else analysis.variance()
+            step("its spread", 2)
     if fmt == "json":
         click.echo(render.edge_json(result, rules, exact, variance))
     else:
@@ -461,25 +466,19 @@ def _progress(label: str) -> Iterator[Callable[[str, int], None]]:
         yield step
 
 
-# an exact analysis of a shoe of more decks than this takes more than a few seconds
-SLOW_EXACT_DECKS = 8
+# exact arithmetic on a shoe larger than this takes minutes on the commands that run many analyses
+# (matrix, report, eor, effects, the spread of edge and chart): refused there, with this limit named
+EXACT_DECKS_LIMIT = 8
 
 
-def _large(rules: Rules, exact: bool) -> bool:
-    """Whether an exact analysis of ``rules`` will take long enough to say so."""
-    return exact and not rules.infinite and sum(rules.shoe_counts) > 52 * SLOW_EXACT_DECKS
-
-
-@contextlib.contextmanager
-def _slow(slow: bool, what: str) -> Iterator[None]:
-    """An indeterminate progress line on stderr while ``what`` is worked out, where ``slow``."""
-    if not slow:
-        yield
-        return
-    with click.progressbar(length=0, label=f"exact arithmetic on a large shoe: {what}", file=sys.stderr,
-                           show_eta=False, show_percent=False) as bar:
-        bar.render_progress()
-        yield
+def _refuse_large_exact(rules: Rules, exact: bool, what: str) -> None:
+    """``--exact`` on a shoe of more than :data:`EXACT_DECKS_LIMIT` decks, for ``what``: refused."""
+    cards = 0 if rules.infinite else sum(rules.shoe_counts)
+    if exact and cards > 52 * EXACT_DECKS_LIMIT:
+        raise click.UsageError(
+            f"--exact with {what} is limited to shoes of {EXACT_DECKS_LIMIT} decks ({52 * EXACT_DECKS_LIMIT} cards), "
+            f"not {cards} cards: exact arithmetic on a larger shoe takes minutes; leave out --exact (floating "
+            "point agrees with it to about 1e-12)")
 
 
 def _title(options: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
@@ -501,12 +500,14 @@ def _title(options: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
 def report(fmt: str, exact: bool, classic: bool, **options: Any) -> None:
     """Everything about a game: rules as understood, house edges, insurance, the chart, its
     exceptions, side bets and Bet Behind."""
-    from bjcalc import build_report, render
+    from bjcalc import REPORT_STEPS, build_report, render
 
     rules = build_rules(**options)
+    _refuse_large_exact(rules, exact, "report")
     title, assumed = _title(options)
-    with _slow(_large(rules, exact), "the report"):
-        result = build_report(title, rules, assumed, exact=exact, two_card_plays=not classic)
+    with _progress("report") as step:
+        result = build_report(title, rules, assumed, exact=exact, two_card_plays=not classic,
+                              progress=lambda name: step(name, len(REPORT_STEPS)))
     seen = seen_cards(options["removed"])
     if fmt == "json":
         click.echo(render.report_json(result))
@@ -525,6 +526,7 @@ def effects(fmt: str, exact: bool, **options: Any) -> None:
     from bjcalc import one_rule_changes, render, rule_effects
 
     rules = build_rules(**options)
+    _refuse_large_exact(rules, exact, "effects")
     title, _ = _title(options)
     steps = len(one_rule_changes(rules))
     with _progress("rules") as step:
@@ -558,7 +560,7 @@ _TABLE_FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "mark
                              default="text", help="Output format (json: docs/json.md).")
 
 
-def _eor_arguments(strategy: str | None, chart_file: str | None, post_split: str | None, classic: bool,
+def _eor_arguments(strategy: str | None, chart_file: str | None, post_split: str | None, classic: bool, exact: bool,
                    options: dict[str, Any]) -> tuple[Rules, dict[str, Any]]:
     """The rules and the keyword arguments of :func:`bjcalc.eor_table` common to ``eor`` and
     ``count``, the options' contradictions refused."""
@@ -572,6 +574,7 @@ def _eor_arguments(strategy: str | None, chart_file: str | None, post_split: str
         _refuse_both(f"--post-split {post_split}", f"--strategy {strategy}",
                      "a chart plays split hands by the chart; --post-split is for --strategy cd")
     rules = build_rules(**options)
+    _refuse_large_exact(rules, exact, "eor and count")
     chart = _read_chart(rules, chart_file) if chart_file is not None else None
     return rules, {"strategy": strategy, "chart": chart, "post_split": post_split or "cdz-",
                    "two_card_plays": not classic}
@@ -596,7 +599,7 @@ def eor(strategy: str | None, chart_file: str | None, post_split: str | None, pl
     minus the EV before (in % of the initial bet), for a stated strategy; and each --play's."""
     from bjcalc import eor_table, render
 
-    rules, arguments = _eor_arguments(strategy, chart_file, post_split, classic, options)
+    rules, arguments = _eor_arguments(strategy, chart_file, post_split, classic, exact, options)
     with _progress("effects of removal") as step:
         table = eor_table(rules, plays=plays, insurance=insurance_row, exact=exact, workers=workers, progress=step,
                           **arguments)
@@ -648,7 +651,7 @@ def count(system_names: tuple[str, ...], tag_texts: tuple[str, ...], strategy: s
                 for i, text in enumerate(tag_texts, 1)]
     for name in system_names:
         CountSystem.named(name)  # an unknown name is refused before the rules are built
-    rules, arguments = _eor_arguments(strategy, chart_file, post_split, classic, options)
+    rules, arguments = _eor_arguments(strategy, chart_file, post_split, classic, exact, options)
     with _progress("effects of removal") as step:
         table = count_table(rules, systems, plays=plays, insurance=insurance_row, playing_efficiency=with_pe,
                             exact=exact, workers=workers, progress=step, **arguments)
@@ -678,8 +681,8 @@ def matrix(fmt: str, exact: bool, **options: Any) -> None:
     from bjcalc import Analysis, ev_matrix, render
 
     rules = build_rules(**options)
-    with _slow(_large(rules, exact), "the matrix"):
-        result = ev_matrix(Analysis(rules, exact=exact))
+    _refuse_large_exact(rules, exact, "matrix")
+    result = ev_matrix(Analysis(rules, exact=exact))
     seen = seen_cards(options["removed"])
     if fmt == "json":
         click.echo(render.matrix_json(result, exact))
