@@ -518,6 +518,7 @@ def report(fmt: str, exact: bool, classic: bool, **options: Any) -> None:
 
 @cli.command()
 @rule_options
+@REMOVED
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text",
               help="Output format (json: docs/json.md).")
 @EXACT

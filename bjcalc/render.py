@@ -571,6 +571,8 @@ def sidebets_text(results, cards: int, exact: bool) -> str:
                   f"(house edge {fixed(-100 * float(ev), 4)} %)"),
                   tabulate(rows, headers=["category", "combinations", "probability", "pays"],
                            disable_numparse=True)]
+    if any(not isinstance(c[0], int) for r in results for c in r.categories.values()):
+        lines += ["", "combinations: expected counts, averaged over the suits of the seen cards given without one"]
     return "\n".join(lines)
 
 

@@ -265,3 +265,8 @@ def test_no_ace_left_no_insurance_correlation():
                                      ["chart", "--sd"]])
 def test_exact_on_a_huge_shoe_is_refused_naming_the_limit(command):
     refused(*command, "--decks", "1000000", "--exact", message="limited to shoes of 8 decks (416 cards)")
+
+
+def test_effects_takes_seen_cards_as_the_readme_says():
+    out = run_json("effects", *TINY, "--removed", "2")
+    assert out["rules"]["shoe"] == [1, 0, 1, 1, 1, 1, 1, 1, 1, 8]
