@@ -19,6 +19,23 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+# what the command line prints, each one call away: effects of removal and count systems, the
+# report and rule effects, side bets, the tables, and the names the rule options are built from
+_EVERY_CLI_NUMBER = {
+    **dict.fromkeys(
+        ["CountFigures", "CountSystem", "CountTable", "EffectsOfRemoval", "EorStrategy", "EorTable", "HandTotal",
+         "PlayEffects", "SYSTEMS", "WorkerPool", "count_figures", "count_table", "effects_of_removal", "eor_table",
+         "insurance_effects", "parse_hand", "parse_play", "parse_tags", "play_effects", "play_index"],
+        "bjcalc.counting"),
+    **dict.fromkeys(["REPORT_STEPS", "Report", "RuleChange", "RuleEffects", "build_report", "one_rule_changes",
+                     "rule_effects"],
+                    "bjcalc.report"),
+    **dict.fromkeys(["SideBets", "side_bets"], "bjcalc.sidebets"),
+    **dict.fromkeys(["table_games", "write_tables"], "bjcalc.tables"),
+    **dict.fromkeys(["DEFAULT_GAME"], "bjcalc.presets"),
+    **dict.fromkeys(["BLACKJACK_TAKES", "FEWEST_CARDS", "MAX_DECKS", "MOST_CARDS", "parse_payout"], "bjcalc.rules"),
+}
+
 # public name -> the module that defines it
 _HOMES = {
     "Action": "bjcalc.actions",
@@ -46,6 +63,7 @@ _HOMES = {
         ["BetBehindResult", "ChartEvaluation", "ChartException", "DealerResult", "Deviation", "HandPlay",
          "HandResult", "Outcome", "RoundResult", "Strategy", "Variance"], "bjcalc.results"),
     **dict.fromkeys(["BlackjackTakes", "Doubling", "HoleCard", "Loss", "Rules", "Surrender"], "bjcalc.rules"),
+    **_EVERY_CLI_NUMBER,
 }
 __all__ = [
     "Action",
@@ -90,6 +108,44 @@ __all__ = [
     "perfect_pairs",
     "simple_policy",
     "twenty_one_plus_three",
+    # _EVERY_CLI_NUMBER
+    "CountFigures",
+    "CountSystem",
+    "CountTable",
+    "EffectsOfRemoval",
+    "EorStrategy",
+    "EorTable",
+    "HandTotal",
+    "PlayEffects",
+    "SYSTEMS",
+    "WorkerPool",
+    "count_figures",
+    "count_table",
+    "effects_of_removal",
+    "eor_table",
+    "insurance_effects",
+    "parse_hand",
+    "parse_play",
+    "parse_tags",
+    "play_effects",
+    "play_index",
+    "REPORT_STEPS",
+    "Report",
+    "RuleChange",
+    "RuleEffects",
+    "build_report",
+    "one_rule_changes",
+    "rule_effects",
+    "SideBets",
+    "side_bets",
+    "table_games",
+    "write_tables",
+    "DEFAULT_GAME",
+    "BLACKJACK_TAKES",
+    "FEWEST_CARDS",
+    "MAX_DECKS",
+    "MOST_CARDS",
+    "parse_payout",
 ]
 
 
@@ -142,3 +198,54 @@ if TYPE_CHECKING:
     from bjcalc.shoe import Shoe
     from bjcalc.sidebets import SideBetResult, SuitedShoe, perfect_pairs, twenty_one_plus_three
     from bjcalc.strategy import Chart, load_chart, simple_policy
+
+if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
+    from bjcalc.counting import (
+        SYSTEMS,
+        CountFigures,
+        CountSystem,
+        CountTable,
+        EffectsOfRemoval,
+        EorStrategy,
+        EorTable,
+        HandTotal,
+        PlayEffects,
+        WorkerPool,
+        count_figures,
+        count_table,
+        effects_of_removal,
+        eor_table,
+        insurance_effects,
+        parse_hand,
+        parse_play,
+        parse_tags,
+        play_effects,
+        play_index,
+    )
+    from bjcalc.presets import (
+        DEFAULT_GAME,
+    )
+    from bjcalc.report import (
+        REPORT_STEPS,
+        Report,
+        RuleChange,
+        RuleEffects,
+        build_report,
+        one_rule_changes,
+        rule_effects,
+    )
+    from bjcalc.rules import (
+        BLACKJACK_TAKES,
+        FEWEST_CARDS,
+        MAX_DECKS,
+        MOST_CARDS,
+        parse_payout,
+    )
+    from bjcalc.sidebets import (
+        SideBets,
+        side_bets,
+    )
+    from bjcalc.tables import (
+        table_games,
+        write_tables,
+    )

@@ -9,26 +9,29 @@ from __future__ import annotations
 import contextlib
 import math
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
 
-from bjcalc.errors import BjcalcError, InvalidHandError, InvalidRulesError
-from bjcalc.presets import DEFAULT_GAME, GAMES, game
-from bjcalc.rules import (  # noqa: F401
+from bjcalc import (  # noqa: F401
     BLACKJACK_TAKES,
+    DEFAULT_GAME,
     FEWEST_CARDS,
+    GAMES,
     MAX_DECKS,
     MOST_CARDS,
+    BjcalcError,
     Doubling,
     HoleCard,
+    InvalidRulesError,
     Rules,
+    Shoe,
     Surrender,
+    game,
+    parse_cards,
     parse_payout,
 )
-from bjcalc.shoe import Shoe
 
 
 class _OneLineErrors(click.Group):
@@ -120,8 +123,6 @@ REMOVED = click.option("--removed", default=None, metavar="CARDS",
 
 def seen_cards(removed: str | None) -> tuple[str, ...]:
     """The cards of ``--removed`` as notation, in the order given (``'a,K,5'`` -> A, T, 5)."""
-    from bjcalc.cards import parse_cards
-
     return tuple(map(str, parse_cards(removed))) if removed is not None and removed.strip() else ()
 
 
@@ -207,6 +208,9 @@ EXACT = click.option("--exact", is_flag=True,
                      help="Exact rational arithmetic; print fractions (JSON: an \"exact\" mirror).")
 SD = click.option("--sd", is_flag=True,
                   help="Also the exact standard deviation of the round (resplits included; a few seconds more).")
+CLASSIC = click.option("--classic", is_flag=True,
+                       help="The classic chart: one play per total for hands of every size, as books and casinos' "
+                       "cards print it (default: a two-card hand may play otherwise than a longer one, H/S).")
 
 
 @click.group(cls=_OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
@@ -234,16 +238,14 @@ def games(fmt: str) -> None:
 @EXACT
 def dealer(up: str | None, peeked: bool, fmt: str, exact: bool, **options: Any) -> None:
     """Dealer final-outcome probabilities for every up card, or for UP."""
-    from bjcalc import render
-    from bjcalc.analysis import Analysis
-    from bjcalc.cards import RANK_NOTATION, parse_card
+    from bjcalc import Analysis, Rank, parse_card, render
 
     rules = build_rules(**options)
     if peeked and not rules.peek:
         _refuse_both("--peeked", _peek_source(options.get("peek"), options.get("game_name")),
                      "a dealer with no hole card does not peek")
     analysis = Analysis(rules, exact=exact)
-    ups = [parse_card(up)] if up is not None else [parse_card(r) for r in RANK_NOTATION]
+    ups = [parse_card(up)] if up is not None else list(Rank)
     tables = [analysis.dealer(u, peeked=peeked) for u in ups]
     if fmt == "json":
         click.echo(render.dealer_json(tables, rules, peeked, exact))
@@ -260,8 +262,7 @@ def dealer(up: str | None, peeked: bool, fmt: str, exact: bool, **options: Any) 
 @EXACT
 def hand(cards: str, up: str, fmt: str, exact: bool, **options: Any) -> None:
     """EV of every action for the hand CARDS (e.g. T6, 10,6, a7) against --up, best first."""
-    from bjcalc import render
-    from bjcalc.analysis import Analysis
+    from bjcalc import Analysis, render
 
     rules = build_rules(**options)
     result = Analysis(rules, exact=exact).hand(cards, up)
@@ -275,23 +276,27 @@ def hand(cards: str, up: str, fmt: str, exact: bool, **options: Any) -> None:
 @rule_options
 @REMOVED
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json", "html"]),
-              default="text", help="Output format (html: one self-contained page).")
+              default="text", help="Output format (html: one self-contained page; csv: the file --chart reads).")
 @EXACT
 @SD
-def chart(fmt: str, exact: bool, sd: bool, **options: Any) -> None:
+@CLASSIC
+def chart(fmt: str, exact: bool, sd: bool, classic: bool, **options: Any) -> None:
     """The basic-strategy chart (total-dependent) for the game, its exact round EV and the
-    composition-dependent exceptions. With no options: the default game."""
-    from bjcalc import render
-    from bjcalc.analysis import Analysis
+    composition-dependent exceptions. With no options: the default game. To save a chart to
+    edit and evaluate: bjcalc chart --format csv > my-chart.csv; bjcalc edge --chart my-chart.csv."""
+    from bjcalc import Analysis, render
 
     rules = build_rules(**options)
+    if sd:
+        _refuse_large_exact(rules, exact, "--sd")
     analysis = Analysis(rules, exact=exact)
-    table = analysis.chart()
+    table = analysis.chart(two_card_plays=not classic)
     result = analysis.evaluate(table).round
     unusual = analysis.exceptions(table)
+    variance = analysis.variance(table) if sd else None
     seen = seen_cards(options["removed"])
     if fmt == "json":
-        click.echo(render.chart_json(table, result, unusual, exact, variance=analysis.variance(table) if sd else None))
+        click.echo(render.chart_json(table, result, unusual, exact, variance=variance))
     elif fmt == "csv":
         click.echo(render.chart_csv(table), nl=False)
     elif fmt == "markdown":
@@ -302,8 +307,8 @@ def chart(fmt: str, exact: bool, sd: bool, **options: Any) -> None:
         click.echo(render.chart_text(table, result, unusual, exact, colour=True, seen=seen))
 
 
-def _read_chart(rules: Rules, path: str):
-    from bjcalc.strategy import load_chart
+def _read_chart(rules: Rules, path: str) -> Any:
+    from bjcalc import load_chart
 
     try:
         with open(path, encoding="utf-8") as handle:
@@ -323,20 +328,26 @@ def _read_chart(rules: Rules, path: str):
 @click.option("--strategy", type=click.Choice(["cdz", "cdz-", "cdp1", "cdp", "basic"]), default=None,
               help="CD play with split hands CDZ- (default), CDP1 or CDP; or the basic-strategy chart.")
 @click.option("--chart", "chart_file", default=None, metavar="FILE",
-              help="Evaluate this chart (JSON or CSV as 'bjcalc chart' writes) and list the cost "
-              "of each of its deviations from the optimal chart.")
+              help="Evaluate this chart (JSON or CSV as 'bjcalc chart' writes: bjcalc chart --format csv > "
+              "my-chart.csv) and list the cost of each of its deviations from the optimal chart.")
 @FORMAT
 @EXACT
 @SD
-def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, sd: bool, **options: Any) -> None:
+@CLASSIC
+def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, sd: bool, classic: bool,
+         **options: Any) -> None:
     """The house edge of the round (unconditional) and its breakdown by up card."""
-    from bjcalc import render
-    from bjcalc.analysis import Analysis
+    from bjcalc import Analysis, render
 
     if strategy is not None and chart_file is not None:
         _refuse_both(f"--strategy {strategy}", "--chart", "the chart file is the strategy")
+    if classic and strategy != "basic":
+        _refuse_both("--classic", "--chart" if chart_file is not None else f"--strategy {strategy or 'cdz'}",
+                     "--classic chooses the basic-strategy chart's form (--strategy basic)")
     strategy = strategy or "cdz"
     rules = build_rules(**options)
+    if sd:
+        _refuse_large_exact(rules, exact, "--sd")
     seen = seen_cards(options["removed"])
     if chart_file is not None:
         chart = _read_chart(rules, chart_file)
@@ -350,15 +361,19 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, sd
             click.echo(render.edge_text(result, rules, exact, variance=variance, seen=seen) + "\n\n"
                        + render.deviations_text(costs))
         return
-    if strategy == "basic":
-        analysis = Analysis(rules, exact=exact)
-        table = analysis.chart()
-        result = analysis.evaluate(table).round
-        variance = analysis.variance(table) if sd else None
-    else:
-        analysis = Analysis(rules, exact=exact, post_split=strategy)
-        result = analysis.round()
-        variance = analysis.variance() if sd else None
+    with _progress("house edge") as step:
+        if strategy == "basic":
+            analysis = Analysis(rules, exact=exact)
+            table = analysis.chart(two_card_plays=not classic)
+            result = analysis.evaluate(table).round
+        else:
+            analysis = Analysis(rules, exact=exact, post_split=strategy)
+            result = analysis.round()
+        variance = None
+        if sd:  # the spread takes as long again: a bar for the two steps
+            step("the round", 2)
+            variance = analysis.variance(table) if strategy == "basic" else analysis.variance()
+            step("its spread", 2)
     if fmt == "json":
         click.echo(render.edge_json(result, rules, exact, variance))
     else:
@@ -368,7 +383,8 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, sd
 @cli.command()
 @rule_options
 @click.option("--removed", default="", metavar="CARDS",
-              help="Suited cards already out of the shoe, e.g. 'Ah Kd 7c' (depleted shoe).")
+              help="Cards already out of the shoe, e.g. 'Ah Kd 7c' (suited), or 'A,T,5' (ranks of unknown "
+              "suit: the exact average over their suits; T is the ten, J Q K their own ranks).")
 @click.option("--pp-pays", default=None, metavar="P/C/M",
               help="Perfect Pairs pay table: perfect/coloured/mixed, default 25/12/6.")
 @click.option("--21+3-pays", "tto_pays", default=None, metavar="ST/SF/3K/S/F",
@@ -379,25 +395,20 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, sd
 def sidebets(removed: str, pp_pays: str | None, tto_pays: str | None, fmt: str, exact: bool,
              **options: Any) -> None:
     """Exact house edges of Perfect Pairs and 21+3 for the game's shoe (full or depleted)."""
-    from bjcalc import render
-    from bjcalc import sidebets as bets
+    from bjcalc import render, side_bets
 
     rules = build_rules(**options)
-    if rules.decks is None or rules.infinite:
-        raise InvalidRulesError("side bets need suits: give --decks (or a --game), not --shoe")
-    decks = int(rules.decks)
-    shoe = bets.SuitedShoe.dealt_from(decks, removed) if removed else bets.SuitedShoe.of_decks(decks)
-    results = [
-        bets.perfect_pairs(shoe, bets.parse_pays(pp_pays, bets.PERFECT_PAIRS_CATEGORIES) if pp_pays else None),
-        bets.twenty_one_plus_three(
-            shoe, bets.parse_pays(tto_pays, bets.TWENTY_ONE_PLUS_THREE_CATEGORIES) if tto_pays else None
-        ),
-    ]
+    if rules.infinite:
+        raise InvalidRulesError("side bets are dealt from a shoe of suited cards: give --decks N (a whole number) "
+                                "or a --game, not --decks inf (an infinite deck)")
+    if rules.decks is None:
+        raise InvalidRulesError("side bets need the suits of the cards: give --decks N or a --game, not --shoe "
+                                "(counts by rank); seen cards go in this command's --removed")
+    result = side_bets(int(rules.decks), removed, pp_pays, tto_pays)
     if fmt == "json":
-        gone = [str(card) for card in bets.parse_suited_cards(removed)] if removed else []
-        click.echo(render.sidebets_json(results, gone, rules, exact))
+        click.echo(render.sidebets_json(result.results, result.removed, rules, exact))
     else:
-        click.echo(render.sidebets_text(results, len(shoe), exact))
+        click.echo(render.sidebets_text(result.results, result.cards, exact))
 
 
 @cli.command()
@@ -416,9 +427,7 @@ def betbehind(seated: str | None, chart_file: str | None, fmt: str, exact: bool,
         _refuse_both(f"--seated {seated}", "--chart", "the seated player follows the chart file")
     seated = seated or "optimal"
 
-    from bjcalc import render
-    from bjcalc.analysis import Analysis
-    from bjcalc.strategy import simple_policy
+    from bjcalc import Analysis, render, simple_policy
 
     rules = build_rules(**options)
     analysis = Analysis(rules, exact=exact)
@@ -438,26 +447,38 @@ def betbehind(seated: str | None, chart_file: str | None, fmt: str, exact: bool,
 
 
 @contextlib.contextmanager
-def _progress(length: int, label: str, lazy: bool = False) -> Iterator[Callable[[str], None]]:
-    """A progress bar on stderr; yields a callback that advances it, naming the step. ``lazy``:
-    the bar appears with the first step done, so that an error in the first step (a shoe too
+def _progress(label: str) -> Iterator[Callable[[str, int], None]]:
+    """A progress bar on stderr; yields a callback ``step(name, steps)`` that advances it by
+    one step, naming it (``steps``: how many the current stage has; a new stage, a new bar).
+    The bar appears with the first step done, so that an error in the first step (a shoe too
     small, say) is still the only line on stderr."""
     with contextlib.ExitStack() as stack:
         bars: list[Any] = []
 
-        def start() -> Any:
-            if not bars:
-                bars.append(stack.enter_context(click.progressbar(length=length, label=label, file=sys.stderr)))
-            return bars[0]
+        def step(name: str, steps: int) -> None:
+            if not bars or bars[-1].pos >= bars[-1].length:
+                if bars:
+                    bars[-1].render_finish()
+                bars.append(stack.enter_context(click.progressbar(length=steps, label=label, file=sys.stderr)))
+            bars[-1].label = name
+            bars[-1].update(1)
 
-        def step(name: str) -> None:
-            bar = start()
-            bar.label = name
-            bar.update(1)
-
-        if not lazy:
-            start()
         yield step
+
+
+# exact arithmetic on a shoe larger than this takes minutes on the commands that run many analyses
+# (matrix, report, eor, effects, the spread of edge and chart): refused there, with this limit named
+EXACT_DECKS_LIMIT = 8
+
+
+def _refuse_large_exact(rules: Rules, exact: bool, what: str) -> None:
+    """``--exact`` on a shoe of more than :data:`EXACT_DECKS_LIMIT` decks, for ``what``: refused."""
+    cards = 0 if rules.infinite else sum(rules.shoe_counts)
+    if exact and cards > 52 * EXACT_DECKS_LIMIT:
+        raise click.UsageError(
+            f"--exact with {what} is limited to shoes of {EXACT_DECKS_LIMIT} decks ({52 * EXACT_DECKS_LIMIT} cards), "
+            f"not {cards} cards: exact arithmetic on a larger shoe takes minutes; leave out --exact (floating "
+            "point agrees with it to about 1e-12)")
 
 
 def _title(options: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
@@ -475,15 +496,18 @@ def _title(options: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "html"]), default="text",
               help="Output format (html: one self-contained page; json: docs/json.md).")
 @EXACT
-def report(fmt: str, exact: bool, **options: Any) -> None:
+@CLASSIC
+def report(fmt: str, exact: bool, classic: bool, **options: Any) -> None:
     """Everything about a game: rules as understood, house edges, insurance, the chart, its
     exceptions, side bets and Bet Behind."""
-    from bjcalc import render
-    from bjcalc.report import build_report
+    from bjcalc import REPORT_STEPS, build_report, render
 
     rules = build_rules(**options)
+    _refuse_large_exact(rules, exact, "report")
     title, assumed = _title(options)
-    result = build_report(title, rules, assumed, exact=exact)
+    with _progress("report") as step:
+        result = build_report(title, rules, assumed, exact=exact, two_card_plays=not classic,
+                              progress=lambda name: step(name, len(REPORT_STEPS)))
     seen = seen_cards(options["removed"])
     if fmt == "json":
         click.echo(render.report_json(result))
@@ -494,23 +518,25 @@ def report(fmt: str, exact: bool, **options: Any) -> None:
 
 @cli.command()
 @rule_options
+@REMOVED
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text",
               help="Output format (json: docs/json.md).")
 @EXACT
 def effects(fmt: str, exact: bool, **options: Any) -> None:
     """How much each rule of the game is worth: change one rule at a time (house edge each)."""
-    from bjcalc import render
-    from bjcalc.report import one_rule_changes, rule_effects
+    from bjcalc import one_rule_changes, render, rule_effects
 
     rules = build_rules(**options)
+    _refuse_large_exact(rules, exact, "effects")
     title, _ = _title(options)
-    with _progress(len(one_rule_changes(rules)), "rules", lazy=True) as step:
-        result = rule_effects(rules, progress=step, exact=exact)
+    steps = len(one_rule_changes(rules))
+    with _progress("rules") as step:
+        result = rule_effects(rules, progress=lambda words: step(words, steps), exact=exact)
     if fmt == "json":
         click.echo(render.effects_json(title, result, exact))
     else:
         render_fn = render.effects_markdown if fmt == "markdown" else render.effects_text
-        click.echo(render_fn(title, rules, result.base_percent, result.rows()))
+        click.echo(render_fn(title, rules, result.base_percent, result.rows(), result if exact else None))
 
 
 # -- effects of removal and count systems -------------------------------------------------------
@@ -524,63 +550,35 @@ _EOR_CHART = click.option("--chart", "chart_file", default=None, metavar="FILE",
 _POST_SPLIT = click.option("--post-split", type=click.Choice(["cdz-", "cdp1", "cdp"]), default=None,
                            help="With --strategy cd: split hands CDZ- (default), CDP1 or CDP (the plays' split "
                            "EVs too).")
-_PLAYS = click.option("--play", "plays", multiple=True, metavar="'CARDS v UP ACTION ACTION'",
+_PLAYS = click.option("--play", "plays", multiple=True, metavar="'HAND v UP ACTION ACTION'",
                       help="A decision, e.g. 'T,6 v T stand hit': the first play's EV minus the second's "
-                      "(actions stand, hit, double, split, surrender). Repeatable.")
+                      "(actions stand, hit, double, split, surrender). HAND is cards (T,6; A7; a pair: 8,8) or a "
+                      "total: 16 or h16 (hard 16: every two-card hard 16 but a pair, T,6 and 9,7, each weighted "
+                      "by its chance), s18 or soft18 (A,7). Repeatable.")
 _WORKERS = click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
                         help="Processes for the analyses (default: one per core).")
 _TABLE_FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json"]),
                              default="text", help="Output format (json: docs/json.md).")
 
 
-def _eor_setup(strategy: str | None, chart_file: str | None, post_split: str | None, plays: tuple[str, ...],
-               options: dict[str, Any]) -> tuple[Rules, str, Any, str, list[Any]]:
-    """The rules, strategy, fixed chart (or None), post-split strategy and parsed plays of
-    ``eor`` and ``count``, every play checked before the work begins."""
-    from bjcalc.analysis import Analysis
-    from bjcalc.counting import parse_play
-
+def _eor_arguments(strategy: str | None, chart_file: str | None, post_split: str | None, classic: bool, exact: bool,
+                   options: dict[str, Any]) -> tuple[Rules, dict[str, Any]]:
+    """The rules and the keyword arguments of :func:`bjcalc.eor_table` common to ``eor`` and
+    ``count``, the options' contradictions refused."""
     if chart_file is not None and strategy not in (None, "chart"):
         _refuse_both(f"--strategy {strategy}", "--chart", "a chart file is held fixed (--strategy chart)")
+    if classic and (chart_file is not None or strategy == "cd"):
+        _refuse_both("--classic", "--chart" if chart_file is not None else "--strategy cd",
+                     "--classic chooses the form of the basic-strategy chart bjcalc builds")
     strategy = strategy or "chart"
     if post_split is not None and strategy != "cd":
         _refuse_both(f"--post-split {post_split}", f"--strategy {strategy}",
                      "a chart plays split hands by the chart; --post-split is for --strategy cd")
     rules = build_rules(**options)
-    decisions = [parse_play(text) for text in plays]
+    _refuse_large_exact(rules, exact, "eor and count")
     chart = _read_chart(rules, chart_file) if chart_file is not None else None
-    post_split = post_split or "cdz-"
-    analysis = Analysis(rules, post_split=post_split)
-    for text, (cards, up, first, second) in zip(plays, decisions):
-        evs = analysis.hand(cards, up).evs  # refuses cards the shoe cannot deal
-        for action in (first, second):
-            if action not in evs:
-                raise InvalidHandError(f"{action.key} is not a play for {','.join(map(str, cards))} against {up} "
-                                       f"under these rules, in --play {text!r}")
-    return rules, strategy, chart, post_split, decisions
-
-
-def _effects(rules: Rules, strategy: str, chart: Any, post_split: str, decisions: list[Any], insurance: bool,
-             workers: int | None, exact: bool) -> tuple[Any, list[Any], Any]:
-    """The round's EORs, each play's (and insurance's) and the plays' strategy, with a progress
-    bar on stderr."""
-    from bjcalc.analysis import Analysis
-    from bjcalc.cards import Rank
-    from bjcalc.counting import effects_of_removal, insurance_effects, play_effects
-
-    if insurance and not rules.shoe_counts[Rank.ACE.index]:
-        raise InvalidHandError("--insurance needs an ace up, and the shoe holds no ace")
-    extra = [insurance_effects(rules)] if insurance else []  # exact and quick: before the bar
-    steps = 1 + sum(1 for n in rules.shoe_counts if n) + len(decisions)
-    with _progress(steps, "effects of removal", lazy=True) as step:
-        result = effects_of_removal(rules, strategy, chart=chart, exact=exact, post_split=post_split,
-                                    workers=workers, progress=step)
-        plays = []
-        for cards, up, first, second in decisions:
-            plays.append(play_effects(rules, cards, up, first, second, exact=exact, post_split=post_split,
-                                      workers=workers))
-            step(plays[-1].label)
-    return result, plays + extra, Analysis(rules, post_split=post_split).cd
+    return rules, {"strategy": strategy, "chart": chart, "post_split": post_split or "cdz-",
+                   "two_card_plays": not classic}
 
 
 @cli.command()
@@ -595,36 +593,27 @@ def _effects(rules: Rules, strategy: str, chart: Any, post_split: str, decisions
 @_WORKERS
 @_TABLE_FORMAT
 @EXACT
+@CLASSIC
 def eor(strategy: str | None, chart_file: str | None, post_split: str | None, plays: tuple[str, ...],
-        insurance_row: bool, workers: int | None, fmt: str, exact: bool, **options: Any) -> None:
+        insurance_row: bool, workers: int | None, fmt: str, exact: bool, classic: bool, **options: Any) -> None:
     """Effects of removal: the round's EV after taking one card of each rank out of the shoe,
     minus the EV before (in % of the initial bet), for a stated strategy; and each --play's."""
-    from bjcalc import render
+    from bjcalc import eor_table, render
 
-    rules, strategy, chart, post_split, decisions = _eor_setup(strategy, chart_file, post_split, plays, options)
-    result, rows, play_strategy = _effects(rules, strategy, chart, post_split, decisions, insurance_row, workers,
-                                           exact)
+    rules, arguments = _eor_arguments(strategy, chart_file, post_split, classic, exact, options)
+    with _progress("effects of removal") as step:
+        table = eor_table(rules, plays=plays, insurance=insurance_row, exact=exact, workers=workers, progress=step,
+                          **arguments)
+    result, rows, fixed_chart = table.removal, list(table.plays), table.fixed_chart
     seen = seen_cards(options["removed"])
     if fmt == "json":
-        click.echo(render.eor_json(result, rows, play_strategy, exact))
+        click.echo(render.eor_json(result, rows, table.play_strategy, exact))
     elif fmt == "csv":
         click.echo(render.eor_csv(result, rows, exact), nl=False)
     elif fmt == "markdown":
-        click.echo(render.eor_markdown(result, rows, play_strategy, exact, strategy == "chart", seen), nl=False)
+        click.echo(render.eor_markdown(result, rows, table.play_strategy, exact, fixed_chart, seen), nl=False)
     else:
-        click.echo(render.eor_text(result, rows, play_strategy, exact, strategy == "chart", seen))
-
-
-def _index(system: Any, play: Any, exact: bool) -> tuple[Any, bool | None]:
-    """A play's linear-estimate index for ``system`` and whether the first play is the better
-    above it (the sign of the play's slope per true count)."""
-    from bjcalc.counting import play_index
-
-    found = play_index(system, play)
-    if found is None:
-        return None, None
-    value, above = found
-    return (value if exact else float(value)), above
+        click.echo(render.eor_text(result, rows, table.play_strategy, exact, fixed_chart, seen))
 
 
 @cli.command()
@@ -648,47 +637,35 @@ def _index(system: Any, play: Any, exact: bool) -> tuple[Any, bool | None]:
 @_WORKERS
 @_TABLE_FORMAT
 @EXACT
+@CLASSIC
 def count(system_names: tuple[str, ...], tag_texts: tuple[str, ...], strategy: str | None, chart_file: str | None,
           post_split: str | None, plays: tuple[str, ...], insurance_row: bool, with_pe: bool, workers: int | None,
-          fmt: str, exact: bool, **options: Any) -> None:
+          fmt: str, exact: bool, classic: bool, **options: Any) -> None:
     """Count systems measured on the game's exact EORs: betting and insurance correlation, the
     advantage per true count and each --play's index (linear estimates); with --pe, the
-    playing efficiency (a normal-model estimate)."""
-    from bjcalc import render
-    from bjcalc.counting import (
-        SYSTEMS,
-        CountSystem,
-        count_figures,
-        even_depths,
-        parse_tags,
-        playing_efficiency_model,
-        strategy_variations,
-    )
+    playing efficiency (a normal-model estimate). With --exact, the advantage per true count and
+    the indices as exact fractions too."""
+    from bjcalc import CountSystem, count_table, parse_tags, render
 
-    systems = [CountSystem.named(name) for name in system_names]
+    systems: list[CountSystem | str] = list(system_names)
     systems += [CountSystem("custom" if len(tag_texts) == 1 else f"custom {i}", parse_tags(text))
                 for i, text in enumerate(tag_texts, 1)]
-    systems = systems or [CountSystem.named(name) for name in SYSTEMS]
-    rules, strategy, chart, post_split, decisions = _eor_setup(strategy, chart_file, post_split, plays, options)
-    result, rows, play_strategy = _effects(rules, strategy, chart, post_split, decisions, insurance_row, workers,
-                                           exact)
-    variations = model = None
-    if with_pe:
-        depths = even_depths(sum(rules.shoe_counts))
-        with _progress(1 + sum(1 for n in rules.shoe_counts if n), "strategy variations", lazy=True) as step:
-            variations = strategy_variations(rules, post_split=post_split, workers=workers, progress=step)
-        model = playing_efficiency_model(variations, depths)
-    figures = [count_figures(system, result, variations) for system in systems]
-    indices = [[_index(system, play, exact) for play in rows] for system in systems]
+    for name in system_names:
+        CountSystem.named(name)  # an unknown name is refused before the rules are built
+    rules, arguments = _eor_arguments(strategy, chart_file, post_split, classic, exact, options)
+    with _progress("effects of removal") as step:
+        table = count_table(rules, systems, plays=plays, insurance=insurance_row, playing_efficiency=with_pe,
+                            exact=exact, workers=workers, progress=step, **arguments)
+    eor, rows, figures, indices = table.eor.removal, list(table.eor.plays), list(table.figures), list(table.indices)
     seen = seen_cards(options["removed"])
     if fmt == "json":
-        click.echo(render.count_json(result, rows, play_strategy, figures, indices, exact, model))
+        click.echo(render.count_json(eor, rows, table.eor.play_strategy, figures, indices, exact, table.pe_model))
     elif fmt == "csv":
         click.echo(render.count_csv(rows, figures, indices, exact), nl=False)
     elif fmt == "markdown":
-        click.echo(render.count_markdown(result, rows, figures, indices, exact, seen, model), nl=False)
+        click.echo(render.count_markdown(eor, rows, figures, indices, exact, seen, table.pe_model), nl=False)
     else:
-        click.echo(render.count_text(result, rows, figures, indices, exact, seen, model))
+        click.echo(render.count_text(eor, rows, figures, indices, exact, seen, table.pe_model))
 
 
 @cli.command()
@@ -702,11 +679,10 @@ def matrix(fmt: str, exact: bool, **options: Any) -> None:
     and a loss (exact; a split's is both hands' total, not computed where it could resplit).
     Also the round's EV with CD play and its win/push/loss over the rounds in which no resplit
     happens."""
-    from bjcalc import render
-    from bjcalc.analysis import Analysis
-    from bjcalc.matrix import ev_matrix
+    from bjcalc import Analysis, ev_matrix, render
 
     rules = build_rules(**options)
+    _refuse_large_exact(rules, exact, "matrix")
     result = ev_matrix(Analysis(rules, exact=exact))
     seen = seen_cards(options["removed"])
     if fmt == "json":
@@ -722,24 +698,13 @@ def matrix(fmt: str, exact: bool, **options: Any) -> None:
 @cli.command()
 @click.argument("directory", default="tables")
 def tables(directory: str) -> None:
-    """Regenerate the charts and house edges in DIRECTORY (default: tables/)."""
-    import pathlib
+    """Regenerate the charts and house edges in DIRECTORY (default: tables/): written next to it
+    first and moved in place when all are done, so an interrupted run changes nothing."""
+    from bjcalc import table_games, write_tables
 
-    from bjcalc.tables import generate, table_games
-
-    target = pathlib.Path(directory)
-    try:  # refuse an unusable directory before the work, not after it
-        if target.exists() and not target.is_dir():
-            raise NotADirectoryError(0, "it is not a directory")
-        target.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=target):
-            pass
-    except (OSError, ValueError) as error:  # ValueError: a NUL byte in the name
-        reason = getattr(error, "strerror", None) or str(error)
-        raise click.UsageError(f"cannot write tables to {directory!r}: {reason}") from None
-    names = list(table_games())
-    with _progress(len(names), "tables") as step:
-        written = generate(target, progress=step)
+    steps = len(table_games()) + 1  # and the counting table
+    with _progress("tables") as step:
+        written = write_tables(directory, progress=lambda name: step(name, steps))
     click.echo(f"wrote {len(written)} files to {directory}")
 
 

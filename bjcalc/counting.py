@@ -71,14 +71,16 @@ class EorStrategy(str, enum.Enum):
 
 
 def _shoe_ev(
-    rules: Rules, strategy: EorStrategy, chart: Chart | None, exact: bool, post_split: str
+    rules: Rules, strategy: EorStrategy, chart: Chart | None, exact: bool, post_split: str,
+    two_card_plays: bool = True,
 ) -> Fraction | float:
-    """The round's EV on ``rules``' shoe under ``strategy`` (a Fraction in exact mode)."""
+    """The round's EV on ``rules``' shoe under ``strategy`` (a Fraction in exact mode;
+    ``two_card_plays=False``: basic strategy is the classic chart, one play per total)."""
     analysis = Analysis(rules, exact=exact, post_split=post_split)
     if strategy is EorStrategy.CD:
         ev = analysis.round().ev
     else:
-        played = chart if strategy is EorStrategy.CHART else analysis.chart()
+        played = chart if strategy is EorStrategy.CHART else analysis.chart(two_card_plays)
         assert played is not None
         ev = analysis.evaluate(played).round.ev
     return to_fraction(ev) if exact else float(ev)
@@ -105,31 +107,69 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _map(job: Callable[..., Any], arguments: list[tuple], workers: int | None,
-         progress: Callable[[str], None] | None, names: list[str]) -> list[Any]:
-    """``job(*a)`` for every ``a``, in ``workers`` processes (default: one per core; 1 runs
-    them here), reporting each finished one to ``progress`` by name."""
-    workers = workers if workers is not None else (os.cpu_count() or 1)
-    if workers <= 1 or len(arguments) <= 1:
-        out = []
-        for name, args in zip(names, arguments):
-            out.append(job(*args))
-            if progress:
-                progress(name)
-        return out
-    try:
-        with concurrent.futures.ProcessPoolExecutor(min(workers, len(arguments)), mp_context=_context()) as pool:
-            futures = {pool.submit(job, *args): i for i, args in enumerate(arguments)}
+class WorkerPool:
+    """The one place the EOR pipeline's worker processes are made: ``workers`` processes
+    (default: one per core; 1 runs every job here), started at the first job that needs them
+    and shared by every job until the ``with`` block ends.
+
+    >>> with WorkerPool(1) as pool:
+    ...     pool.map(abs, [(-1,), (2,)])
+    [1, 2]
+    """
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers if workers is not None else (os.cpu_count() or 1)
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    def map(self, job: Callable[..., Any], arguments: list[tuple], progress: Callable[[str], None] | None = None,
+            names: Sequence[str] = ()) -> list[Any]:
+        """``job(*a)`` for every ``a``, reporting each finished one to ``progress`` by name."""
+        names = list(names) or [str(i) for i in range(len(arguments))]
+        if self.workers <= 1 or len(arguments) <= 1:
+            return self._here(job, arguments, progress, names)
+        try:
+            if self._pool is None:
+                self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=_context())
+            futures = {self._pool.submit(job, *args): i for i, args in enumerate(arguments)}
             results: list[Any] = [None] * len(arguments)
             for future in concurrent.futures.as_completed(futures):
                 i = futures[future]
                 results[i] = future.result()
                 if progress:
                     progress(names[i])
-        return results
-    except concurrent.futures.process.BrokenProcessPool:
-        # workers could not start (e.g. a __main__ they cannot import): do the work here
-        return _map(job, arguments, 1, progress, names)
+            return results
+        except concurrent.futures.process.BrokenProcessPool:
+            # workers could not start (e.g. a __main__ they cannot import): do the work here
+            self.workers = 1
+            return self._here(job, arguments, progress, names)
+
+    @staticmethod
+    def _here(job: Callable[..., Any], arguments: list[tuple], progress: Callable[[str], None] | None,
+              names: list[str]) -> list[Any]:
+        out = []
+        for name, args in zip(names, arguments):
+            out.append(job(*args))
+            if progress:
+                progress(name)
+        return out
+
+
+def _map(job: Callable[..., Any], arguments: list[tuple], workers: int | WorkerPool | None,
+         progress: Callable[[str], None] | None, names: list[str]) -> list[Any]:
+    """``job(*a)`` for every ``a`` in ``workers`` (a :class:`WorkerPool`, or the number of
+    processes of one made for these jobs alone)."""
+    if isinstance(workers, WorkerPool):
+        return workers.map(job, arguments, progress, names)
+    with WorkerPool(min(workers or os.cpu_count() or 1, max(1, len(arguments)))) as pool:
+        return pool.map(job, arguments, progress, names)
 
 
 # -- effects of removal ---------------------------------------------------------------------------
@@ -187,11 +227,13 @@ def effects_of_removal(
     chart: Chart | None = None,
     exact: bool = False,
     post_split: str = "cdz-",
-    workers: int | None = None,
+    workers: int | WorkerPool | None = None,
     progress: Callable[[str], None] | None = None,
+    two_card_plays: bool = True,
 ) -> EffectsOfRemoval:
     """The EOR of every rank the shoe holds (see the module docstring). ``chart``: the chart
-    held fixed (``strategy="chart"``; default: the starting shoe's basic strategy)."""
+    held fixed (``strategy="chart"``; default: the starting shoe's basic strategy, the classic
+    one with ``two_card_plays=False``, as for ``strategy="basic"``)."""
     try:
         strategy = EorStrategy(strategy)
     except ValueError:
@@ -202,16 +244,17 @@ def effects_of_removal(
     if chart is not None and strategy is not EorStrategy.CHART:
         raise InvalidRulesError(f"a chart is held fixed only with strategy 'chart', not {strategy.value!r}")
     if strategy is EorStrategy.CHART and chart is None:
-        chart = Analysis(rules).chart()
+        chart = Analysis(rules).chart(two_card_plays)
     ranks = [rank for rank in Rank if rules.shoe_counts[rank.index] > 0]
     shoes = [rules] + [rules.without([rank]) for rank in ranks]
-    arguments = [(shoe, strategy, chart, exact, post_split) for shoe in shoes]
+    arguments = [(shoe, strategy, chart, exact, post_split, two_card_plays) for shoe in shoes]
     names = ["full shoe"] + [f"without one {rank}" for rank in ranks]
     evs = _map(_shoe_ev, arguments, workers, progress, names)
     if strategy is EorStrategy.CD:
         label = Analysis(rules, post_split=post_split).cd
     elif strategy is EorStrategy.BASIC:
-        label = Strategy("basic, re-derived for each shoe", chart=True, split_hands="by the chart")
+        label = Strategy("basic" + ", classic" * (not two_card_plays) + ", re-derived for each shoe", chart=True,
+                         split_hands="by the chart")
     else:
         assert chart is not None
         label = Strategy(f"{chart.strategy}, held fixed", chart=True, split_hands="by the chart")
@@ -237,22 +280,43 @@ class PlayEffects(_Data):
     after: dict[Rank, Any]  # the difference after removing one card of the rank
     conditioned: bool
     rules: Rules  # the shoe the decision is taken from (before the hand is dealt)
+    total: HandTotal | None = None  # a decision named by its total: every two-card hand of it
 
     @property
     def eor(self) -> dict[Rank, Any]:
         return {rank: d - self.difference for rank, d in self.after.items()}
 
     @property
+    def hand_text(self) -> str:
+        """``T,6``; for a total, the total and the hands it stands for: ``hard 16 (T,6 or 9,7)``."""
+        if self.total is not None:
+            return f"{self.total} ({' or '.join(','.join(map(str, h)) for h in self.total.hands())})"
+        return ",".join(map(str, self.cards))
+
+    @property
     def label(self) -> str:
         """``T,6 v T: stand - hit``; ``insurance v A`` (insure minus not)."""
-        hand = ",".join(map(str, self.cards))
+        hand = self.hand_text
         if self.first is None or self.second is None:
             return f"insurance v {self.up}" + (f" ({hand} seen)" if hand else "")
         return f"{hand} v {self.up}: {self.first.key} - {self.second.key}"
 
+    def shoe_left(self) -> tuple[Any, ...]:
+        """The shoe the EORs are taken on, A..T: the shoe without the hand and the up card; for a
+        total, without the up card and the hand's expected cards (each hand weighted by its
+        chance), exact fractions."""
+        if self.total is None:
+            return self.rules.without(list(self.cards) + [self.up]).shoe_counts
+        counts = self.rules.without([self.up]).shoe_counts
+        expected = [Fraction(0)] * 10
+        for hand, share in _total_weights(counts, self.total.hands(), self.up, self.conditioned).items():
+            for card in hand:
+                expected[card.index] += share
+        return tuple(n - e for n, e in zip(counts, expected))
+
     def to_data(self) -> dict[str, Any]:
         return {
-            "play": self.label, "hand": ",".join(map(str, self.cards)), "up": str(self.up),
+            "play": self.label, "hand": self.hand_text, "up": str(self.up),
             "first": self.first.key if self.first else "insure",
             "second": self.second.key if self.second else "not",
             "frame": "conditioned" if self.conditioned else "unconditional",
@@ -263,21 +327,48 @@ class PlayEffects(_Data):
 
 def play_effects(
     rules: Rules,
-    cards: str | Sequence[Rank | str],
+    cards: str | Sequence[Rank | str] | HandTotal,
     up: Rank | str,
     first: Action | str,
     second: Action | str,
     *,
     exact: bool = False,
     post_split: str = "cdz-",
-    workers: int | None = None,
+    workers: int | WorkerPool | None = None,
 ) -> PlayEffects:
     """The EOR of ``EV(first) - EV(second)`` for ``cards`` against ``up`` (CD play after the
     first decision), removing one card of each rank from the shoe left after the hand and the
-    up card."""
-    analysis = Analysis(rules, exact=exact, post_split=post_split)
-    base = analysis.hand(cards, up)
+    up card. ``cards`` may name a total (``"16"``, ``"soft 18"``, :func:`parse_hand`): the
+    difference is then the average over every two-card hand of the total, each weighted by its
+    chance of being dealt with ``up``, on the shoe before and after each removal."""
+    hand = parse_hand(cards) if isinstance(cards, str) else cards
     plays = [_action(first), _action(second)]
+    if isinstance(hand, HandTotal):
+        hands = hand.hands()
+        up_rank = parse_card(up)
+        left = rules.without([up_rank])
+        if not any(_hand_weight(left.shoe_counts, h) for h in hands):
+            raise InvalidHandError(f"the shoe cannot deal a {hand} against {up_rank}")
+        analysis = Analysis(rules, exact=exact, post_split=post_split)
+        for h in hands:
+            if _hand_weight(left.shoe_counts, h):
+                evs = analysis.hand(h, up_rank).evs
+                for action in plays:
+                    if action not in evs:
+                        raise InvalidHandError(f"{action.key} is not a play for {hand} against {up_rank}")
+        ranks = [rank for rank in Rank if left.shoe_counts[rank.index] > 0]
+        shoes = [rules] + [rules.without([rank]) for rank in ranks]
+        jobs: list[tuple] = [(shoe, hands, up_rank, plays[0], plays[1], exact, post_split) for shoe in shoes]
+        base_difference, *after = _map(_total_difference, jobs, workers, None,
+                                       ["full shoe"] + [str(r) for r in ranks])
+        conditioned = analysis.hand(next(h for h in hands if _hand_weight(left.shoe_counts, h)), up_rank).conditioned
+        return PlayEffects(
+            cards=(), up=up_rank, first=plays[0], second=plays[1], difference=to_api(base_difference, exact),
+            after={rank: to_api(d, exact) for rank, d in zip(ranks, after)},
+            conditioned=conditioned, rules=rules, total=hand,
+        )
+    analysis = Analysis(rules, exact=exact, post_split=post_split)
+    base = analysis.hand(hand, up)
     for action in plays:
         if action not in base.evs:
             raise InvalidHandError(f"{action.key} is not a play for {base.notation} against {base.up}")
@@ -294,6 +385,110 @@ def play_effects(
     )
 
 
+@dataclasses.dataclass(frozen=True)
+class HandTotal:
+    """A decision named by its total, as counters name them: every two-card hand of the total
+    that is not a pair (a pair is named by its cards, ``8,8``).
+
+    >>> HandTotal(16).hands(), str(HandTotal(18, soft=True))
+    (((Rank.TEN, Rank.SIX), (Rank.NINE, Rank.SEVEN)), 'soft 18')
+    """
+
+    value: int
+    soft: bool = False
+
+    def __str__(self) -> str:
+        return f"{'soft' if self.soft else 'hard'} {self.value}"
+
+    def hands(self) -> tuple[tuple[Rank, Rank], ...]:
+        """The two-card hands of the total, not pairs, higher card first."""
+        out = []
+        for high in range(10, 1, -1):  # 10 = a ten-valued card
+            for low in range(high - 1, 0, -1):
+                soft = low == 1
+                value = high + low + (10 if soft else 0)
+                if soft == self.soft and value == self.value and high != low:
+                    out.append((_rank_of(high), _rank_of(low)))
+        return tuple(out)
+
+
+def _rank_of(value: int) -> Rank:
+    return Rank.ACE if value == 1 else Rank.TEN if value == 10 else Rank(str(value))
+
+
+_TOTAL = re.compile(r"(?P<kind>h|hard|s|soft)?\s*(?P<value>\d{1,2})", re.IGNORECASE)
+
+
+def parse_hand(text: str) -> tuple[Rank, ...] | HandTotal:
+    """A hand as a play names it: cards (``T,6``, ``A7``, ``8,8``) or a total: ``16`` or ``h16``
+    (hard 16: T,6 and 9,7), ``s18`` or ``soft 18`` (A,7). Digits that read as two or more
+    cards (``55``) are cards; a total stands for the two-card hands of it that are not pairs.
+
+    >>> parse_hand("16"), parse_hand("soft18"), parse_hand("55")
+    (HandTotal(value=16, soft=False), HandTotal(value=18, soft=True), (Rank.FIVE, Rank.FIVE))
+    """
+    match = _TOTAL.fullmatch(text.strip()) if isinstance(text, str) else None
+    if match is None:
+        return parse_cards(text)
+    if match["kind"] is None:
+        try:
+            cards = parse_cards(text)
+        except InvalidCardError:
+            cards = ()
+        if len(cards) >= 2:
+            return cards
+    total = HandTotal(int(match["value"]), soft=(match["kind"] or "h").lower().startswith("s"))
+    if not total.hands():
+        kind = "soft" if total.soft else "hard"
+        raise InvalidHandError(
+            f"no two-card {kind} {total.value} that is not a pair, in {text!r}: a total is "
+            f"{'13 to 20 (soft)' if total.soft else '5 to 19 (hard)'}; give a pair by its cards, e.g. 8,8")
+    return total
+
+
+def _hand_weight(counts: Sequence[int], hand: tuple[Rank, ...]) -> int:
+    """How many ways ``counts`` deals the two distinct ranks of ``hand`` (proportional to its
+    chance)."""
+    a, b = hand[0].index, hand[1].index
+    return counts[a] * counts[b]
+
+
+def _total_weights(counts: Sequence[int], hands: Sequence[tuple[Rank, Rank]], up: Rank,
+                   conditioned: bool) -> dict[tuple[Rank, Rank], Fraction]:
+    """Each hand's share of the decision dealt from ``counts`` (the shoe once ``up`` is out):
+    its chance, and where the frame is conditioned, times the chance of no dealer blackjack
+    with it out (the hole card drawn from the cards left). Hands the shoe cannot deal: 0."""
+    raw: dict[tuple[Rank, Rank], Fraction] = {}
+    hole = {Rank.ACE: TEN, Rank.TEN: ACE}.get(up)
+    for hand in hands:
+        weight = Fraction(_hand_weight(counts, hand))
+        if conditioned and hole is not None and weight:
+            left = list(counts)
+            for card in hand:
+                left[card.index] -= 1
+            weight *= 1 - Fraction(left[hole], sum(left))
+        raw[hand] = weight
+    whole = sum(raw.values())
+    return {hand: w / whole if whole else Fraction(0) for hand, w in raw.items()}
+
+
+def _total_difference(rules: Rules, hands: Sequence[tuple[Rank, Rank]], up: Rank, first: Action, second: Action,
+                      exact: bool, post_split: str) -> Fraction | float:
+    """EV(first) - EV(second) averaged over ``hands`` against ``up`` on ``rules``' shoe, each
+    hand weighted by its share of the decision (:func:`_total_weights`)."""
+    counts = rules.without([up]).shoe_counts
+    analysis = Analysis(rules, exact=exact, post_split=post_split)
+    results = {h: analysis.hand(h, up) for h in hands if _hand_weight(counts, h)}
+    conditioned = next(iter(results.values())).conditioned
+    total: Fraction | float = Fraction(0) if exact else 0.0
+    for hand, share in _total_weights(counts, hands, up, conditioned).items():
+        if share:
+            evs = results[hand].evs
+            difference = evs[first] - evs[second]
+            total += to_fraction(difference) * share if exact else float(difference) * float(share)
+    return total
+
+
 def _action(action: Action | str) -> Action:
     if isinstance(action, Action):
         return action
@@ -306,9 +501,10 @@ def _action(action: Action | str) -> Action:
 _PLAY = re.compile(r"(?P<cards>.+?)\s+vs?\.?\s+(?P<up>\S+)\s+(?P<first>\S+)\s+(?P<second>\S+)", re.IGNORECASE)
 
 
-def parse_play(text: str) -> tuple[tuple[Rank, ...], Rank, Action, Action]:
-    """A decision as people write it, ``"CARDS v UP FIRST SECOND"``: the hand, the up card and
-    the two plays compared (:func:`play_effects` takes the first minus the second).
+def parse_play(text: str) -> tuple[tuple[Rank, ...] | HandTotal, Rank, Action, Action]:
+    """A decision as people write it, ``"CARDS v UP FIRST SECOND"``: the hand (cards, or a
+    total: :func:`parse_hand`), the up card and the two plays compared (:func:`play_effects`
+    takes the first minus the second).
 
     >>> parse_play("T,6 v T stand hit")
     ((Rank.TEN, Rank.SIX), Rank.TEN, Action.STAND, Action.HIT)
@@ -319,7 +515,7 @@ def parse_play(text: str) -> tuple[tuple[Rank, ...], Rank, Action, Action]:
     first, second = _action(match["first"]), _action(match["second"])
     if first is second:
         raise InvalidHandError(f"a play compares two different actions, not {first.key} with itself in {text!r}")
-    return parse_cards(match["cards"]), parse_card(match["up"]), first, second
+    return parse_hand(match["cards"]), parse_card(match["up"]), first, second
 
 
 def insurance_effects(rules: Rules, cards: str | Sequence[Rank | str] = ()) -> PlayEffects:
@@ -336,6 +532,151 @@ def insurance_effects(rules: Rules, cards: str | Sequence[Rank | str] = ()) -> P
             after[rank] = analysis.insurance(ace, seen + (rank,))
     return PlayEffects(cards=seen, up=ace, first=None, second=None, difference=to_api(base, True),
                        after=after, conditioned=False, rules=rules)
+
+
+# -- the EOR table and the count table: what ``bjcalc eor`` and ``bjcalc count`` print ------------
+
+Progress = Callable[[str, int], None]  # (the step just done, the number of steps in all)
+
+
+@dataclasses.dataclass(frozen=True)
+class EorTable:
+    """The round's effects of removal, each asked-for play's (then insurance's, where asked)
+    and the strategy the plays' EVs assume after the decision. ``fixed_chart``: one chart
+    played every shoe (the check ``sum n_r EOR_r`` is then exactly 0)."""
+
+    removal: EffectsOfRemoval
+    plays: tuple[PlayEffects, ...]
+    play_strategy: Strategy
+    fixed_chart: bool
+
+
+def _check_plays(rules: Rules, plays: Sequence[str | tuple[Any, Any, Any, Any]], post_split: str
+                 ) -> list[tuple[tuple[Rank, ...] | HandTotal, Rank, Action, Action]]:
+    """Every play parsed and checked against the rules and the shoe before any work."""
+    analysis = Analysis(rules, post_split=post_split)
+    out = []
+    for play in plays:
+        hand, up, first, second = parse_play(play) if isinstance(play, str) else (
+            parse_hand(play[0]) if isinstance(play[0], str) else play[0], parse_card(play[1]),
+            _action(play[2]), _action(play[3]))
+        where = f" in play {play!r}" if isinstance(play, str) else ""
+        if isinstance(hand, HandTotal):
+            dealt = [h for h in hand.hands() if _hand_weight(rules.without([up]).shoe_counts, h)]
+            if not dealt:
+                raise InvalidHandError(f"the shoe cannot deal a {hand} against {up}{where}")
+            hands: list[tuple[Rank, ...]] = list(dealt)
+            name = str(hand)
+        else:
+            hands, name = [hand], ",".join(map(str, hand))
+        for cards in hands:
+            evs = analysis.hand(cards, up).evs  # refuses cards the shoe cannot deal
+            for action in (first, second):
+                if action not in evs:
+                    raise InvalidHandError(
+                        f"{action.key} is not a play for {name} against {up} under these rules{where}")
+        out.append((hand, up, first, second))
+    return out
+
+
+def eor_table(
+    rules: Rules,
+    strategy: EorStrategy | str = EorStrategy.CHART,
+    *,
+    chart: Chart | None = None,
+    plays: Sequence[str | tuple[Any, Any, Any, Any]] = (),
+    insurance: bool = False,
+    exact: bool = False,
+    post_split: str = "cdz-",
+    workers: int | None = None,
+    progress: Progress | None = None,
+    two_card_plays: bool = True,
+) -> EorTable:
+    """Everything ``bjcalc eor`` prints: :func:`effects_of_removal` of the round under
+    ``strategy``, :func:`play_effects` of each of ``plays`` (text such as ``"T,6 v T stand
+    hit"`` or ``"16 v T stand hit"``, or (hand, up, first, second)) and, with ``insurance``,
+    :func:`insurance_effects`. Every play is checked before the work; the analyses share one
+    :class:`WorkerPool` of ``workers`` processes; ``progress`` hears of each step done.
+    ``two_card_plays=False``: the charts built (the one held fixed, or basic strategy for each
+    shoe) are classic, one play per total.
+
+    >>> table = eor_table(Rules(decks=1), workers=1)
+    >>> table.removal.weighted_sum() == 0 or abs(table.removal.weighted_sum()) < 1e-12
+    True
+    """
+    decisions = _check_plays(rules, plays, post_split)
+    if insurance and not rules.shoe_counts[Rank.ACE.index]:
+        raise InvalidHandError("insurance needs an ace up, and the shoe holds no ace")
+    extra = [insurance_effects(rules)] if insurance else []
+    steps = 1 + sum(1 for n in rules.shoe_counts if n) + len(decisions)
+
+    def step(name: str) -> None:
+        if progress is not None:
+            progress(name, steps)
+
+    with WorkerPool(workers) as pool:
+        removal = effects_of_removal(rules, strategy, chart=chart, exact=exact, post_split=post_split,
+                                     workers=pool, progress=step, two_card_plays=two_card_plays)
+        done = []
+        for hand, up, first, second in decisions:
+            done.append(play_effects(rules, hand, up, first, second, exact=exact, post_split=post_split,
+                                     workers=pool))
+            step(done[-1].label)
+    return EorTable(removal, tuple(done + extra), Analysis(rules, post_split=post_split).cd,
+                    EorStrategy(strategy) is EorStrategy.CHART)
+
+
+@dataclasses.dataclass(frozen=True)
+class CountTable:
+    """Everything ``bjcalc count`` prints: the EOR table the figures come from, each system's
+    figures, each system's index of each play (:func:`play_index`: the true count, exact in
+    exact mode, and whether the first play is the better above it; ``(None, None)`` where the
+    count does not move the play) and, with playing efficiency, what its model assumes."""
+
+    eor: EorTable
+    figures: tuple[CountFigures, ...]
+    indices: tuple[tuple[tuple[Any, bool | None], ...], ...]
+    pe_model: dict[str, Any] | None = None
+
+
+def count_table(
+    rules: Rules,
+    systems: Sequence[CountSystem | str] = (),
+    strategy: EorStrategy | str = EorStrategy.CHART,
+    *,
+    chart: Chart | None = None,
+    plays: Sequence[str | tuple[Any, Any, Any, Any]] = (),
+    insurance: bool = False,
+    playing_efficiency: bool = False,
+    exact: bool = False,
+    post_split: str = "cdz-",
+    workers: int | None = None,
+    progress: Progress | None = None,
+    two_card_plays: bool = True,
+) -> CountTable:
+    """``systems`` (names of :data:`SYSTEMS` or :class:`CountSystem`; default: all the
+    built-in ones) measured on the game's EORs (:func:`eor_table`, same arguments), and with
+    ``playing_efficiency`` their playing efficiency (:func:`strategy_variations`, reported to
+    ``progress`` after the EORs)."""
+    chosen = [CountSystem.named(s) if isinstance(s, str) else s for s in systems]
+    chosen = chosen or [CountSystem.named(name) for name in SYSTEMS]
+    table = eor_table(rules, strategy, chart=chart, plays=plays, insurance=insurance, exact=exact,
+                      post_split=post_split, workers=workers, progress=progress, two_card_plays=two_card_plays)
+    variations = model = None
+    if playing_efficiency:
+        steps = 1 + sum(1 for n in rules.shoe_counts if n)
+        variations = strategy_variations(rules, post_split=post_split, workers=workers,
+                                         progress=None if progress is None else lambda name: progress(name, steps))
+        model = playing_efficiency_model(variations, even_depths(sum(rules.shoe_counts)))
+    figures = tuple(count_figures(system, table.removal, variations) for system in chosen)
+    indices = []
+    for system in chosen:
+        row = []
+        for play in table.plays:
+            found = play_index(system, play)
+            row.append((None, None) if found is None else ((found[0] if exact else float(found[0])), found[1]))
+        indices.append(tuple(row))
+    return CountTable(table, figures, tuple(indices), model)
 
 
 # -- count systems --------------------------------------------------------------------------------
@@ -364,6 +705,9 @@ def parse_tags(text: str) -> tuple[Fraction, ...]:
         tags = [Fraction(f) for f in fields]
     except (ValueError, ZeroDivisionError):
         raise InvalidCardError(f"tags must be numbers such as 1, -1, 0.5 or 1/2, not {text!r}") from None
+    if len(set(tags)) < 2:
+        raise InvalidCardError(f"tags {text!r} give every card the same tag: that count counts nothing "
+                               "(its correlations are undefined)")
     return (tags[9],) + tuple(tags[:9])
 
 
@@ -425,6 +769,12 @@ class CountSystem:
     name: str
     tags: tuple[Fraction, ...]
 
+    def __post_init__(self) -> None:
+        if len(set(self.tags)) < 2:
+            same = _signed(self.tags[0]) if self.tags else "missing"
+            raise InvalidCardError(f"the tags of {self.name!r} are all {same}: a count that gives every card the "
+                                   "same tag counts nothing (its correlations are undefined)")
+
     @classmethod
     def named(cls, name: str) -> CountSystem:
         key = name.lower().replace(" ", "-").replace("_", "-")
@@ -454,10 +804,11 @@ class CountFigures(_Data):
     ``None`` where it was not computed."""
 
     system: CountSystem
-    betting_correlation: float
-    insurance_correlation: float
+    betting_correlation: float | None  # None: undefined (the tags or the EORs do not vary over the shoe)
+    insurance_correlation: float | None  # None: no ace left in the shoe, so no insurance
     per_true_count: float
     playing_efficiency: float | None = None
+    per_true_count_exact: Fraction | None = None  # the same, exact, from exact EORs
 
     def to_data(self) -> dict[str, Any]:
         return {"system": self.system.name, "tags": self.system.tags_text(), "balanced": self.system.balanced,
@@ -479,13 +830,21 @@ def count_figures(system: CountSystem, eor: EffectsOfRemoval, variations: Sequen
     efficiency = None
     if variations is not None:
         efficiency = playing_efficiency(system, variations, even_depths(sum(counts)) if depths is None else depths)
+    per_true_count = 100 * slope(system.tags, values, present)
     return CountFigures(
         system=system,
-        betting_correlation=correlation(system.tags, values, present),
-        insurance_correlation=correlation(system.tags, INSURANCE_VECTOR, present),
-        per_true_count=100 * float(slope(system.tags, values, present)),
+        betting_correlation=_defined_correlation(system.tags, values, present),
+        insurance_correlation=_defined_correlation(system.tags, INSURANCE_VECTOR, present) if counts[ACE] else None,
+        per_true_count=float(per_true_count),
         playing_efficiency=efficiency,
+        per_true_count_exact=per_true_count if eor.exact else None,
     )
+
+
+def _defined_correlation(tags: Sequence[Any], values: Sequence[Any], counts: Sequence[int]) -> float | None:
+    """:func:`correlation`, or ``None`` where it is undefined (either side constant over the shoe)."""
+    _, var_t, var_v = _moments(tags, values, counts)
+    return correlation(tags, values, counts) if var_t and var_v else None
 
 
 def play_index(system: CountSystem, play: PlayEffects) -> tuple[Fraction, bool] | None:
@@ -494,7 +853,7 @@ def play_index(system: CountSystem, play: PlayEffects) -> tuple[Fraction, bool] 
     card as seen, and whether ``play.first`` is the better play above it (the difference grows
     with the count); ``None`` where the count does not move the difference. Exact for exact
     EORs: ``-difference / slope - 52 * mean tag`` (docs/counting.md)."""
-    counts = play.rules.without(list(play.cards) + [play.up]).shoe_counts
+    counts = play.shoe_left()
     values = [play.eor.get(Rank.from_index(r), 0) for r in range(10)]
     per_count = slope(system.tags, values, counts)
     if per_count == 0:

@@ -571,6 +571,8 @@ def sidebets_text(results, cards: int, exact: bool) -> str:
                   f"(house edge {fixed(-100 * float(ev), 4)} %)"),
                   tabulate(rows, headers=["category", "combinations", "probability", "pays"],
                            disable_numparse=True)]
+    if any(not isinstance(c[0], int) for r in results for c in r.categories.values()):
+        lines += ["", "combinations: expected counts, averaged over the suits of the seen cards given without one"]
     return "\n".join(lines)
 
 
@@ -617,6 +619,8 @@ def report_sections(report: Report) -> list[tuple[str, list[list[str]], list[str
         sections.append((f"Side bet: {bet.name}", rows,
                          [f"house edge {fixed(-100 * float(bet.expected_return), 4)} % "
                           f"(exact, from the full shoe)"]))
+    if not report.side_bets and report.side_bets_missing:
+        sections.append(("Side bets", [], [report.side_bets_missing]))
     if report.bet_behind:
         rows = [["seated player", "follows all", "no doubles or splits"]]
         rows += [[str(result.seated), fixed(result.follows_everything),
@@ -694,28 +698,46 @@ def chart_html(chart, result, exceptions_, seen: Sequence[str] = ()) -> str:
     )
 
 
-def effects_text(title: str, rules: Rules, base: float, effects: Sequence[tuple[str, float, float]]) -> str:
+def _effects_rows(effects: Sequence[tuple[str, float, float]], exact: RuleEffects | None) -> tuple[list, list]:
+    """The rows and headers of the effects table; with ``exact`` (exact results), the exact
+    house edge of each change and its exact effect, in percent, as two more columns."""
     rows = [[words, f"{fixed(edge, 4)} %", fixed(delta, sign=True)] for words, edge, delta in effects]
+    headers = ["change", "house edge", "effect"]
+    if exact is not None:
+        for row, change in zip(rows, exact.changes):
+            row += [exact_text(100 * change.house_edge), exact_text(100 * (change.house_edge - exact.house_edge))]
+        headers += ["house edge, exact (%)", "effect, exact (points)"]
+    return rows, headers
+
+
+def _exact_base(exact: RuleEffects | None) -> str:
+    return "" if exact is None else f" (exactly {exact_text(100 * exact.house_edge)} %)"
+
+
+def effects_text(title: str, rules: Rules, base: float, effects: Sequence[tuple[str, float, float]],
+                 exact: RuleEffects | None = None) -> str:
+    rows, headers = _effects_rows(effects, exact)
     return "\n".join([
         f"Rule-by-rule effects: {title}",
-        (f"baseline: the game as it is ({rules_line(rules)}), house edge {fixed(base, 4)} % "
+        (f"baseline: the game as it is ({rules_line(rules)}), house edge {fixed(base, 4)} %{_exact_base(exact)} "
         "(CD play, split hands CDZ-, unconditional, reshuffle every round)"),
         "each row changes one rule; effect in percentage points of house edge (+ = worse for the player)",
         "",
-        tabulate(rows, headers=["change", "house edge", "effect"], disable_numparse=True),
+        tabulate(rows, headers=headers, disable_numparse=True),
     ])
 
 
-def effects_markdown(title: str, rules: Rules, base: float, effects: Sequence[tuple[str, float, float]]) -> str:
-    rows = [[words, f"{fixed(edge, 4)} %", fixed(delta, sign=True)] for words, edge, delta in effects]
+def effects_markdown(title: str, rules: Rules, base: float, effects: Sequence[tuple[str, float, float]],
+                     exact: RuleEffects | None = None) -> str:
+    rows, headers = _effects_rows(effects, exact)
     return "\n".join([
         f"# Rule-by-rule effects: {title}",
         "",
-        (f"Baseline: the game as it is ({rules_line(rules)}), house edge **{fixed(base, 4)} %** "
+        (f"Baseline: the game as it is ({rules_line(rules)}), house edge **{fixed(base, 4)} %**{_exact_base(exact)} "
         "(CD play, split hands CDZ-, unconditional, reshuffle every round). Each row changes one "
         "rule; the effect is in percentage points of house edge (+ = worse for the player)."),
         "",
-        tabulate(rows, headers=["change", "house edge", "effect"], tablefmt="github", disable_numparse=True),
+        tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True),
         "",
     ])
 
@@ -869,10 +891,12 @@ def _csv_number(value: Any, exact: bool) -> str:
 
 
 def eor_csv(result: EffectsOfRemoval, plays: Sequence[PlayEffects], exact: bool) -> str:
-    """One line per row of the table: its EV (the round) or EV difference (a play), per unit,
-    and its EOR for each rank in % (exact fractions with ``exact``; empty where the shoe holds
-    none of the rank)."""
-    rows: list[list[str]] = [["row", "frame", "unit", "ev_or_difference"] + list(RANK_ORDER)]
+    """One line per row of the table: the bet its numbers are per (``bet``: the initial bet, or
+    the insurance bet), its EV (the round) or EV difference (a play) per unit of that bet, and
+    its EOR for each rank in % of that bet, each column's unit in its header (exact fractions
+    with ``exact``; empty where the shoe holds none of the rank)."""
+    rows: list[list[str]] = [["row", "frame", "bet", "ev_or_difference_per_bet"]
+                             + [f"eor_{r}_percent_of_bet" for r in RANK_ORDER]]
     for (name, frame, value, eor), play in zip(_eor_rows(result, plays), [None, *plays]):
         unit = "insurance_bet" if play is not None and play.first is None else "initial_bet"
         cells = [_csv_number(100 * eor[rank], exact) if rank in eor else "" for rank in RANK_ORDER]
@@ -928,6 +952,10 @@ def count_json(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_stra
     return dumps(document("count", data, result.rules, exact))
 
 
+def _correlation_text(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
 def _tag_text(value: Fraction) -> str:
     text = str(value.numerator if value.denominator == 1 else value)
     return f"+{text}" if value > 0 else text
@@ -964,13 +992,19 @@ def _count_tables(result: EffectsOfRemoval, plays: Sequence[PlayEffects], figure
     for f in figures:
         tags = f.system.tags
         rows.append([f.system.name] + [_tag_text(tags[RANK_NOTATION.index(r)]) for r in RANK_ORDER]
-                    + ["yes" if f.system.balanced else "no", f"{f.betting_correlation:.2f}",
-                       f"{f.insurance_correlation:.2f}"]
+                    + ["yes" if f.system.balanced else "no", _correlation_text(f.betting_correlation),
+                       _correlation_text(f.insurance_correlation)]
                     + ([f"{f.playing_efficiency:.2f}" if f.playing_efficiency is not None else "-"] if with_pe else [])
-                    + [f"{fixed(f.per_true_count, 3, sign=True)} %"])
+                    + [f"{fixed(f.per_true_count, 3, sign=True)} %" + (
+                        f" ({exact_text(f.per_true_count_exact)} %)"
+                        if exact and f.per_true_count_exact is not None else "")])
     headers = (["system"] + list(RANK_ORDER) + ["balanced", "BC", "IC"] + ["PE"] * with_pe
                + ["advantage per true count (linear estimate)"])
     lines = [tabulate(rows, headers=headers, tablefmt=tablefmt, disable_numparse=True)]
+    if any(f.insurance_correlation is None for f in figures):
+        lines += ["", "IC -: the shoe holds no ace, so there is no insurance to correlate with"]
+    if any(f.betting_correlation is None for f in figures):
+        lines += ["", "BC -: undefined, the EORs do not vary over the cards left"]
     if not all(f.system.balanced for f in figures):
         lines += ["", ("unbalanced counts: per unit of running count above its expected value, per deck "
                        "remaining (the tags less their average)")]
@@ -1007,6 +1041,10 @@ def count_markdown(result: EffectsOfRemoval, plays: Sequence[PlayEffects], figur
     ])
 
 
+def _csv_optional(value: float | None) -> str:
+    return "" if value is None else repr(value)
+
+
 def _tag_csv(value: Fraction) -> str:
     """A tag in a CSV cell: ``1``, ``0.5`` (a spreadsheet reads ``1/2`` as a date)."""
     return str(value.numerator) if value.denominator == 1 else repr(float(value))
@@ -1026,8 +1064,11 @@ def count_csv(plays: Sequence[PlayEffects], figures: Sequence[CountFigures], ind
     for f, row in zip(figures, indices):
         tags = f.system.tags
         line = [f.system.name] + [_tag_csv(tags[RANK_NOTATION.index(r)]) for r in RANK_ORDER]
-        line += ["yes" if f.system.balanced else "no", repr(f.betting_correlation), repr(f.insurance_correlation),
-                 repr(f.per_true_count), "" if f.playing_efficiency is None else repr(f.playing_efficiency)]
+        line += ["yes" if f.system.balanced else "no", _csv_optional(f.betting_correlation),
+                 _csv_optional(f.insurance_correlation),
+                 _csv_number(f.per_true_count_exact if exact and f.per_true_count_exact is not None
+                             else f.per_true_count, exact),
+                 _csv_optional(f.playing_efficiency)]
         for value, above in row:
             line += ["", ""] if value is None else [
                 _csv_number(value, exact), "at_or_above" if above else "at_or_below"]

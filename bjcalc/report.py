@@ -38,33 +38,65 @@ class Report(Generic[N]):
     bet_behind: tuple[BetBehindResult[N], ...]
     side_bets: tuple[SideBetResult, ...]
     exact: bool = False
+    side_bets_missing: str | None = None  # why there are no side bets, where there are none
 
 
-def build_report(title: str, rules: Rules, assumed: tuple[str, ...] = (), exact: bool = False) -> Report[Any]:
+def side_bets_missing(rules: Rules) -> str | None:
+    """Why a report of ``rules`` has no side bets (``None`` where it has them): they are dealt
+    from a shoe of suited cards, which an infinite deck and a shoe given by counts are not."""
+    if rules.infinite:
+        return ("no side bets: Perfect Pairs and 21+3 are dealt from a shoe of suited cards, and an infinite "
+                "deck has none (give a number of decks)")
+    if rules.decks is None:
+        return ("no side bets: Perfect Pairs and 21+3 need the suits of the cards, and a shoe given by counts "
+                "(--shoe, or the cards --removed) has none; 'bjcalc sidebets --removed' takes seen cards "
+                "with their suits, e.g. 'Ah Kd 7c'")
+    return None
+
+
+REPORT_STEPS = ("chart", "exceptions", "basic round", "basic spread", "CD round", "CD spread", "Bet Behind")
+
+
+def build_report(title: str, rules: Rules, assumed: tuple[str, ...] = (), exact: bool = False,
+                 two_card_plays: bool = True, progress: Callable[[str], None] = lambda step: None) -> Report[Any]:
     """The report of a game: float arithmetic (which agrees with exact mode to 1e-12), or
     exact round figures with ``exact`` (the chart and its exceptions are chosen in floating
-    point either way)."""
+    point either way). ``two_card_plays=False``: the classic chart, one play per total
+    (:meth:`Analysis.chart`). ``progress`` hears of each of :data:`REPORT_STEPS` as it is done."""
     from bjcalc import sidebets
 
     analysis = Analysis(rules, exact=exact)
-    chart = analysis.chart()
     side_bets: tuple[SideBetResult, ...] = ()
-    if rules.decks is not None and not rules.infinite:  # side bets are dealt from a real shoe
+    if side_bets_missing(rules) is None and rules.decks is not None:  # side bets are dealt from a real shoe
         shoe = sidebets.SuitedShoe.of_decks(int(rules.decks))
         side_bets = (sidebets.perfect_pairs(shoe), sidebets.twenty_one_plus_three(shoe))
+    work: dict[str, Callable[[], Any]] = {
+        "chart": lambda: analysis.chart(two_card_plays),
+        "exceptions": lambda: analysis.exceptions(done["chart"]),
+        "basic round": lambda: analysis.evaluate(done["chart"]).round,
+        "basic spread": lambda: analysis.variance(done["chart"]),
+        "CD round": analysis.round,
+        "CD spread": analysis.variance,
+        "Bet Behind": lambda: (analysis.bet_behind(), analysis.bet_behind(done["chart"])),
+    }
+    done: dict[str, Any] = {}
+    for step in REPORT_STEPS:
+        done[step] = work[step]()
+        progress(step)
     return Report(
         title=title,
         rules=rules,
         assumed=assumed,
-        chart=chart,
-        exceptions=analysis.exceptions(chart),
-        basic=analysis.evaluate(chart).round,
-        basic_variance=analysis.variance(chart),
-        cd=analysis.round(),
-        cd_variance=analysis.variance(),
-        bet_behind=(analysis.bet_behind(), analysis.bet_behind(chart)),
+        chart=done["chart"],
+        exceptions=done["exceptions"],
+        basic=done["basic round"],
+        basic_variance=done["basic spread"],
+        cd=done["CD round"],
+        cd_variance=done["CD spread"],
+        bet_behind=done["Bet Behind"],
         side_bets=side_bets,
         exact=exact,
+        side_bets_missing=side_bets_missing(rules),
     )
 
 

@@ -284,7 +284,7 @@ class SideBetResult:
     """
 
     name: str
-    categories: dict[str, tuple[int, Fraction, Fraction]]
+    categories: dict[str, tuple[int | Fraction, Fraction, Fraction]]
     expected_return: Fraction
     total_combinations: int
 
@@ -403,7 +403,7 @@ def parse_pays(text: str, names: Sequence[str]) -> dict[str, Fraction]:
 def _result(
     name: str, counts: dict[str, int], total: int, pays: Mapping[str, Fraction]
 ) -> SideBetResult:
-    categories: dict[str, tuple[int, Fraction, Fraction]] = {}
+    categories: dict[str, tuple[int | Fraction, Fraction, Fraction]] = {}
     for category, n in counts.items():
         payout = pays[category] if category != LOSE else Fraction(-1)
         categories[category] = (n, Fraction(n, total), payout)
@@ -494,14 +494,113 @@ def twenty_one_plus_three(shoe: SuitedShoe, pays: Pays | None = None) -> SideBet
 __all__ = [
     "PERFECT_PAIRS_CATEGORIES",
     "PERFECT_PAIRS_PAYS",
+    "SideBets",
     "SideBetResult",
     "SuitedCard",
     "SuitedShoe",
     "TWENTY_ONE_PLUS_THREE_CATEGORIES",
     "TWENTY_ONE_PLUS_THREE_PAYS",
     "parse_pays",
+    "side_bets",
     "parse_suited_card",
     "parse_suited_cards",
     "perfect_pairs",
     "twenty_one_plus_three",
 ]
+
+
+# -- the side bets of a game: what ``bjcalc sidebets`` prints -------------------------------------
+
+_RANK = re.compile(r"(10|[2-9TJQKA])", re.IGNORECASE)
+
+
+def _removals(text: str) -> tuple[list[SuitedCard], list[int]]:
+    """The cards of ``--removed``: suited cards (``Ah``) and ranks of unknown suit (``A``, ``5``;
+    ``T`` is the ten itself, ``J Q K`` their own ranks), as 13-rank indices."""
+    suited: list[SuitedCard] = []
+    ranks: list[int] = []
+    for word in _SEPARATORS.split(text.strip()):
+        position = 0
+        while position < len(word):
+            card = _CARD.match(word, position)
+            rank = _RANK.match(word, position)
+            if card is not None:
+                suited.append(parse_suited_card(card.group()))
+                position = card.end()
+            elif rank is not None:
+                value = rank.group().upper()
+                ranks.append(RANKS.index("T" if value == "10" else value))
+                position = rank.end()
+            else:
+                raise InvalidCardError(
+                    f"unknown card {word[position:]!r} in {text!r} (a rank A 2-9 T J Q K, or 10, with or "
+                    "without a suit s h d c)")
+    if not suited and not ranks:
+        raise InvalidCardError(f"no cards in {text!r}")
+    return suited, ranks
+
+
+def _shoes_after(shoe: SuitedShoe, ranks: Sequence[int], text: str) -> dict[SuitedShoe, Fraction]:
+    """The shoes left once one card of each of ``ranks`` (suit unknown) is out, with their exact
+    chances: each suit as likely as the shoe's copies of the card make it."""
+    shoes = {shoe: Fraction(1)}
+    for rank in ranks:
+        after: dict[SuitedShoe, Fraction] = {}
+        for current, chance in shoes.items():
+            copies = current.counts[4 * rank:4 * rank + 4]
+            if not sum(copies):
+                raise CardNotInShoeError(f"no {RANKS[rank]} is left in the shoe (removing {text!r})")
+            for suit, n in enumerate(copies):
+                if n:
+                    left = current.remove(SuitedCard(rank, suit))
+                    after[left] = after.get(left, Fraction(0)) + chance * Fraction(n, sum(copies))
+        shoes = after
+    return shoes
+
+
+def _average(results: Sequence[tuple[Fraction, SideBetResult]]) -> SideBetResult:
+    """The result of a bet on a shoe known only up to chances: each category's combinations
+    and probability averaged, exactly."""
+    first = results[0][1]
+    if len(results) == 1:
+        return first
+    categories: dict[str, tuple[int | Fraction, Fraction, Fraction]] = {}
+    for name, (_, _, payout) in first.categories.items():
+        combos = sum((w * r.categories[name][0] for w, r in results), Fraction(0))
+        probability = sum((w * r.categories[name][1] for w, r in results), Fraction(0))
+        categories[name] = (int(combos) if combos.denominator == 1 else combos, probability, payout)
+    expected = sum((w * r.expected_return for w, r in results), Fraction(0))
+    return SideBetResult(first.name, categories, expected, first.total_combinations)
+
+
+@dataclasses.dataclass(frozen=True)
+class SideBets:
+    """Perfect Pairs and 21+3 on a game's shoe: ``removed``, the cards seen as given (suited,
+    or a rank of unknown suit); ``cards``: how many cards are left. Where a seen card's suit
+    is unknown each result is the exact average over its suits (its combinations then may be
+    fractions: expected counts)."""
+
+    results: tuple[SideBetResult, SideBetResult]
+    removed: tuple[str, ...]
+    cards: int
+
+
+def side_bets(decks: int, removed: str = "", pp_pays: str | Pays | None = None,
+              tto_pays: str | Pays | None = None) -> SideBets:
+    """The side bets of a shoe of ``decks`` decks less the ``removed`` cards (``"Ah Kd 7c"``;
+    a rank alone, ``"A,T,5"``, is one card of that rank of unknown suit: the result is then
+    the exact average over its suits). Pay tables as :func:`parse_pays` reads them, or
+    mappings."""
+    if isinstance(decks, float) and decks == float("inf"):
+        raise InvalidRulesError("side bets are dealt from a shoe of suited cards: give a number of decks, "
+                                "not an infinite deck")
+    full = SuitedShoe.of_decks(decks)
+    suited, ranks = _removals(removed) if removed.strip() else ([], [])
+    start = full.remove(suited) if suited else full
+    shoes = _shoes_after(start, ranks, removed)
+    pp = parse_pays(pp_pays, PERFECT_PAIRS_CATEGORIES) if isinstance(pp_pays, str) else pp_pays
+    tto = parse_pays(tto_pays, TWENTY_ONE_PLUS_THREE_CATEGORIES) if isinstance(tto_pays, str) else tto_pays
+    pairs = _average([(w, perfect_pairs(s, pp)) for s, w in shoes.items()])
+    threes = _average([(w, twenty_one_plus_three(s, tto)) for s, w in shoes.items()])
+    gone = tuple(str(card) for card in suited) + tuple(RANKS[r] for r in ranks)
+    return SideBets((pairs, threes), gone, len(start) - len(ranks))

@@ -170,3 +170,41 @@ def generate(directory: pathlib.Path, progress: Callable[[str], None] = lambda n
     path.write_text("\n".join(index))
     written.append(path)
     return written
+
+
+def write_tables(directory: str | pathlib.Path, progress: Callable[[str], None] = lambda name: None
+                 ) -> list[pathlib.Path]:
+    """:func:`generate` into ``directory`` (made if missing), all or nothing: the tables are
+    written into a temporary directory next to it and moved in place once every one is done, so
+    an interrupted run leaves ``directory`` as it was. Refuses an empty name and a directory it
+    cannot write to (:class:`~bjcalc.errors.InvalidRulesError`), before the work."""
+    import os
+    import shutil
+    import tempfile
+
+    from bjcalc.errors import InvalidRulesError
+
+    if not str(directory).strip():
+        raise InvalidRulesError("the tables directory must be named, not ''")
+    target = pathlib.Path(directory)
+    try:  # refuse an unusable directory before the work, not after it
+        if target.exists() and not target.is_dir():
+            raise NotADirectoryError(0, "it is not a directory")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = pathlib.Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+        if target.exists():
+            with tempfile.TemporaryFile(dir=target):
+                pass
+    except (OSError, ValueError) as error:  # ValueError: a NUL byte in the name
+        reason = getattr(error, "strerror", None) or str(error)
+        raise InvalidRulesError(f"cannot write tables to {str(directory)!r}: {reason}") from None
+    try:
+        written = generate(staging, progress)
+        if not target.exists():
+            staging.rename(target)
+        else:
+            for path in written:
+                os.replace(path, target / path.name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return [target / path.name for path in written]

@@ -93,7 +93,7 @@ BAD_INPUTS = [
     (["sidebets", "--pp-pays", "1e300/1/1"], "pay for 'perfect' must be a number"),
     (["sidebets", "--pp-pays", "5000/1/1"], "at most 1000"),
     (["sidebets", "--pp-pays", "25/12"], "needs 1 or 3 values"),
-    (["sidebets", "--shoe", "1,1,1,1,1,1,1,1,1,4"], "side bets need suits"),
+    (["sidebets", "--shoe", "1,1,1,1,1,1,1,1,1,4"], "side bets need the suits"),
     (["sidebets", "--removed", "Ah Zz"], "Zz"),
     # rules and their combinations
     (["hand", "T6", "--up", "6", "--game", "vegas"], "unknown game 'vegas'"),
@@ -136,7 +136,7 @@ BAD_INPUTS = [
     (["count", "--play", "T,6 v T stand hit", "--play", "T,6 v X stand hit"], "unknown card 'X'"),
     (["eor", "--play", "T,T,5 v 6 stand hit"], "already over 21"),
     (["eor", "--play", "A,A v 6 split hit", "--shoe", "1,4,4,4,4,4,4,4,4,16"], "card 'A' is not in the shoe"),
-    (["eor", "--insurance", "--shoe", "0,2,2,2,2,2,2,2,2,8"], "--insurance needs an ace up"),
+    (["eor", "--insurance", "--shoe", "0,2,2,2,2,2,2,2,2,8"], "insurance needs an ace up"),
     (["eor", "--workers", "0"], "Invalid value for '--workers'"),
     (["eor", "--format", "html"], "Invalid value for '--format'"),
     (["eor", "--no-insurance"], "No such option '--no-insurance'"),

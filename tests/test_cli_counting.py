@@ -153,7 +153,7 @@ def test_eor_markdown_and_csv():
     assert markdown.startswith("# Effects of removal: counts A..T 2,2,2,2,2,2,2,2,2,8")
     assert "| round " in markdown and "check: sum over ranks" in markdown
     lines = run("eor", *SMALL, "--format", "csv", "--insurance", "--exact").stdout.splitlines()
-    assert lines[0] == "row,frame,unit,ev_or_difference," + ",".join(RANKS)
+    assert lines[0] == "row,frame,bet,ev_or_difference_per_bet," + ",".join(f"eor_{r}_percent_of_bet" for r in RANKS)
     assert len(lines) == 3 and lines[2].startswith("insurance v A,unconditional,insurance_bet,-1/25,4,4,")
     assert lines[2].endswith(",-17/2,4")  # the ten's EOR in percent: 100 x -17/200
 
