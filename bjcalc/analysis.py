@@ -135,7 +135,7 @@ class Analysis(Generic[N]):
     def round(self) -> RoundResult[N]:
         """The whole round with CD play: its EV (unconditional), the house edge, the EV by up
         card and insurance off the top."""
-        from bjcalc.game import round_result
+        from bjcalc.round import round_result
 
         return round_result(self.engine, round_totals(self.engine, Optimal(self.engine)), self.cd,
                             self._insurance_off_top())
@@ -153,7 +153,7 @@ class Analysis(Generic[N]):
     def evaluate(self, chart: Chart) -> ChartEvaluation[N]:
         """The round played entirely by ``chart`` (first plays, hit/stand, split hands), and
         every two-card hand's first play under it."""
-        from bjcalc.game import round_result
+        from bjcalc.round import round_result
 
         policy, strategy = self._policy(chart)
         totals = round_totals(self.engine, policy)
@@ -187,7 +187,7 @@ class Analysis(Generic[N]):
         (insurance not taken), exact, resplits included; ``variance`` is ``None`` for the
         infinite deck. It costs more than the round (about 4 s float at 8 decks with resplits
         to 4 hands)."""
-        from bjcalc.game import round_variance
+        from bjcalc.round import round_variance
 
         policy, strategy = self._policy(chart)
         return Variance(round_variance(self.engine, policy), strategy)
