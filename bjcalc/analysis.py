@@ -269,7 +269,12 @@ class Analysis(Generic[N]):
     def plays(self, ups: Sequence[Rank | str] | None = None) -> tuple[HandPlay[N], ...]:
         """Every two-card hand the shoe can deal against each up card (``ups`` in their order,
         default A first), P(up card and hand), and its CD first play with its unconditional EV;
-        two tens of unlike faces apart (``same_face``) where only one face may split."""
+        two tens of unlike faces apart (``same_face``) where only one face may split.
+
+        >>> plays = Analysis(Rules(shoe=(2,) * 9 + (8,), split_hands=1), exact=True).plays(["T"])
+        >>> len(plays), sum(p.probability for p in plays), plays[-1].cards, plays[-1].action  # P(T up) = 8/26
+        (55, 4/13, (Rank.TEN, Rank.TEN), Action.STAND)
+        """
         indices = None if ups is None else [parse_card(u).index for u in ups]
         engine = self.engine
         return tuple(self._hand_play(d) for _, _, hands in deal(engine, Optimal(engine), indices) for d in hands)
