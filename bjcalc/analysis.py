@@ -23,13 +23,15 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, cast, overload
 import numpy as np
 
 from bjcalc.actions import Action
-from bjcalc.cards import ACE, TEN, Rank, as_cards, counts_total, parse_card, ten_faces
+from bjcalc.cards import ACE, TEN, Rank, as_cards, counts_total, is_blackjack, parse_card, ten_faces
 from bjcalc.engine.analyser import Engine
+from bjcalc.engine.codes import Code
 from bjcalc.engine.dealer import BLACKJACK, BUST, compiled_dealer, max_draws, outcome_numerators
+from bjcalc.engine.payout import Frame, action_values, hand_frame
 from bjcalc.engine.split import PostSplit
-from bjcalc.engine.walk import Dealt, Optimal, round_totals
+from bjcalc.engine.walk import Dealt, Optimal, deal, round_totals
 from bjcalc.errors import InvalidHandError, InvalidRulesError, InvalidShoeError
-from bjcalc.numbers import constant, ratio, to_api
+from bjcalc.numbers import constant, falling, ratio, to_api
 from bjcalc.results import (
     BetBehindResult,
     ChartEvaluation,
@@ -44,13 +46,17 @@ from bjcalc.results import (
     Strategy,
     Variance,
 )
-from bjcalc.rules import Rules, Surrender
+from bjcalc.rules import Rules
 from bjcalc.shoe import Shoe
 
 if TYPE_CHECKING:
     from sympy import Rational
 
     from bjcalc.strategy import Chart, ChartPolicy
+
+
+def _counts(cards: Sequence[Rank]) -> tuple[int, ...]:
+    return tuple(sum(1 for c in cards if c.index == r) for r in range(10))
 
 
 class Analysis(Generic[N]):
@@ -135,7 +141,7 @@ class Analysis(Generic[N]):
     def round(self) -> RoundResult[N]:
         """The whole round with CD play: its EV (unconditional), the house edge, the EV by up
         card and insurance off the top."""
-        from bjcalc.game import round_result
+        from bjcalc.round import round_result
 
         return round_result(self.engine, round_totals(self.engine, Optimal(self.engine)), self.cd,
                             self._insurance_off_top())
@@ -153,7 +159,7 @@ class Analysis(Generic[N]):
     def evaluate(self, chart: Chart) -> ChartEvaluation[N]:
         """The round played entirely by ``chart`` (first plays, hit/stand, split hands), and
         every two-card hand's first play under it."""
-        from bjcalc.game import round_result
+        from bjcalc.round import round_result
 
         policy, strategy = self._policy(chart)
         totals = round_totals(self.engine, policy)
@@ -187,7 +193,7 @@ class Analysis(Generic[N]):
         (insurance not taken), exact, resplits included; ``variance`` is ``None`` for the
         infinite deck. It costs more than the round (about 4 s float at 8 decks with resplits
         to 4 hands)."""
-        from bjcalc.game import round_variance
+        from bjcalc.round import round_variance
 
         policy, strategy = self._policy(chart)
         return Variance(round_variance(self.engine, policy), strategy)
@@ -260,6 +266,64 @@ class Analysis(Generic[N]):
         tens, n = left.counts[TEN], len(left)
         return cast(N, constant(Fraction(2 * tens - (n - tens), n), self.exact))
 
+    def plays(self, ups: Sequence[Rank | str] | None = None) -> tuple[HandPlay[N], ...]:
+        """Every two-card hand the shoe can deal against each up card (``ups`` in their order,
+        default A first), P(up card and hand), and its CD first play with its unconditional EV;
+        two tens of unlike faces apart (``same_face``) where only one face may split.
+
+        >>> plays = Analysis(Rules(shoe=(2,) * 9 + (8,), split_hands=1), exact=True).plays(["T"])
+        >>> len(plays), sum(p.probability for p in plays), plays[-1].cards, plays[-1].action  # P(T up) = 8/26
+        (55, 4/13, (Rank.TEN, Rank.TEN), Action.STAND)
+        """
+        indices = None if ups is None else [parse_card(u).index for u in ups]
+        engine = self.engine
+        return tuple(self._hand_play(d) for _, _, hands in deal(engine, Optimal(engine), indices) for d in hands)
+
+    def cd_hits(self, cards: Sequence[Rank], up: Rank) -> bool:
+        """Whether CD play hits ``cards`` against ``up`` after the first decision (ties stand)."""
+        table = self.engine.table(up.index)
+        layer, row = table.layers.index[_counts(cards)]
+        return bool(table.can_hit[layer]) and int(table.decision[layer][row]) == Code.HIT
+
+    def split_chances(self, pair: Rank, up: Rank) -> tuple[N, N, N, bool] | None:
+        """P(result > 0), P(= 0), P(< 0) of splitting ``pair`` against ``up`` with CD play (split
+        hands by ``post_split``), both hands' total, joint with no dealer blackjack where the
+        dealer peeks; and whether no resplit can happen (then the three add up to P(no dealer
+        blackjack), else 1; otherwise they count the rounds in which none happens). ``None`` for
+        cards drawn with replacement or where only one face of tens resplits."""
+        from bjcalc.engine.moments import split_chances
+
+        found = split_chances(self.engine.splits(up.index), pair.index)
+        if found is None:
+            return None
+        w, p, lo, whole = found
+        return cast(N, to_api(w, self.exact)), cast(N, to_api(p, self.exact)), cast(N, to_api(lo, self.exact)), whole
+
+    def dealer_after(self, cards: Sequence[Rank], up: Rank) -> dict[Outcome, N] | None:
+        """The dealer's final outcomes (blackjack included) with ``up`` showing and ``cards``
+        out, read from the dealer evaluation the analysis made for a hand of its hand graph
+        (:meth:`dealer` computes any); ``None`` for a hand outside it or cards drawn with
+        replacement."""
+        if self.rules.infinite:
+            return None
+        engine = self.engine
+        layers = engine.table(up.index).layers
+        counts = _counts(cards)
+        found = layers.index.get(counts)
+        if found is None:
+            return None
+        layer, row = found
+        context = engine.context(up.index)
+        columns = context.batch.index.register(layers, (0,) * 10)[layer][row : row + 1]
+        denominator = falling(sum(context.shoe) - sum(counts), context.depth)
+        out: dict[Outcome, N] = {}
+        for code, values in context.batch.outcomes(columns).items():
+            value = values[0]
+            if code >= 17 or value != 0 or code in (BUST, BLACKJACK):
+                number = Fraction(int(value), denominator) if self.exact else float(value) / float(denominator)
+                out[Outcome.of_code(code)] = cast(N, to_api(number, self.exact))
+        return out
+
     def hand(self, cards: str | Sequence[Rank | str], up: Rank | str) -> HandResult[N]:
         """EVs of every action the rules allow for ``cards`` against ``up``."""
         hand = as_cards(cards)
@@ -282,29 +346,14 @@ class Analysis(Generic[N]):
         if counts not in table.layers.index:
             raise InvalidHandError(f"hand {notation!r} has more cards than the rules allow")
         faces = ten_faces(cards)
-        joint, p_bj = engine.joint_values(up_rank.index, counts, same_face=len(set(faces)) <= 1)
-        initial = len(hand) == 2
-        natural = initial and counts[ACE] == 1 and counts[TEN] == 1
-        if natural:
-            # a blackjack is settled as a natural; hitting or doubling it (as a soft 21) is shown
-            # for information, as other analysers do, and is never the best play
-            layer, row = table.layers.index[counts]
-            assert table.double is not None
-            joint[Action.HIT] = engine.div(table.hit[layer][row], table.scale[layer])
-            joint[Action.DOUBLE] = engine.div(table.double[row], table.scale[layer])
-        early = initial and rules.surrender is Surrender.EARLY
-        conditioned = table.peeked and not early
-        if conditioned and p_bj == 1:
-            raise InvalidShoeError("the dealer always has blackjack with this shoe and up card")
-        evs: dict[Action, Any] = {}
-        for action, value in joint.items():
-            if action is Action.SURRENDER and early:
-                value = Fraction(-1, 2)
-            elif conditioned:
-                value = value / (1 - p_bj)
-            elif table.peeked and not (natural and action is Action.STAND):
-                value = value - p_bj  # early-surrender frame: a dealer blackjack takes the bet
-            evs[action] = to_api(value, self.exact)
+        natural = is_blackjack(counts)
+        # a blackjack is settled as a natural; hitting or doubling it (as a soft 21) is shown for
+        # information, as other analysers do, and is never the best play
+        shown = [Action.STAND, Action.HIT, Action.DOUBLE] if natural else None
+        frame = hand_frame(rules, table.peeked, initial=len(hand) == 2)
+        conditioned = frame is Frame.CONDITIONED
+        values, p_bj = action_values(engine, Optimal(engine), up_rank.index, counts, len(set(faces)) <= 1, frame, shown)
+        evs: dict[Action, Any] = {action: to_api(value, self.exact) for action, value in values.items()}
         insurance = even_money = None
         if up_rank.index == ACE and rules.insurance:
             insurance = self.insurance(up_rank, hand)

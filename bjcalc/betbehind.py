@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bjcalc.actions import Action
 from bjcalc.engine.analyser import Engine
+from bjcalc.engine.payout import Frame, action_values
 from bjcalc.engine.split import SplitSolver
 from bjcalc.engine.values import HandValues
 from bjcalc.engine.walk import EngineNumber, Policy, round_totals
@@ -40,19 +41,9 @@ class Follower:
         action, value = self.seated.first(up, counts, same_face)
         if action not in (Action.DOUBLE, Action.SPLIT):
             return action, value
-        table = self.seated.hands(up)
-        row = table.layers.index[counts][1]
-        g = table.scale[0]
-        single: EngineNumber
-        if action is Action.DOUBLE:
-            assert table.one_card is not None
-            single = self.engine.div(table.one_card[row], g)
-        else:
-            pair = next(r for r in range(10) if counts[r] == 2)
-            single = self.splits(up).value(pair, first_hand_only=True)
-        if table.peeked:
-            single = single - self.engine.div(table.blackjack[0][row], g)
-        return action, single
+        values, _ = action_values(self.engine, self.seated, up, counts, same_face, Frame.UNCONDITIONAL, [action],
+                                  single_bet=True)
+        return action, values[action]
 
 
 def bet_behind(engine: Engine, seated: Policy, strategy: Strategy) -> BetBehindResult:

@@ -187,6 +187,15 @@ def counts_total(counts: tuple[int, ...]) -> tuple[int, bool]:
     return hard, False
 
 
+def is_blackjack(counts: Sequence[int]) -> bool:
+    """Whether a hand (rank counts) is a blackjack: an ace and a ten-valued card, nothing else.
+
+    >>> is_blackjack((1,) + (0,) * 8 + (1,)), is_blackjack((1, 1) + (0,) * 7 + (1,))
+    (True, False)
+    """
+    return counts[ACE] == 1 and counts[TEN] == 1 and sum(counts) == 2
+
+
 def format_cards(ranks: Iterable[int]) -> str:
     """``[0, 6] -> "A,7"``."""
     return ",".join(RANK_NOTATION[r] for r in ranks)

@@ -49,7 +49,8 @@ from typing import Any
 
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
-from bjcalc.cards import ACE, TEN, Rank, as_cards, counts_total, parse_card, parse_cards
+from bjcalc.cards import ACE, TEN, Rank, as_cards, counts_total, is_blackjack, parse_card, parse_cards
+from bjcalc.engine.payout import Frame, reframe
 from bjcalc.errors import BjcalcError, InvalidCardError, InvalidHandError, InvalidRulesError
 from bjcalc.numbers import to_api, to_fraction
 from bjcalc.results import Strategy, _Data, by_up
@@ -991,24 +992,22 @@ def playing_efficiency(tags: CountSystem | Sequence[Any], variations: Sequence[S
     return count / perfect
 
 
-_TWO_CARD_HANDS = [(Rank.from_index(a), Rank.from_index(b)) for a in range(10) for b in range(a, 10)
-                   if {a, b} != {ACE, TEN}]
-
-
 def _hand_evs(rules: Rules, post_split: str) -> dict[tuple[tuple[Rank, Rank], Rank], Any]:
     """Every two-card hand (naturals aside) against every up card on ``rules``' shoe: (EVs by
-    action, P(dealer blackjack), conditioned); hands the shoe cannot deal are left out."""
+    action, P(dealer blackjack), conditioned), by hand then up card; the deal
+    (:meth:`Analysis.plays`) gives the hands the shoe can deal."""
     analysis = Analysis(rules, post_split=post_split)
     out: dict[tuple[tuple[Rank, Rank], Rank], Any] = {}
-    for hand in _TWO_CARD_HANDS:
-        for up in Rank:
-            try:
-                result = analysis.hand(hand, up)
-            except BjcalcError:
-                continue
-            out[hand, up] = ({a: float(v) for a, v in result.evs.items()}, float(result.dealer_blackjack),
-                             result.conditioned)
-    return out
+    for play in analysis.plays():
+        if not play.same_face or is_blackjack([play.cards.count(rank) for rank in Rank]):
+            continue  # a pair of tens plays as one hand here; naturals are not decisions
+        try:
+            result = analysis.hand(play.cards, play.up)
+        except BjcalcError:
+            continue
+        out[(play.cards[0], play.cards[1]), play.up] = (
+            {a: float(v) for a, v in result.evs.items()}, float(result.dealer_blackjack), result.conditioned)
+    return dict(sorted(out.items(), key=lambda item: (item[0][0][0].index, item[0][0][1].index, item[0][1].index)))
 
 
 def _deal_probability(counts: Sequence[int], hand: tuple[Rank, Rank], up: Rank) -> float:
@@ -1074,7 +1073,9 @@ def strategy_variations(
         play = PlayEffects(cards=hand, up=up, first=first, second=second, difference=evs[first] - evs[second],
                            after={rank: d[first] - d[second] for rank, d in differences.items()},
                            conditioned=conditioned, rules=rules)
-        frequency = _deal_probability(rules.shoe_counts, hand, up) * ((1 - blackjack) if conditioned else 1)
+        frequency = _deal_probability(rules.shoe_counts, hand, up)
+        if conditioned:  # the decision arises only when the dealer has no blackjack
+            frequency = reframe(frequency, blackjack, Frame.CONDITIONED, Frame.JOINT)
         variations.append(StrategyVariation.from_effects(play, frequency))
     return variations
 

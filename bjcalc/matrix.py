@@ -37,10 +37,8 @@ from typing import Any, Generic
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
 from bjcalc.cards import ACE, TEN, Rank, as_cards, counts_total, parse_card
-from bjcalc.engine.codes import Code
-from bjcalc.engine.deal import two_card_hands
-from bjcalc.engine.dealer import BLACKJACK, BUST
-from bjcalc.numbers import falling, to_api, to_fraction
+from bjcalc.engine.payout import Frame, reframe
+from bjcalc.numbers import to_api, to_fraction
 from bjcalc.results import UP_ORDER, HandResult, N, Outcome, RoundResult, Strategy, _Data
 
 Number = Fraction | float  # the walk's numbers: Fraction in exact mode, float otherwise
@@ -102,8 +100,8 @@ class MatrixCell(_Data, Generic[N]):
         ev = self.hand.evs[self.best]
         if not self.hand.conditioned:
             return ev
-        p_bj = self.hand.dealer_blackjack
-        return ev * (1 - p_bj) - (0 if self.hand.is_blackjack else p_bj)  # type: ignore[operator, no-any-return, return-value]
+        pushes = self.hand.is_blackjack
+        return reframe(ev, self.hand.dealer_blackjack, Frame.CONDITIONED, Frame.UNCONDITIONAL, 0 if pushes else -1)  # type: ignore[no-any-return]
 
     def to_data(self) -> dict[str, Any]:
         hand = self.hand
@@ -174,28 +172,19 @@ def ev_matrix(analysis: Analysis[Any]) -> EvMatrix[Any]:
     """Every two-card hand against every up card, through :meth:`Analysis.hand`; see the
     module's docstring for what each number means."""
     rules, exact = analysis.rules, analysis.exact
-    full = rules.shoe_counts
-    n = sum(full)
     round_ = analysis.round()
     walk = _Walk(analysis)
     cells: list[MatrixCell[Any]] = []
     zero = Fraction(0) if exact else 0.0
     win = push = loss = split = zero
-    ups = [up for up in UP_ORDER if full[Rank(up).index]]
-    for up_text in ups:
-        up = Rank(up_text)
-        p_up = Fraction(full[up.index], n)
-        shoe = full if rules.infinite else tuple(c - (r == up.index) for r, c in enumerate(full))
-        for counts, p_hand, same_face in two_card_hands(shoe, rules, up.index):
-            cards = [Rank.from_index(r) for r in range(10) for _ in range(counts[r])]
-            given: list[Any] = ["K", "Q"] if not same_face else cards
-            hand = analysis.hand(given, up)
-            probability = p_up * p_hand
-            weight: Number = probability if exact else float(probability)
-            chances, parts = walk.cell(hand, counts)
-            win, push, loss = win + weight * parts[0], push + weight * parts[1], loss + weight * parts[2]
-            split += weight * parts[3]
-            cells.append(MatrixCell(hand, same_face, to_api(probability, exact), chances))
+    for play in analysis.plays([Rank(up) for up in UP_ORDER]):
+        counts = tuple(sum(1 for c in play.cards if c.index == r) for r in range(10))
+        hand = analysis.hand(["K", "Q"] if not play.same_face else list(play.cards), play.up)
+        weight: Number = to_fraction(play.probability) if exact else play.probability
+        chances, parts = walk.cell(hand, counts)
+        win, push, loss = win + weight * parts[0], push + weight * parts[1], loss + weight * parts[2]
+        split += weight * parts[3]
+        cells.append(MatrixCell(hand, play.same_face, play.probability, chances))
     api = lambda x: to_api(x, exact)  # noqa: E731
     return EvMatrix(rules, tuple(cells), round_, Chances(api(win), api(push), api(loss)), api(split), exact)
 
@@ -225,8 +214,11 @@ class _Walk:
         one: Number = Fraction(1) if exact else 1.0
         zero = one * 0
         p_bj = _number(hand.dealer_blackjack, exact)
-        if hand.is_blackjack:  # paid unless the dealer has blackjack too
-            w, p, lo = (one, zero, zero) if hand.conditioned else (1 - p_bj, p_bj, zero)
+        if hand.is_blackjack:  # paid unless the dealer has blackjack too, a push
+            w, p, lo = one, zero, zero
+            if not hand.conditioned:
+                w = reframe(w, p_bj, Frame.CONDITIONED, Frame.UNCONDITIONAL, at_blackjack=0)
+                p = reframe(p, p_bj, Frame.CONDITIONED, Frame.UNCONDITIONAL, at_blackjack=1)
         elif hand.best is Action.SURRENDER:  # -1/2, or -1 against a dealer blackjack
             w, p, lo = zero, zero, one
         else:
@@ -254,13 +246,13 @@ class _Walk:
         if hand.best is not Action.SPLIT:
             chances = self.chances(hand, counts)
             w, p, lo = (_number(x, exact) for x in (chances.win, chances.push, chances.loss))
-            if hand.conditioned:  # back to unconditional
-                w, p, lo = w * (1 - p_bj), p * (1 - p_bj), lo * (1 - p_bj)
-                p, lo = (p + p_bj, lo) if hand.is_blackjack else (p, lo + p_bj)
+            if hand.conditioned:  # back to unconditional: a dealer blackjack pushes a natural, beats the rest
+                pushes = hand.is_blackjack
+                w = reframe(w, p_bj, Frame.CONDITIONED, Frame.UNCONDITIONAL, at_blackjack=0)
+                p = reframe(p, p_bj, Frame.CONDITIONED, Frame.UNCONDITIONAL, at_blackjack=int(pushes))
+                lo = reframe(lo, p_bj, Frame.CONDITIONED, Frame.UNCONDITIONAL, at_blackjack=int(not pushes))
             return chances, (w, p, lo, p_bj * 0)
-        from bjcalc.engine.moments import split_chances
-
-        joint = split_chances(self.analysis.engine.splits(hand.up.index), counts.index(2))
+        joint = self.analysis.split_chances(Rank.from_index(counts.index(2)), hand.up)
         if joint is None:  # not broken down at all
             return None, (p_bj * 0, p_bj * 0, before, 1 - before)
         w, p, lo = (_number(x, exact) for x in joint[:3])
@@ -284,27 +276,11 @@ class _Walk:
         return self._dealer[key]
 
     def _evaluated(self, up: int, counts: tuple[int, ...]) -> dict[Outcome, Number] | None:
-        """The dealer's outcomes on the shoe ``counts`` leaves, from the up card's dealer batch
-        (every hand of the engine's hand graph has its shoe there); ``None`` for a hand outside
-        the graph or cards drawn with replacement."""
-        if self.rules.infinite:
-            return None
-        engine = self.analysis.engine
-        layers = engine.table(up).layers
-        found = layers.index.get(counts)
-        if found is None:
-            return None
-        layer, row = found
-        context = engine.context(up)
-        columns = context.batch.index.register(layers, (0,) * 10)[layer][row : row + 1]
-        denominator = falling(sum(context.shoe) - sum(counts), context.depth)
-        out: dict[Outcome, Number] = {}
-        for code, values in context.batch.outcomes(columns).items():
-            value = values[0]
-            if code >= 17 or value != 0 or code in (BUST, BLACKJACK):
-                out[Outcome.of_code(code)] = (Fraction(int(value), denominator) if self.exact
-                                              else float(value) / float(denominator))
-        return out
+        """The dealer's outcomes on the shoe ``counts`` leaves, where the analysis already
+        evaluated the dealer there (:meth:`Analysis.dealer_after`)."""
+        cards = [Rank.from_index(r) for r in range(10) for _ in range(counts[r])]
+        found = self.analysis.dealer_after(cards, Rank.from_index(up))
+        return None if found is None else {o: _number(p, self.exact) for o, p in found.items()}
 
     def _stand(self, up: int, counts: tuple[int, ...]) -> tuple[Number, ...]:
         """(win, push, loss without a dealer blackjack, dealer blackjack), standing now."""
@@ -359,9 +335,8 @@ class _Walk:
         """A hand of three or more cards, played on by the engine's CD decision (ties stand)."""
         key = (up, counts)
         if key not in self._played:
-            table = self.analysis.engine.table(up)
-            layer, row = table.layers.index[counts]
-            hits = table.can_hit[layer] and int(table.decision[layer][row]) == Code.HIT
+            cards = [Rank.from_index(r) for r in range(10) for _ in range(counts[r])]
+            hits = self.analysis.cd_hits(cards, Rank.from_index(up))
             self._played[key] = self._draw(up, counts, True) if hits else self._stand(up, counts)
         return self._played[key]
 

@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 from bjcalc.actions import Action
-from bjcalc.cards import ACE, TEN, Rank
+from bjcalc.cards import Rank, is_blackjack
 
 N = TypeVar("N")  # float, or sympy.Rational in exact mode
 
@@ -220,7 +220,7 @@ class HandResult(_Data, Generic[N]):
 
     @property
     def is_blackjack(self) -> bool:
-        return sorted(c.index for c in self.cards) == [ACE, TEN]
+        return is_blackjack([self.cards.count(rank) for rank in Rank])
 
     @property
     def frame(self) -> str:

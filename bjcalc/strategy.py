@@ -17,19 +17,21 @@ point; the EV of the resulting chart is then computed exactly in exact mode.
 from __future__ import annotations
 
 import dataclasses
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from bjcalc.actions import Action
-from bjcalc.cards import ACE, RANK_NOTATION, TEN, Rank, counts_total, parse_card
-from bjcalc.engine.analyser import Engine, surrender_value
+from bjcalc.cards import ACE, RANK_NOTATION, TEN, Rank, counts_total, is_blackjack, parse_card
+from bjcalc.engine.analyser import Engine
 from bjcalc.engine.codes import Code
-from bjcalc.engine.deal import same_face_share
+from bjcalc.engine.deal import same_face_share, two_card_hands
 from bjcalc.engine.hands import HandLayers
+from bjcalc.engine.payout import Frame, action_values, surrender_value
 from bjcalc.engine.split import SplitSolver
 from bjcalc.engine.values import HandValues, solve, stop_at, unsplit_layers
-from bjcalc.engine.walk import Dealt, EngineNumber, round_totals
+from bjcalc.engine.walk import Dealt, EngineNumber, Optimal, round_totals
 from bjcalc.errors import InvalidCardError, InvalidRulesError
 from bjcalc.results import ChartException, Deviation
 from bjcalc.rules import Rules, Surrender
@@ -138,12 +140,12 @@ class _ChartOptimiser:
         self.rules = engine.rules
         self.layers = unsplit_layers(self.rules)
         self.cells = self.layers.cells
-        shoe = self.context.shoe
-        n = sum(shoe)
         first = self.layers.counts[0]
-        replacement = self.context.replacement
-        self.deal = np.array([_deal_probability(row, shoe, n, replacement) for row in first.tolist()])
-        self.natural = (first[:, ACE] == 1) & (first[:, TEN] == 1)
+        dealt: dict[tuple[int, ...], Fraction] = {}  # both kinds of a pair of tens together
+        for counts, p_hand, _ in two_card_hands(self.context.shoe, self.rules, up):
+            dealt[counts] = dealt.get(counts, Fraction(0)) + p_hand
+        self.deal = np.array([float(dealt.get(tuple(row), 0)) for row in first.tolist()])
+        self.natural = np.array([is_blackjack(row) for row in first.tolist()])
         self.pair_rank = np.array([next((r for r in range(10) if row[r] == 2), -1) for row in first.tolist()])
         # the share of each pair that the pair decision covers: all of it, but for tens where
         # unlike faces may not be split (those play by their total)
@@ -316,15 +318,6 @@ def chart_decider(chart: UpcardChart, double_after_split: bool = True):
     return decide
 
 
-def _deal_probability(counts: list[int], shoe: tuple[int, ...], n: int, replacement: bool = False) -> float:
-    ranks = [r for r in range(10) for _ in range(counts[r])]
-    a, b = ranks
-    if replacement:
-        return shoe[a] * shoe[b] * (1 if a == b else 2) / (n * n)
-    ways = shoe[a] * (shoe[a] - 1) if a == b else 2 * shoe[a] * shoe[b]
-    return ways / (n * (n - 1))
-
-
 def basic_strategy(rules: Rules, engine: Engine | None = None, two_card_plays: bool = True) -> Chart:
     """The total-dependent basic strategy chart for ``rules`` (see the module docstring).
     ``engine``: a float engine of the same rules to share work with. ``two_card_plays``: a
@@ -393,31 +386,14 @@ class ChartPolicy:
         return self._splits[up]
 
     def first(self, up: int, counts: tuple[int, ...], same_face: bool) -> tuple[Action, EngineNumber]:
-        engine, rules = self.engine, self.engine.rules
-        solved = self.hands(up)
-        row = solved.layers.index[counts][1]
-        g = solved.scale[0]
-        div = engine.div
-        p_bj = div(solved.blackjack[0][row], g)
-        value: EngineNumber
-        if counts[ACE] == 1 and counts[TEN] == 1:
-            return Action.STAND, engine.number(rules.blackjack_pays) * (1 - p_bj)
-        total, soft = counts_total(counts)
-        action = chart_action(rules, self.chart.ups[up], counts, total, soft, same_face)
-        if action is Action.SPLIT:
-            value = self.splits(up).value(next(r for r in range(10) if counts[r] == 2))
-        elif action is Action.DOUBLE:
-            assert solved.double is not None
-            value = div(solved.double[row], g)
-        elif action is Action.SURRENDER:
-            value = surrender_value(rules.surrender, solved.peeked, p_bj)
-        elif action is Action.HIT:
-            value = div(solved.hit[0][row], g)
+        rules = self.engine.rules
+        if is_blackjack(counts):
+            action = Action.STAND  # paid as a natural
         else:
-            value = div(solved.stand[0][row], g)
-        if solved.peeked:
-            value = value - p_bj
-        return action, value
+            total, soft = counts_total(counts)
+            action = chart_action(rules, self.chart.ups[up], counts, total, soft, same_face)
+        values, _ = action_values(self.engine, self, up, counts, same_face, Frame.UNCONDITIONAL, [action])
+        return action, values[action]
 
 
 def exceptions(engine: Engine, plays: list[Dealt]) -> list[ChartException]:
@@ -425,9 +401,9 @@ def exceptions(engine: Engine, plays: list[Dealt]) -> list[ChartException]:
     the chart's first play, largest gain first."""
     out = []
     for play in plays:
-        if play.counts[ACE] == 1 and play.counts[TEN] == 1:
+        if is_blackjack(play.counts):
             continue
-        best, value = engine.best_first(play.up, play.counts, play.same_face)
+        best, value = Optimal(engine).first(play.up, play.counts, play.same_face)
         gain = float(value) - float(play.value)
         if best is not play.action and gain > 1e-12:
             cards = tuple(Rank.from_index(r) for r in range(10) for _ in range(play.counts[r]))

@@ -94,3 +94,24 @@ def test_the_checks_see_the_imports():
     imports = _imports()
     assert "click" in imports["cli"] and "engine.dealer" in imports["engine.context"]
     assert "analysis" in imports["__init__"] and "engine.analyser" in imports["analysis"]
+
+
+def test_no_public_name_is_a_submodule():
+    # importing a submodule sets it as an attribute of the package: one named like a public
+    # name (bjcalc/game.py beside bjcalc.game) replaces that name once anything imports it
+    import bjcalc
+
+    submodules = {path.stem for path in PACKAGE.glob("*.py")} | {path.name for path in PACKAGE.iterdir()
+                                                                 if (path / "__init__.py").exists()}
+    shadowed = sorted(set(bjcalc.__all__) & submodules)
+    assert not shadowed, f"public names that are also submodules of bjcalc: {shadowed}"
+
+
+def test_game_is_the_preset_function_after_a_round():
+    # the new user's reproduction: bjcalc.game("us-shoe") raised TypeError ('module' object is
+    # not callable) after the first Analysis(...).round() in the process
+    import bjcalc
+
+    bjcalc.Analysis(bjcalc.Rules(shoe=(2,) * 9 + (8,), split_hands=1)).round()
+    assert callable(bjcalc.game)
+    assert bjcalc.game("us-shoe") == bjcalc.GAMES["us-shoe"]

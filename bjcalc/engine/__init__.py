@@ -11,6 +11,8 @@ Data flows rules -> up-card context -> dealer -> hands -> values -> splits -> th
 - :mod:`~bjcalc.engine.split`: split values for CDZ-, CDP1, CDP or a chart;
 - :mod:`~bjcalc.engine.moments`: second moments (variance) of hands and splits;
 - :mod:`~bjcalc.engine.analyser`: per up card, the cached values of one rule set;
+- :mod:`~bjcalc.engine.payout`: what each play is worth for a hand under a policy, in which
+  frame: the one home of the payouts and of the conversions between frames;
 - :mod:`~bjcalc.engine.deal` and :mod:`~bjcalc.engine.walk`: every two-card hand, and one
   walk over the deal for any policy (round EV, charts, Bet Behind, variance);
 - :mod:`~bjcalc.engine.codes`: the one code for a play in the arrays.

@@ -24,13 +24,14 @@ from typing import Protocol
 from bjcalc.actions import Action
 from bjcalc.engine.analyser import Engine
 from bjcalc.engine.deal import two_card_hands
+from bjcalc.engine.payout import EngineNumber, Plays, best_play
 from bjcalc.engine.split import SplitSolver
 from bjcalc.engine.values import HandValues
 
-EngineNumber = Fraction | float  # Fraction in exact mode, float otherwise
+__all__ = ["Dealt", "EngineNumber", "Optimal", "Policy", "RoundTotals", "deal", "round_totals"]
 
 
-class Policy(Protocol):
+class Policy(Plays, Protocol):
     """How a strategy plays the hands dealt against one up card."""
 
     @property
@@ -63,7 +64,7 @@ class Optimal:
         return f"CD; split hands {self.engine.post_split.label}" if self.engine.rules.split_hands > 1 else "CD"
 
     def first(self, up: int, counts: tuple[int, ...], same_face: bool) -> tuple[Action, EngineNumber]:
-        return self.engine.best_first(up, counts, same_face)
+        return best_play(self.engine, self, up, counts, same_face)
 
     def hands(self, up: int) -> HandValues:
         return self.engine.table(up)

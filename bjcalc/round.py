@@ -4,17 +4,16 @@ variance of its result. Both walk the deal once (:func:`bjcalc.engine.walk.deal`
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from bjcalc.actions import Action
-from bjcalc.cards import ACE, TEN, Rank
+from bjcalc.cards import Rank, is_blackjack
 from bjcalc.engine.analyser import Engine
 from bjcalc.engine.moments import split_moments, unsplit_squares
+from bjcalc.engine.payout import Frame, natural_value, reframe, surrender_value
 from bjcalc.engine.walk import Policy, RoundTotals, deal
 from bjcalc.numbers import to_api
 from bjcalc.results import RoundResult, Strategy
-from bjcalc.rules import Surrender
 
 
 def round_result(engine: Engine, totals: RoundTotals, strategy: Strategy, insurance: Any | None) -> RoundResult:
@@ -57,21 +56,22 @@ def round_variance(engine: Engine, policy: Policy) -> Any | None:
             row = table.layers.index[counts][1]
             p_bj = div(table.blackjack[0][row], g)
             square: Any
-            if counts[ACE] == 1 and counts[TEN] == 1:
-                square = rules.blackjack_pays**2 * (1 - p_bj)
+            if is_blackjack(counts):
+                square = natural_value(number(rules.blackjack_pays), p_bj, power=2)
             elif hand.action is Action.SURRENDER:
-                if rules.surrender is Surrender.EARLY:
-                    square = Fraction(1, 4)
-                else:  # late: a half after the peek; with no hole card a dealer blackjack takes 1
-                    square = Fraction(1, 4) * (1 - p_bj) + p_bj
-            elif hand.action is Action.SPLIT:
-                pair = hand.pair
-                assert pair is not None
-                square = split_moments(splitter, pair)[1] + (p_bj if context.peeked else 0)
+                square = surrender_value(rules.surrender, context.peeked, p_bj, Frame.UNCONDITIONAL, power=2)
             else:
-                x = {Action.STAND: squares.stand[0][row], Action.HIT: squares.hit[0][row],
-                     Action.DOUBLE: None if squares.double is None else squares.double[row]}[hand.action]
-                square = div(x, g) + (p_bj if context.peeked else 0)
+                if hand.action is Action.SPLIT:
+                    pair = hand.pair
+                    assert pair is not None
+                    joint = split_moments(splitter, pair)[1]
+                else:
+                    x = {Action.STAND: squares.stand[0][row], Action.HIT: squares.hit[0][row],
+                         Action.DOUBLE: None if squares.double is None else squares.double[row]}[hand.action]
+                    joint = div(x, g)
+                # a peeking dealer's blackjack takes the original bet: a square of 1
+                square = reframe(joint, p_bj, Frame.JOINT, Frame.UNCONDITIONAL, at_blackjack=1) if context.peeked \
+                    else joint
             weight = number(hand.probability)
             second += weight * (square if engine.exact else float(square))
             ev += weight * hand.value

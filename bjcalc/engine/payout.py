@@ -1,0 +1,212 @@
+"""What each play is worth for a hand under a policy, and in which frame: the one home of the
+payouts (a natural's, surrender's), of the peek's conditioning and of the conversions between
+frames.
+
+Three frames, which differ only against a peeking dealer with an A or T up (elsewhere all
+three are the unconditional EV):
+
+- :attr:`Frame.JOINT`, the engine's measure: the unconditional EV plus P(dealer blackjack)
+  times the bet a dealer blackjack takes (1 for every hand but a natural, which pushes); for
+  every play settled after the peek it is E[result; no dealer blackjack];
+- :attr:`Frame.CONDITIONED`: E[result | no dealer blackjack], the joint value over
+  P(no dealer blackjack);
+- :attr:`Frame.UNCONDITIONAL`: E[result], what the round adds up.
+
+>>> from bjcalc.engine.analyser import Engine
+>>> from bjcalc.engine.split import PostSplit
+>>> from bjcalc.engine.walk import Optimal
+>>> from bjcalc.rules import Rules
+>>> engine = Engine(Rules(decks=1), True, PostSplit.CDZ)
+>>> values, p_bj = action_values(engine, Optimal(engine), 0, (1,) + (0,) * 8 + (1,), frame=Frame.UNCONDITIONAL)
+>>> values, p_bj  # A,T against an ace: 15 tens among the 49 cards left; paid 3:2 unless one is the hole card
+({Action.STAND: Fraction(51, 49)}, Fraction(15, 49))
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Protocol
+
+from bjcalc.actions import Action
+from bjcalc.cards import TEN, counts_total, is_blackjack
+from bjcalc.errors import InvalidShoeError
+from bjcalc.rules import Surrender
+
+if TYPE_CHECKING:
+    from bjcalc.engine.analyser import Engine
+    from bjcalc.engine.split import SplitSolver
+    from bjcalc.engine.values import HandValues
+
+EngineNumber = Fraction | float  # Fraction in exact mode, float otherwise
+
+
+class Frame(str, enum.Enum):
+    """The frame a value is in (see the module docstring); the value is the name outputs print."""
+
+    JOINT = "joint"
+    CONDITIONED = "conditioned"
+    UNCONDITIONAL = "unconditional"
+
+
+def reframe(value: Any, p_bj: Any, source: Frame, target: Frame, at_blackjack: int = -1) -> Any:
+    """``value`` (an EV, a moment or a probability, in engine or API numbers) from the frame
+    ``source`` to ``target``, against a peeking dealer's A or T, whose blackjack has
+    probability ``p_bj``. ``at_blackjack``: what the quantity is when the dealer has blackjack
+    (an EV: -1, the bet lost, or 0, a natural's push; a second moment: 1; a probability: 1 if
+    the event happens then, else 0).
+
+    >>> reframe(Fraction(1, 2), Fraction(1, 10), Frame.CONDITIONED, Frame.UNCONDITIONAL)
+    Fraction(7, 20)
+    """
+    if source is target:
+        return value
+    if source is Frame.CONDITIONED:
+        value = value * (1 - p_bj)
+    elif source is Frame.UNCONDITIONAL and at_blackjack:
+        value = value - at_blackjack * p_bj
+    if target is Frame.CONDITIONED:
+        return value / (1 - p_bj)
+    if target is Frame.UNCONDITIONAL and at_blackjack:
+        return value + at_blackjack * p_bj
+    return value
+
+
+def hand_frame(rules: Any, peeked: bool, initial: bool) -> Frame:
+    """The frame a hand's EVs are shown in: conditioned on no dealer blackjack after a peek;
+    unconditional where there is none, and for the first decision with early surrender (it
+    comes before the peek)."""
+    early = initial and rules.surrender is Surrender.EARLY
+    return Frame.CONDITIONED if peeked and not early else Frame.UNCONDITIONAL
+
+
+def natural_value(pays: Any, p_bj: Any, power: int = 1) -> Any:
+    """A natural's payout (its ``power``-th moment), paid unless the dealer has blackjack too
+    (a push): the same in the joint and the unconditional frames. ``pays`` in the engine's
+    number type."""
+    return pays**power * (1 - p_bj)
+
+
+def surrender_value(surrender: Surrender, peeked: bool, p_bj: Any, frame: Frame = Frame.JOINT, power: int = 1) -> Any:
+    """Surrendering (its ``power``-th moment, 1 or 2; the second only unconditional) in
+    ``frame``. ``p_bj`` (P(dealer blackjack)) may be a Fraction, a float or a numpy array of
+    floats.
+
+    Late: -1/2 after the peek; with no hole card a dealer blackjack still takes the whole bet.
+    Early: -1/2 whatever the dealer holds (so its joint value is -1/2 + P(blackjack)).
+    """
+    half = Fraction(1, 2) if isinstance(p_bj, Fraction) else 0.5
+    if power == 2:
+        if frame is not Frame.UNCONDITIONAL:
+            raise ValueError(f"a surrender's second moment is unconditional, not {frame.value}")
+        return half**2 if surrender is Surrender.EARLY else half**2 * (1 - p_bj) + p_bj
+    if frame is Frame.UNCONDITIONAL:
+        return p_bj * 0 - half if surrender is Surrender.EARLY else -(1 - p_bj) * half - p_bj
+    if surrender is Surrender.EARLY:
+        joint = p_bj - half if peeked else p_bj * 0 - half
+    else:
+        joint = -(1 - p_bj) * half - (0 if peeked else p_bj)
+    return joint if frame is Frame.JOINT else reframe(joint, p_bj, Frame.JOINT, frame)
+
+
+class Plays(Protocol):
+    """How a policy plays after the first decision: its unsplit hands' values and its splits."""
+
+    def hands(self, up: int) -> HandValues:
+        ...
+
+    def splits(self, up: int) -> SplitSolver:
+        ...
+
+
+def offered(rules: Any, table: HandValues, counts: tuple[int, ...], same_face: bool = True) -> list[Action]:
+    """The plays the rules offer a hand (rank counts), in :class:`Action` order: a natural is
+    paid (stand); a two-card hand may double, split and surrender where the rules allow."""
+    layer, _ = table.layers.index[counts]
+    initial = layer == 0
+    if initial and is_blackjack(counts):
+        return [Action.STAND]
+    total, soft = counts_total(counts)
+    out = [Action.STAND]
+    if table.can_hit[layer]:
+        out.append(Action.HIT)
+        if initial and rules.double.allows_total(total) and (rules.double_soft or not soft):
+            out.append(Action.DOUBLE)
+    if initial:
+        pair = next((r for r in range(10) if counts[r] == 2), None)
+        splittable = same_face or pair != TEN or rules.split_unlike_tens
+        if pair is not None and rules.split_hands >= 2 and splittable:
+            out.append(Action.SPLIT)
+        if rules.surrender is not Surrender.NONE:
+            out.append(Action.SURRENDER)
+    return out
+
+
+def action_values(
+    engine: Engine,
+    plays: Plays,
+    up: int,
+    counts: tuple[int, ...],
+    same_face: bool = True,
+    frame: Frame = Frame.JOINT,
+    actions: Sequence[Action] | None = None,
+    single_bet: bool = False,
+) -> tuple[dict[Action, EngineNumber], EngineNumber]:
+    """The value of each play (``actions``, default those the rules offer: :func:`offered`)
+    for a hand (rank counts) against ``up``, the hands after it played by ``plays``, in
+    ``frame``; and P(dealer blackjack). ``same_face``: for two tens where unlike tens may not
+    be split, whether they are of one face. A natural's stand is its payout; asked for, its hit
+    and double are those of a soft 21. ``single_bet``: a bet that cannot follow a double (one
+    card, then stand, at the single bet) or a split (the first hand only), as Bet Behind's.
+    """
+    rules = engine.rules
+    table = plays.hands(up)
+    layer, row = table.layers.index[counts]
+    scale = table.scale[layer]
+    div = engine.div
+    p_bj = div(table.blackjack[layer][row], scale)
+    if frame is Frame.CONDITIONED and table.peeked and p_bj == 1:
+        raise InvalidShoeError("the dealer always has blackjack with this shoe and up card")
+    natural = layer == 0 and is_blackjack(counts)
+    values: dict[Action, EngineNumber] = {}
+    for action in offered(rules, table, counts, same_face) if actions is None else actions:
+        settled = natural and action is Action.STAND
+        if action is Action.SURRENDER:
+            values[action] = surrender_value(rules.surrender, table.peeked, p_bj, frame)
+            continue
+        value: EngineNumber
+        if settled:
+            value = natural_value(engine.number(rules.blackjack_pays), p_bj)
+        elif action is Action.STAND:
+            value = div(table.stand[layer][row], scale)
+        elif action is Action.HIT:
+            value = div(table.hit[layer][row], scale)
+        elif action is Action.DOUBLE and single_bet:
+            assert table.one_card is not None
+            value = div(table.one_card[row], scale)
+        elif action is Action.DOUBLE:
+            assert table.double is not None  # the two-card layer can draw
+            value = div(table.double[row], scale)
+        else:
+            pair = next(r for r in range(10) if counts[r] == 2)
+            value = plays.splits(up).value(pair, first_hand_only=single_bet)
+        if table.peeked:
+            value = reframe(value, p_bj, Frame.JOINT, frame, at_blackjack=0 if settled else -1)
+        values[action] = value
+    return values, p_bj
+
+
+def best_play(
+    engine: Engine, plays: Plays, up: int, counts: tuple[int, ...], same_face: bool = True,
+    frame: Frame = Frame.UNCONDITIONAL,
+) -> tuple[Action, EngineNumber]:
+    """The best play for a hand (chosen on the joint values, ties to the first in
+    :class:`Action` order) and its value in ``frame``."""
+    joint, p_bj = action_values(engine, plays, up, counts, same_face)
+    action, value = max(joint.items(), key=lambda item: item[1])
+    peeked = plays.hands(up).peeked
+    if action is Action.SURRENDER:
+        return action, surrender_value(engine.rules.surrender, peeked, p_bj, frame)
+    settled = action is Action.STAND and is_blackjack(counts)
+    return action, reframe(value, p_bj, Frame.JOINT, frame, at_blackjack=0 if settled else -1) if peeked else value
