@@ -46,6 +46,7 @@ _HOMES = {
         ["BetBehindResult", "ChartEvaluation", "ChartException", "DealerResult", "Deviation", "HandPlay",
          "HandResult", "Outcome", "RoundResult", "Strategy", "Variance"], "bjcalc.results"),
     **dict.fromkeys(["BlackjackTakes", "Doubling", "HoleCard", "Loss", "Rules", "Surrender"], "bjcalc.rules"),
+    **dict.fromkeys(["DECLARED_RULES", "Flag", "Rule", "rule_flags", "rules_from_flags"], "bjcalc.ruleset"),
 }
 __all__ = [
     "Action",
@@ -57,10 +58,12 @@ __all__ = [
     "Chart",
     "ChartEvaluation",
     "ChartException",
+    "DECLARED_RULES",
     "DealerResult",
     "Deviation",
     "Doubling",
     "EvMatrix",
+    "Flag",
     "GAMES",
     "HandPlay",
     "HandResult",
@@ -74,6 +77,7 @@ __all__ = [
     "PostSplit",
     "Rank",
     "RoundResult",
+    "Rule",
     "Rules",
     "Shoe",
     "SideBetResult",
@@ -88,6 +92,8 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "perfect_pairs",
+    "rule_flags",
+    "rules_from_flags",
     "simple_policy",
     "twenty_one_plus_three",
 ]
@@ -139,6 +145,7 @@ if TYPE_CHECKING:
         Variance,
     )
     from bjcalc.rules import BlackjackTakes, Doubling, HoleCard, Loss, Rules, Surrender
+    from bjcalc.ruleset import DECLARED_RULES, Flag, Rule, rule_flags, rules_from_flags
     from bjcalc.shoe import Shoe
     from bjcalc.sidebets import SideBetResult, SuitedShoe, perfect_pairs, twenty_one_plus_three
     from bjcalc.strategy import Chart, load_chart, simple_policy
