@@ -406,7 +406,15 @@ def rules_schema() -> dict[str, Any]:
     }
 
 
-def schema_with_rules(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """``schema`` (docs/bjcalc.schema.json, parsed) with its rules block made from the
-    declarations: write ``json.dumps(schema_with_rules(old), indent=2) + "\\n"`` back to regenerate it."""
-    return {**schema, "$defs": {**schema["$defs"], "rules": rules_schema()}}
+def schema_text(text: str) -> str:
+    """docs/bjcalc.schema.json's ``text`` with its rules block made from the declarations. To
+    regenerate the file after declaring a rule::
+
+        python3 -c "import pathlib, bjcalc.ruleset as r; p = pathlib.Path('docs/bjcalc.schema.json'); \\
+        p.write_text(r.schema_text(p.read_text()))"
+    """
+    import json
+
+    schema = json.loads(text)
+    schema["$defs"]["rules"] = rules_schema()
+    return json.dumps(schema, indent=2) + "\n"
