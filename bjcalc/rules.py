@@ -181,7 +181,8 @@ class Rules:
     Every field is checked on construction, its type
     too, and a bad value raises :class:`~bjcalc.errors.InvalidRulesError` naming the field.
     ``blackjack_pays`` may be written as people do (``"6:5"``). ``blackjack_takes`` matters
-    only with no hole card.
+    only with no hole card. Each field has its declaration in :data:`bjcalc.ruleset.DECLARED_RULES`
+    (its command-line flags, its words, its one-rule variants, its JSON schema).
     """
 
     decks: int | float | None = None  # a whole number, or math.inf
