@@ -33,7 +33,6 @@ _EVERY_CLI_NUMBER = {
     **dict.fromkeys(["SideBets", "side_bets"], "bjcalc.sidebets"),
     **dict.fromkeys(["table_games", "write_tables"], "bjcalc.tables"),
     **dict.fromkeys(["DEFAULT_GAME"], "bjcalc.presets"),
-    **dict.fromkeys(["BLACKJACK_TAKES", "FEWEST_CARDS", "MAX_DECKS", "MOST_CARDS", "parse_payout"], "bjcalc.rules"),
 }
 
 # public name -> the module that defines it
@@ -63,6 +62,7 @@ _HOMES = {
         ["BetBehindResult", "ChartEvaluation", "ChartException", "DealerResult", "Deviation", "HandPlay",
          "HandResult", "Outcome", "RoundResult", "Strategy", "Variance"], "bjcalc.results"),
     **dict.fromkeys(["BlackjackTakes", "Doubling", "HoleCard", "Loss", "Rules", "Surrender"], "bjcalc.rules"),
+    **dict.fromkeys(["DECLARED_RULES", "Flag", "Rule", "rule_flags", "rules_from_flags"], "bjcalc.ruleset"),
     **_EVERY_CLI_NUMBER,
 }
 __all__ = [
@@ -75,10 +75,12 @@ __all__ = [
     "Chart",
     "ChartEvaluation",
     "ChartException",
+    "DECLARED_RULES",
     "DealerResult",
     "Deviation",
     "Doubling",
     "EvMatrix",
+    "Flag",
     "GAMES",
     "HandPlay",
     "HandResult",
@@ -92,6 +94,7 @@ __all__ = [
     "PostSplit",
     "Rank",
     "RoundResult",
+    "Rule",
     "Rules",
     "Shoe",
     "SideBetResult",
@@ -106,6 +109,8 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "perfect_pairs",
+    "rule_flags",
+    "rules_from_flags",
     "simple_policy",
     "twenty_one_plus_three",
     # _EVERY_CLI_NUMBER
@@ -141,11 +146,6 @@ __all__ = [
     "table_games",
     "write_tables",
     "DEFAULT_GAME",
-    "BLACKJACK_TAKES",
-    "FEWEST_CARDS",
-    "MAX_DECKS",
-    "MOST_CARDS",
-    "parse_payout",
 ]
 
 
@@ -195,6 +195,7 @@ if TYPE_CHECKING:
         Variance,
     )
     from bjcalc.rules import BlackjackTakes, Doubling, HoleCard, Loss, Rules, Surrender
+    from bjcalc.ruleset import DECLARED_RULES, Flag, Rule, rule_flags, rules_from_flags
     from bjcalc.shoe import Shoe
     from bjcalc.sidebets import SideBetResult, SuitedShoe, perfect_pairs, twenty_one_plus_three
     from bjcalc.strategy import Chart, load_chart, simple_policy
@@ -233,13 +234,6 @@ if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
         build_report,
         one_rule_changes,
         rule_effects,
-    )
-    from bjcalc.rules import (
-        BLACKJACK_TAKES,
-        FEWEST_CARDS,
-        MAX_DECKS,
-        MOST_CARDS,
-        parse_payout,
     )
     from bjcalc.sidebets import (
         SideBets,

@@ -7,30 +7,23 @@ Every bad input ends in one line, ``Error: ...``, on stderr and exit status 2.
 from __future__ import annotations
 
 import contextlib
-import math
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
 
-from bjcalc import (  # noqa: F401
-    BLACKJACK_TAKES,
+from bjcalc import (
     DEFAULT_GAME,
-    FEWEST_CARDS,
     GAMES,
-    MAX_DECKS,
-    MOST_CARDS,
     BjcalcError,
-    Doubling,
-    HoleCard,
+    Flag,
     InvalidRulesError,
     Rules,
-    Shoe,
-    Surrender,
     game,
     parse_cards,
-    parse_payout,
+    rule_flags,
+    rules_from_flags,
 )
 
 
@@ -60,44 +53,20 @@ class _OneLineErrors(click.Group):
         sys.exit(code if isinstance(code, int) else 0)
 
 
-_INSURANCE_OFFERED = click.option("--insurance/--no-insurance", default=None, help="Insurance offered.")
-_RULE_OPTIONS = [
-    click.option("--game", "game_name", default=None, metavar="NAME",
-                 help=f"Preset game (see 'bjcalc games'); default {DEFAULT_GAME}."),
-    click.option("--decks", default=None, metavar="N|inf",
-                 help="Number of decks, or inf: the infinite deck (every card drawn with replacement)."),
-    click.option("--shoe", "shoe_text", default=None, metavar="COUNTS",
-                 help="Ten comma-separated counts A..T of the shoe before the deal."),
-    click.option("--h17/--s17", "hit_soft_17", default=None, help="Dealer hits / stands on soft 17."),
-    click.option("--bj-pays", default=None, metavar="A:B", help="Blackjack payout, e.g. 3:2, 6:5."),
-    click.option("--double", "double", type=click.Choice([d.value for d in Doubling]), default=None,
-                 help="Which two-card hands may double."),
-    click.option("--soft-double/--no-soft-double", "double_soft", default=None,
-                 help="Whether soft hands may double."),
-    click.option("--das/--no-das", "double_after_split", default=None, help="Double after split."),
-    click.option("--split-hands", type=int, default=None,
-                 help="Most hands from splitting (1 = no splitting)."),
-    click.option("--resplit-aces/--no-resplit-aces", default=None, help="Resplit aces."),
-    click.option("--hit-split-aces/--no-hit-split-aces", default=None,
-                 help="Hit split aces (otherwise one card each)."),
-    click.option("--unlike-tens/--no-unlike-tens", "split_unlike_tens", default=None,
-                 help="Split unlike ten-valued cards (J-Q)."),
-    click.option("--surrender", type=click.Choice([s.value for s in Surrender]), default=None),
-    _INSURANCE_OFFERED,
-    click.option("--peek/--no-peek", default=None,
-                 help="Dealer peeks under A and T / no hole card."),
-    click.option("--bj-takes", "blackjack_takes", type=click.Choice(list(BLACKJACK_TAKES)),
-                 default=None,
-                 help="No hole card: what a dealer blackjack takes of doubles and splits "
-                 "(all; original bet only; live = doubles v A all, v T original, splits all)."),
-    click.option("--charlie", type=int, default=None, help="N-card Charlie (0 = none)."),
-    click.option("--max-cards", type=int, default=None,
-                 help="Cards after which a hand stands, player and dealer (0 = no limit)."),
-    click.option("--player-max-cards", type=int, default=None,
-                 help="Cards after which the player's hand stands (0 = no limit)."),
-    click.option("--dealer-max-cards", type=int, default=None,
-                 help="Cards after which the dealer's hand stands (0 = no limit)."),
-]
+_Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+def _click_option(flag: Flag) -> _Decorator:
+    """The click option of a rule's flag (every one defaults to None: the game's rule stands)."""
+    kind = click.Choice(list(flag.choices)) if flag.choices is not None else int if flag.whole else None
+    return click.option(flag.spelling, flag.dest, type=kind, default=None, metavar=flag.metavar, help=flag.help)
+
+
+_GAME_OPTION = click.option("--game", "game_name", default=None, metavar="NAME",
+                            help=f"Preset game (see 'bjcalc games'); default {DEFAULT_GAME}.")
+_FLAG_OPTIONS = {flag.dest: _click_option(flag) for flag in rule_flags()}  # every rule's, as declared
+_RULE_OPTIONS: list[_Decorator] = [_GAME_OPTION, *_FLAG_OPTIONS.values()]
+_INSURANCE_OFFERED = _FLAG_OPTIONS["insurance"]
 
 
 def rule_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -126,66 +95,11 @@ def seen_cards(removed: str | None) -> tuple[str, ...]:
     return tuple(map(str, parse_cards(removed))) if removed is not None and removed.strip() else ()
 
 
-def _decks(text: str) -> int | float:
-    """``--decks``: a whole number, or ``inf`` for the infinite deck."""
-    if text.strip().lower() in ("inf", "infinite", "infinity"):
-        return math.inf
-    try:
-        return int(text)  # Rules checks the range and names the field
-    except ValueError:
-        raise InvalidRulesError(
-            f"--decks must be a whole number from 1 to {MAX_DECKS} or inf (the infinite deck), not {text!r}"
-        ) from None
-
-
-def build_rules(
-    game_name: str | None,
-    decks: str | None,
-    shoe_text: str | None,
-    bj_pays: str | None,
-    peek: bool | None,
-    charlie: int | None,
-    max_cards: int | None,
-    player_max_cards: int | None = None,
-    dealer_max_cards: int | None = None,
-    removed: str | None = None,
-    **fields: Any,
-) -> Rules:
-    """The preset (default game) with every option given on the command line applied, on the
-    shoe left once the ``--removed`` cards are out."""
-    base = game(DEFAULT_GAME if game_name is None else game_name).rules
-    changes: dict[str, Any] = {k: v for k, v in fields.items() if v is not None}
-    if decks is not None and shoe_text is not None:
-        raise InvalidRulesError(f"give --decks or --shoe, not both (--decks {decks}, --shoe {shoe_text!r})")
-    if decks is not None:
-        changes.update(decks=_decks(decks), shoe=None)
-    if shoe_text is not None:
-        changes.update(shoe=Shoe.parse(shoe_text).counts, decks=None)
-    if bj_pays is not None:
-        changes["blackjack_pays"] = parse_payout(bj_pays, "--bj-pays")
-    if peek is not None:
-        changes["hole_card"] = HoleCard.PEEK if peek else HoleCard.NONE
-    for option, one in (("--player-max-cards", player_max_cards), ("--dealer-max-cards", dealer_max_cards)):
-        if max_cards is not None and one is not None:
-            _refuse_both(f"--max-cards {max_cards}", f"{option} {one}", "--max-cards sets both card limits")
-    for option, value in (("--charlie", charlie), ("--max-cards", max_cards), ("--player-max-cards", player_max_cards),
-                          ("--dealer-max-cards", dealer_max_cards)):
-        if value is not None and value != 0 and not FEWEST_CARDS <= value <= MOST_CARDS:
-            raise InvalidRulesError(
-                f"{option} must be 0 (none) or a whole number from {FEWEST_CARDS} to {MOST_CARDS}, not {value}"
-            )
-    if charlie is not None:
-        changes["charlie"] = charlie or None
-    if max_cards is not None:
-        changes["player_max_cards"] = changes["dealer_max_cards"] = max_cards or None
-    if player_max_cards is not None:
-        changes["player_max_cards"] = player_max_cards or None
-    if dealer_max_cards is not None:
-        changes["dealer_max_cards"] = dealer_max_cards or None
-    rules = base.replace(**changes)
-    if fields.get("blackjack_takes") is not None and rules.peek:
-        _refuse_both(f"--bj-takes {fields['blackjack_takes']}", _peek_source(peek, game_name),
-                     "a peeking dealer's blackjack ends the round before any double or split")
+def build_rules(game_name: str | None = None, removed: str | None = None, **flags: Any) -> Rules:
+    """The preset (default game) with every rule flag given on the command line applied
+    (:func:`bjcalc.rules_from_flags`), on the shoe left once the ``--removed`` cards are out."""
+    name = DEFAULT_GAME if game_name is None else game_name
+    rules = rules_from_flags(game(name).rules, flags, name)
     if removed is not None and seen_cards(removed):
         rules = rules.without(removed)
     return rules

@@ -305,27 +305,11 @@ def rules_rows(rules: Rules, seen: Sequence[str] = ()) -> list[tuple[str, str]]:
 
 def rules_line(rules: Rules, seen: Sequence[str] = ()) -> str:
     """A one-line summary: ``8 decks, S17, BJ pays 3:2, double any, DAS, split to 4 hands, late
-    surrender, peek``; with cards seen and removed, ``8 decks less A,T,5, S17, ...``."""
-    rows = dict(rules.describe())
-    parts = [
-        shoe_words(rules, seen),
-        "H17" if rules.hit_soft_17 else "S17",
-        f"BJ pays {rows['blackjack pays']}",
-        f"double {rows['double on']}",
-        "DAS" if rules.double_after_split else "no DAS",
-        f"split to {rules.split_hands} hands" if rules.split_hands > 1 else "no splitting",
-    ]
-    if rules.split_hands > 1:
-        parts += [name for name, on in (("RSA", rules.resplit_aces), ("HSA", rules.hit_split_aces),
-                                         ("same-face tens only", not rules.split_unlike_tens)) if on]
-    if rules.surrender.value != "none":
-        parts.append(f"{rules.surrender.value} surrender")
-    parts.append("peek" if rules.peek else f"no hole card (BJ takes {rules.blackjack_takes.name})")
-    if rules.charlie:
-        parts.append(f"{rules.charlie}-card charlie")
-    if rules.player_max_cards or rules.dealer_max_cards:
-        parts.append(rows["card limit"].replace("player", "max cards: player"))
-    return ", ".join(parts)
+    surrender, peek``; with cards seen and removed, ``8 decks less A,T,5, S17, ...``. After the
+    shoe, each rule's words as its declaration (:data:`bjcalc.DECLARED_RULES`) gives them."""
+    from bjcalc.ruleset import rules_words
+
+    return ", ".join([shoe_words(rules, seen), *rules_words(rules)])
 
 
 def hand_frame(result: HandResult) -> str:

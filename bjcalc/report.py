@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any, Generic
 
 from bjcalc.analysis import Analysis
 from bjcalc.results import BetBehindResult, ChartException, N, RoundResult, Strategy, Variance
-from bjcalc.rules import BLACKJACK_TAKES, Doubling, HoleCard, Rules, Surrender
+from bjcalc.rules import Rules
+from bjcalc.ruleset import one_rule_variants
 from bjcalc.sidebets import SideBetResult
 from bjcalc.strategy import Chart
 
@@ -101,53 +101,9 @@ def build_report(title: str, rules: Rules, assumed: tuple[str, ...] = (), exact:
 
 
 def one_rule_changes(rules: Rules) -> list[tuple[str, Rules]]:
-    """Variants of ``rules`` that change one rule each, described in words."""
-    out: list[tuple[str, dict[str, Any]]] = []
-    if rules.decks is not None:
-        for decks in (1, 2, 6, 8):
-            if decks != rules.decks:
-                was = "an infinite deck" if rules.infinite else rules.decks
-                out.append((f"{decks} deck{'s' if decks > 1 else ''} instead of {was}", {"decks": decks}))
-    out.append(("dealer hits soft 17" if not rules.hit_soft_17 else "dealer stands on soft 17",
-                {"hit_soft_17": not rules.hit_soft_17}))
-    if rules.blackjack_pays == Fraction(3, 2):
-        out.append(("blackjack pays 6:5 instead of 3:2", {"blackjack_pays": Fraction(6, 5)}))
-    else:
-        out.append(("blackjack pays 3:2", {"blackjack_pays": Fraction(3, 2)}))
-    if rules.double is Doubling.ANY:
-        out.append(("double on 10-11 only", {"double": Doubling.TEN_TO_ELEVEN}))
-    else:
-        out.append(("double on any two cards", {"double": Doubling.ANY}))
-    if rules.split_hands > 1:
-        out.append(("no double after split" if rules.double_after_split else "double after split",
-                     {"double_after_split": not rules.double_after_split}))
-    if rules.split_hands == 2:
-        out.append(("resplit to 4 hands", {"split_hands": 4}))
-    elif rules.split_hands > 2:
-        out.append(("no resplitting (2 hands)", {"split_hands": 2, "resplit_aces": False}))
-        out.append(("resplit aces" if not rules.resplit_aces else "no resplitting aces",
-                    {"resplit_aces": not rules.resplit_aces}))
-    if rules.split_hands > 1:
-        out.append(("hit split aces" if not rules.hit_split_aces else "one card to split aces",
-                    {"hit_split_aces": not rules.hit_split_aces}))
-    if rules.surrender is Surrender.NONE:
-        out.append(("late surrender", {"surrender": Surrender.LATE}))
-    else:
-        out.append(("no surrender", {"surrender": Surrender.NONE}))
-    if rules.peek:
-        out.append(("no hole card (dealer blackjack takes all bets)",
-                    {"hole_card": HoleCard.NONE, "blackjack_takes": BLACKJACK_TAKES["all"]}))
-    else:
-        out.append(("peeking dealer instead of no hole card", {"hole_card": HoleCard.PEEK}))
-        for name in ("all", "original", "live"):
-            if BLACKJACK_TAKES[name] != rules.blackjack_takes:
-                out.append((f"no hole card, dealer blackjack takes {name}",
-                            {"blackjack_takes": BLACKJACK_TAKES[name]}))
-    if rules.charlie is not None:
-        out.append((f"no {rules.charlie}-card charlie", {"charlie": None}))
-    if rules.player_max_cards is not None or rules.dealer_max_cards is not None:
-        out.append(("no card limit", {"player_max_cards": None, "dealer_max_cards": None}))
-    return [(words, rules.replace(**change)) for words, change in out]
+    """Variants of ``rules`` that change one rule each, described in words: each rule's
+    variants as its declaration (:data:`bjcalc.DECLARED_RULES`) gives them."""
+    return [(words, rules.replace(**change)) for words, change in one_rule_variants(rules)]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -133,8 +133,6 @@ def plain_number(text: str) -> Fraction:
         raise ValueError(text)
     return Fraction(text)
 
-_BOOLEANS = ("hit_soft_17", "double_soft", "double_after_split", "resplit_aces", "hit_split_aces",
-             "split_unlike_tens", "insurance")
 
 
 def parse_payout(value: object, name: str) -> Fraction:
@@ -170,6 +168,9 @@ def parse_payout(value: object, name: str) -> Fraction:
     return payout
 
 
+_VOCABULARIES: dict[object, type[enum.Enum]] = {"Doubling": Doubling, "Surrender": Surrender, "HoleCard": HoleCard}
+
+
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Rules:
     """A rule set and the shoe it is dealt from.
@@ -180,7 +181,8 @@ class Rules:
     Every field is checked on construction, its type
     too, and a bad value raises :class:`~bjcalc.errors.InvalidRulesError` naming the field.
     ``blackjack_pays`` may be written as people do (``"6:5"``). ``blackjack_takes`` matters
-    only with no hole card.
+    only with no hole card. Each field has its declaration in :data:`bjcalc.ruleset.DECLARED_RULES`
+    (its command-line flags, its words, its one-rule variants, its JSON schema).
     """
 
     decks: int | float | None = None  # a whole number, or math.inf
@@ -204,11 +206,8 @@ class Rules:
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
-        for name, enum_type in (
-            ("double", Doubling),
-            ("surrender", Surrender),
-            ("hole_card", HoleCard),
-        ):
+        fields = dataclasses.fields(self)  # the annotation says which are yes/no rules and which enums
+        for name, enum_type in ((f.name, _VOCABULARIES[f.type]) for f in fields if f.type in _VOCABULARIES):
             value = getattr(self, name)
             try:
                 set_(self, name, enum_type(value))
@@ -222,7 +221,7 @@ class Rules:
                     f"or a BlackjackTakes, not {self.blackjack_takes!r}"
                 )
             set_(self, "blackjack_takes", BLACKJACK_TAKES[self.blackjack_takes])
-        for name in _BOOLEANS:
+        for name in (f.name for f in fields if f.type == "bool"):
             value = getattr(self, name)
             if not isinstance(value, bool):
                 raise InvalidRulesError(f"{name} must be True or False, not {value!r}")
