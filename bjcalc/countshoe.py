@@ -55,17 +55,34 @@ def subsets_by_sum(sizes: tuple[int, ...], values: tuple[int, ...], count: int) 
     >>> subsets_by_sum((2, 1), (1, -1), 2)
     {0: 2, 2: 1}
     """
-    after = [sum(sizes[j + 1:]) for j in range(len(sizes))]
+    if not sizes:
+        return {0: 1} if count == 0 else {}
+    # the largest class last: the others' product is kept for every count, the last is one term
+    order = sorted(range(len(sizes)), key=lambda j: sizes[j])
+    last = order[-1]
+    size, value = sizes[last], values[last]
+    out: dict[int, int] = {}
+    for (taken, total), ways in _product(tuple(sizes[j] for j in order[:-1]), tuple(values[j] for j in order[:-1])):
+        d = count - taken
+        if 0 <= d <= size:
+            key = total + value * d
+            out[key] = out.get(key, 0) + ways * math.comb(size, d)
+    return dict(sorted(out.items()))
+
+
+@functools.lru_cache(maxsize=64)
+def _product(sizes: tuple[int, ...], values: tuple[int, ...]) -> tuple[tuple[tuple[int, int], int], ...]:
+    """The coefficients of ``prod_j (1 + x y^values[j])^sizes[j]``: ((size, tag sum), ways)."""
     states: dict[tuple[int, int], int] = {(0, 0): 1}
-    for size, value, rest in zip(sizes, values, after):
+    for size, value in zip(sizes, values):
         grown: dict[tuple[int, int], int] = {}
+        binomials = [math.comb(size, d) for d in range(size + 1)]
         for (taken, total), ways in states.items():
-            # take d of this class, leaving enough cards in the classes after it
-            for d in range(max(0, count - taken - rest), min(size, count - taken) + 1):
+            for d, b in enumerate(binomials):
                 key = (taken + d, total + value * d)
-                grown[key] = grown.get(key, 0) + ways * math.comb(size, d)
+                grown[key] = grown.get(key, 0) + ways * b
         states = grown
-    return {total: ways for (taken, total), ways in states.items() if taken == count}
+    return tuple(states.items())
 
 
 def _ways(sizes: tuple[int, ...], values: tuple[int, ...], count: int, total: int) -> int:
@@ -555,7 +572,7 @@ class InsuranceTable:
     system: str
     tags: tuple[Fraction, ...]
     shoe: tuple[int, ...]
-    hand: tuple[Rank, ...]
+    hand: tuple[Rank, ...]  # the cards on the table besides the ace (none: only the ace)
     initial_running_count: Fraction
     rows: tuple[InsuranceIndex, ...]
 
@@ -573,44 +590,52 @@ class InsuranceTable:
 
 def insurance_index(shoe: Sequence[int], tags: Sequence[Any], hand: str | Sequence[Rank | str | int],
                     cards_left: int, initial_running_count: Fraction | int = 0) -> InsuranceIndex:
-    """Insurance for ``hand`` against an ace with ``cards_left`` cards unseen, at every running
-    count the shoe can produce there, and the smallest running count from which it is positive
-    (:class:`InsuranceIndex`); exact.
+    """Insurance for ``hand`` (any number of cards on the table besides the ace; none for an
+    index that counts only the ace) against an ace with ``cards_left`` cards unseen, at every
+    running count the shoe can produce there, and the smallest running count from which it is
+    positive (:class:`InsuranceIndex`); exact.
 
     >>> row = insurance_index((4,) * 9 + (16,), (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1), "T,9", 26)
     >>> row.running_count, row.true_count
     (Fraction(1, 1), Fraction(2, 1))
     """
-    cards = as_cards(hand)
-    top = CountShoe(shoe=tuple(shoe), tags=tuple(tags), hand=cards, up=Rank.ACE,
-                    initial_running_count=Fraction(initial_running_count),
-                    running_count=Fraction(initial_running_count) + sum(
-                        Fraction(tags[c.index]) for c in cards + (Rank.ACE,)))
+    return _insurance_rows(tuple(shoe), as_tags(tuple(tags)), as_cards(hand) if hand else (), (cards_left,),
+                           Fraction(initial_running_count))[0]
+
+
+def _insurance_rows(shoe: tuple[int, ...], tags: tuple[Fraction, ...], cards: tuple[Rank, ...],
+                    depths: tuple[int, ...], irc: Fraction) -> tuple[InsuranceIndex, ...]:
+    # the top of the shoe with the table dealt validates the shoe, the tags and the table
+    top = CountShoe(shoe=shoe, tags=tags, hand=cards, up=Rank.ACE, initial_running_count=irc,
+                    running_count=irc + sum(tags[c.index] for c in cards + (Rank.ACE,)))
     pool = top.off_table
-    if not isinstance(cards_left, int) or isinstance(cards_left, bool) or not 1 <= cards_left <= sum(pool):
-        raise InvalidShoeError(f"cards left must be a whole number from 1 to {sum(pool)} (the cards off the "
-                               f"table), not {cards_left!r}")
+    for cards_left in depths:
+        if not isinstance(cards_left, int) or isinstance(cards_left, bool) or not 1 <= cards_left <= sum(pool):
+            raise InvalidShoeError(f"cards left must be a whole number from 1 to {sum(pool)} (the cards off the "
+                                   f"table), not {cards_left!r}")
     classes = top.classes
-    seen = sum(pool) - cards_left
     totals = classes.totals(pool)
     ten_class = classes.of_rank[TEN]
-    every = subsets_by_sum(totals, classes.values, seen)
-    without_ten = subsets_by_sum(_minus(totals, ten_class), classes.values, seen) if pool[TEN] else {}
-    base = top.running_count
-    evs = {}
-    for s, ways in every.items():
-        tens = Fraction(pool[TEN] * without_ten.get(s, 0), ways)
-        evs[base + Fraction(s, classes.scale)] = 3 * tens / cards_left - 1
-    counts = sorted(evs)
-    index = None
-    for rc in reversed(counts):
-        if evs[rc] <= 0:
-            break
-        index = rc
-    below_counts = [rc for rc in counts if index is None or rc < index]
-    below = below_counts[-1] if below_counts else None
-    monotone = all(evs[a] <= evs[b] for a, b in zip(counts, counts[1:]))
-    return InsuranceIndex(cards_left, index, below, dict(sorted(evs.items())), monotone)
+    rows = []
+    for cards_left in depths:
+        seen = sum(pool) - cards_left
+        every = subsets_by_sum(totals, classes.values, seen)
+        without_ten = subsets_by_sum(_minus(totals, ten_class), classes.values, seen) if pool[TEN] else {}
+        evs = {}
+        for s, ways in every.items():
+            tens = Fraction(pool[TEN] * without_ten.get(s, 0), ways)
+            evs[top.running_count + Fraction(s, classes.scale)] = 3 * tens / cards_left - 1
+        counts = sorted(evs)
+        index = None
+        for rc in reversed(counts):
+            if evs[rc] <= 0:
+                break
+            index = rc
+        below_counts = [rc for rc in counts if index is None or rc < index]
+        below = below_counts[-1] if below_counts else None
+        monotone = all(evs[a] <= evs[b] for a, b in zip(counts, counts[1:]))
+        rows.append(InsuranceIndex(cards_left, index, below, dict(sorted(evs.items())), monotone))
+    return tuple(rows)
 
 
 def default_depths(cards_off_table: int) -> tuple[int, ...]:
@@ -625,12 +650,14 @@ def default_depths(cards_off_table: int) -> tuple[int, ...]:
 def insurance_table(shoe: Sequence[int], tags: Sequence[Any], hand: str | Sequence[Rank | str | int],
                     cards_left: Iterable[int] | None = None, initial_running_count: Fraction | int = 0,
                     system: str = "custom") -> InsuranceTable:
-    """:func:`insurance_index` at each of ``cards_left`` (default :func:`default_depths`)."""
-    cards = as_cards(hand)
-    if len(cards) != 2:
-        raise InvalidHandError(f"hand must be two cards, not {hand!r}")
-    fixed = as_tags(tuple(tags))
-    off = sum(shoe) - 3 if isinstance(shoe, Sequence) else 0
+    """:func:`insurance_index` at each of ``cards_left`` (default :func:`default_depths`), for
+    ``hand`` (two cards, as counters print the table for a hand; none: only the ace counted)."""
+    cards = as_cards(hand) if hand else ()
+    fixed = as_tags(tuple(tags) if isinstance(tags, Sequence) else tags)
+    if isinstance(shoe, (str, bytes)) or not isinstance(shoe, Sequence):
+        raise InvalidShoeError(f"shoe must be ten whole-number counts A..T, each >= 0, not {shoe!r}")
+    off = sum(shoe) - len(cards) - 1
     depths = tuple(cards_left) if cards_left is not None else default_depths(off)
-    rows = tuple(insurance_index(shoe, fixed, cards, n, initial_running_count) for n in depths)
-    return InsuranceTable(system, fixed, tuple(shoe), cards, Fraction(initial_running_count), rows)
+    irc = Fraction(initial_running_count)
+    rows = _insurance_rows(tuple(shoe), fixed, cards, depths, irc)
+    return InsuranceTable(system, fixed, tuple(shoe), cards, irc, rows)
