@@ -46,6 +46,11 @@ _HOMES = {
         ["BetBehindResult", "ChartEvaluation", "ChartException", "DealerResult", "Deviation", "HandPlay",
          "HandResult", "Outcome", "RoundResult", "Strategy", "Variance"], "bjcalc.results"),
     **dict.fromkeys(["BlackjackTakes", "Doubling", "HoleCard", "Loss", "Rules", "Surrender"], "bjcalc.rules"),
+    # the counter's shoe (issue 20)
+    **dict.fromkeys(
+        ["CountShoe", "DeckEstimate", "InsuranceIndex", "InsuranceTable", "InvalidCountError", "Rounding",
+         "decks_left", "insurance_index", "insurance_table", "running_count_distribution", "true_count",
+         "true_count_distribution"], "bjcalc.countshoe"),
 }
 __all__ = [
     "Action",
@@ -90,6 +95,19 @@ __all__ = [
     "perfect_pairs",
     "simple_policy",
     "twenty_one_plus_three",
+    # the counter's shoe (issue 20)
+    "CountShoe",
+    "DeckEstimate",
+    "InsuranceIndex",
+    "InsuranceTable",
+    "InvalidCountError",
+    "Rounding",
+    "decks_left",
+    "insurance_index",
+    "insurance_table",
+    "running_count_distribution",
+    "true_count",
+    "true_count_distribution",
 ]
 
 
@@ -113,6 +131,20 @@ if TYPE_CHECKING:
     from bjcalc.actions import Action
     from bjcalc.analysis import Analysis
     from bjcalc.cards import Rank, parse_card, parse_cards
+    from bjcalc.countshoe import (  # the counter's shoe (issue 20)
+        CountShoe,
+        DeckEstimate,
+        InsuranceIndex,
+        InsuranceTable,
+        InvalidCountError,
+        Rounding,
+        decks_left,
+        insurance_index,
+        insurance_table,
+        running_count_distribution,
+        true_count,
+        true_count_distribution,
+    )
     from bjcalc.engine.split import PostSplit
     from bjcalc.errors import (
         BjcalcError,

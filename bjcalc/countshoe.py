@@ -26,7 +26,6 @@ import dataclasses
 import enum
 import functools
 import math
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -205,8 +204,8 @@ def true_count(running_count: Fraction | int, cards_left: int, estimate: DeckEst
 
     >>> true_count(-3, 78), true_count(-3, 78, rounding="floor"), true_count(-3, 78, rounding="truncate")
     (Fraction(-2, 1), Fraction(-2, 1), Fraction(-2, 1))
-    >>> true_count(-1, 104, rounding="floor"), true_count(-1, 104, rounding="truncate"), true_count(-1, 104, rounding="round")
-    (Fraction(-1, 1), Fraction(0, 1), Fraction(-1, 1))
+    >>> [true_count(-1, 104, rounding=r) for r in ("floor", "truncate", "round")]
+    [Fraction(-1, 1), Fraction(0, 1), Fraction(-1, 1)]
     """
     rounding = _choice(Rounding, rounding, "rounding")
     quotient = Fraction(running_count) / decks_left(cards_left, estimate)
@@ -639,12 +638,15 @@ def _insurance_rows(shoe: tuple[int, ...], tags: tuple[Fraction, ...], cards: tu
 
 
 def default_depths(cards_off_table: int) -> tuple[int, ...]:
-    """The depths an insurance table shows by default: every half deck left (26, 52, ...) up to
-    the cards off the table; for a shoe of fewer than 26 cards, every number of cards left."""
-    half = CARDS_PER_DECK // 2
-    if cards_off_table < half:
-        return tuple(range(cards_off_table, 0, -1))
-    return tuple(range(cards_off_table // half * half, 0, -half))
+    """The depths an insurance table shows by default, most cards left first: every half deck
+    (26, 52, ... cards left), every quarter deck for a shoe of fewer than 104 cards off the
+    table, every card for one of fewer than 13.
+
+    >>> default_depths(51), default_depths(10)
+    ((39, 26, 13), (10, 9, 8, 7, 6, 5, 4, 3, 2, 1))
+    """
+    step = 1 if cards_off_table < 13 else 13 if cards_off_table < 104 else 26
+    return tuple(range(cards_off_table // step * step, 0, -step))
 
 
 def insurance_table(shoe: Sequence[int], tags: Sequence[Any], hand: str | Sequence[Rank | str | int],

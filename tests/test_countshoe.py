@@ -254,12 +254,13 @@ def test_true_count_conventions():
     assert true_count(7, 130, "half-deck", "floor") == 2  # 130 cards: 2.5 decks; 2.8 floors to 2
 
 
-def test_insurance_table_defaults_to_every_half_deck():
+def test_insurance_table_defaults_to_every_quarter_deck_for_a_deck():
     result = insurance_table((4,) * 9 + (16,), HI_LO, "T,9", system="hi-lo")
-    assert [row.cards_left for row in result.rows] == [26]
+    assert [row.cards_left for row in result.rows] == [39, 26, 13]
+    assert [row.cards_left for row in insurance_table((24,) * 9 + (96,), HI_LO, "").rows] == list(range(286, 0, -26))
     # 26 cards left, T,9 and A seen: insure from RC +1 (brute force over the discard classes: the
     # posterior's expected tens)
-    row = result.rows[0]
+    row = result.rows[1]
     assert row.running_count == 1 and row.monotone
     at = CountShoe(shoe=(4,) * 9 + (16,), tags=HI_LO, hand="T9", up="A", seen=23, running_count=1)
     assert at.insurance_ev() == row.evs[Fraction(1)] > 0
@@ -270,7 +271,8 @@ def test_insurance_table_defaults_to_every_half_deck():
 @pytest.mark.parametrize("make, error, words", [
     (lambda: CountShoe(shoe=(4,) * 9 + (16,), tags=(1, 1, 1)), InvalidCountError, "tags must be ten"),
     (lambda: CountShoe(shoe=(4,) * 9 + (16,), tags=HI_LO, seen=53), InvalidShoeError, "seen must be"),
-    (lambda: CountShoe(shoe=(4,) * 9 + (16,), tags=HI_LO, seen=51, hand="T,T"), InvalidShoeError, "from 0 to 50 .*not 51"),
+    (lambda: CountShoe(shoe=(4,) * 9 + (16,), tags=HI_LO, seen=51, hand="T,T"), InvalidShoeError,
+     "from 0 to 50 .*not 51"),
     (lambda: CountShoe(shoe=(4,) * 9 + (16,), tags=HI_LO, seen=2, running_count=3), InvalidCountError,
      "running_count 3 cannot be reached"),
     (lambda: CountShoe(shoe=(4,) * 9 + (16,), tags=HALVES, seen=2, running_count=Fraction(1, 3)),
