@@ -48,9 +48,9 @@ _HOMES = {
     **dict.fromkeys(["BlackjackTakes", "Doubling", "HoleCard", "Loss", "Rules", "Surrender"], "bjcalc.rules"),
     # the counter's shoe (issue 20)
     **dict.fromkeys(
-        ["CountShoe", "DeckEstimate", "InsuranceIndex", "InsuranceTable", "InvalidCountError", "Rounding",
-         "decks_left", "insurance_index", "insurance_table", "running_count_distribution", "true_count",
-         "true_count_distribution"], "bjcalc.countshoe"),
+        ["BestInsuranceIndex", "CountShoe", "DeckEstimate", "InsuranceIndex", "InsuranceTable", "InvalidCountError",
+         "Rounding", "best_insurance_index", "decks_left", "insurance_index", "insurance_table",
+         "running_count_distribution", "true_count", "true_count_distribution"], "bjcalc.countshoe"),
 }
 __all__ = [
     "Action",
@@ -96,12 +96,14 @@ __all__ = [
     "simple_policy",
     "twenty_one_plus_three",
     # the counter's shoe (issue 20)
+    "BestInsuranceIndex",
     "CountShoe",
     "DeckEstimate",
     "InsuranceIndex",
     "InsuranceTable",
     "InvalidCountError",
     "Rounding",
+    "best_insurance_index",
     "decks_left",
     "insurance_index",
     "insurance_table",
@@ -132,12 +134,14 @@ if TYPE_CHECKING:
     from bjcalc.analysis import Analysis
     from bjcalc.cards import Rank, parse_card, parse_cards
     from bjcalc.countshoe import (  # the counter's shoe (issue 20)
+        BestInsuranceIndex,
         CountShoe,
         DeckEstimate,
         InsuranceIndex,
         InsuranceTable,
         InvalidCountError,
         Rounding,
+        best_insurance_index,
         decks_left,
         insurance_index,
         insurance_table,

@@ -663,3 +663,64 @@ def insurance_table(shoe: Sequence[int], tags: Sequence[Any], hand: str | Sequen
     irc = Fraction(initial_running_count)
     rows = _insurance_rows(tuple(shoe), fixed, cards, depths, irc)
     return InsuranceTable(system, fixed, tuple(shoe), cards, irc, rows)
+
+
+@dataclasses.dataclass(frozen=True)
+class BestInsuranceIndex:
+    """The single true-count index ``w`` of the rule "insure iff TC > w" (exact true count) that
+    gains most over rounds dealt evenly at the given depths, each depth's running counts weighted
+    by their exact probabilities: every ``w`` in ``[low, high)`` does (``low`` is ``None`` when
+    insuring at every count is best; ``high`` is ``None`` when never insuring is).
+
+    ``by_true_count``: insurance's EV times the probability of each true count, averaged over the
+    depths (per round with the ace up and the table dealt); :meth:`gain` sums it above ``w``."""
+
+    low: Fraction | None
+    high: Fraction | None
+    by_true_count: dict[Fraction, Fraction]
+
+    def gain(self, w: Fraction | int | None) -> Fraction:
+        """The expected insurance gain per round of "insure iff TC > w" (``None``: at every count)."""
+        return sum((g for tc, g in self.by_true_count.items() if w is None or tc > w), Fraction(0))
+
+    @property
+    def best_gain(self) -> Fraction:
+        return self.gain(self.low) if self.high is not None else Fraction(0)
+
+
+def best_insurance_index(shoe: Sequence[int], tags: Sequence[Any], hand: str | Sequence[Rank | str | int],
+                         cards_left: Iterable[int], initial_running_count: Fraction | int = 0) -> BestInsuranceIndex:
+    """The one insurance index (a true count) that gains most over ``cards_left`` depths, the way a
+    table of indices averaged over a shoe is made (:class:`BestInsuranceIndex`); exact. The
+    running count's probabilities at each depth are :func:`running_count_distribution` of the
+    cards off the table, from the running count of the table.
+
+    >>> best = best_insurance_index((4,) * 9 + (16,), (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1), "", range(51, 12, -1))
+    >>> float(best.low), float(best.high)
+    (1.3333333333333333, 1.368421052631579)
+    """
+    cards = as_cards(hand) if hand else ()
+    fixed = as_tags(tuple(tags) if isinstance(tags, Sequence) else tags)
+    depths = tuple(cards_left)
+    if not depths:
+        raise InvalidShoeError("best_insurance_index needs at least one number of cards left")
+    irc = Fraction(initial_running_count)
+    rows = _insurance_rows(tuple(shoe), fixed, cards, depths, irc)
+    table = cards + (Rank.ACE,)
+    pool = [n - v for n, v in zip(shoe, _counts(table))]
+    start = irc + sum(fixed[c.index] for c in table)
+    by: dict[Fraction, Fraction] = {}
+    for row in rows:
+        seen = sum(pool) - row.cards_left
+        for rc, p in running_count_distribution(tuple(pool), fixed, seen, start).items():
+            tc = true_count(rc, row.cards_left)
+            by[tc] = by.get(tc, Fraction(0)) + p * row.evs[rc] / len(depths)
+    counts = sorted(by)
+    best, running, at = Fraction(0), Fraction(0), len(counts)  # at: the lowest true count insured
+    for i in range(len(counts) - 1, -1, -1):
+        running += by[counts[i]]
+        if running > best:
+            best, at = running, i
+    if at == len(counts):
+        return BestInsuranceIndex(counts[-1], None, dict(sorted(by.items())))
+    return BestInsuranceIndex(counts[at - 1] if at else None, counts[at], dict(sorted(by.items())))

@@ -10,10 +10,10 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
+from oracles import naive_countshoe as naive
 
 from bjcalc.cli import cli
 from bjcalc.counting import SYSTEMS
-from tests.oracles import naive_countshoe as naive
 
 SHOE = (1, 1, 1, 1, 1, 1, 1, 1, 1, 4)  # 13 cards
 SHOE_TEXT = ",".join(map(str, SHOE))
@@ -77,9 +77,11 @@ def test_json_and_text_carry_the_same_index():
     (["--cards-left", "a"], "--cards-left"),
     (["--cards-left", "60"], "cards left must be a whole number from 1 to 12"),
     (["--decks", "inf"], "infinite deck has no count"),
+    (["--shoe", "0,1,1,1,1,1,1,1,1,4"], "visible card 'A' is not in the shoe"),
+    (["--hand", "T,X"], "unknown card 'X'"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, words):
-    base = [] if "--decks" in args else ["--shoe", SHOE_TEXT]
+    base = [] if "--decks" in args or "--shoe" in args else ["--shoe", SHOE_TEXT]
     result = CliRunner().invoke(cli, ["insurance-index", *base, *args])
     assert result.exit_code == 2, result.output
     assert words in result.stderr and result.stderr.count("\n") == 1, result.stderr
