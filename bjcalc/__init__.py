@@ -64,6 +64,11 @@ _HOMES = {
     **dict.fromkeys(["BlackjackTakes", "Doubling", "HoleCard", "Loss", "Rules", "Surrender"], "bjcalc.rules"),
     **dict.fromkeys(["DECLARED_RULES", "Flag", "Rule", "rule_flags", "rules_from_flags"], "bjcalc.ruleset"),
     **_EVERY_CLI_NUMBER,
+    # the counter's shoe (issue 20)
+    **dict.fromkeys(
+        ["BestInsuranceIndex", "CountShoe", "DeckEstimate", "InsuranceIndex", "InsuranceTable", "InvalidCountError",
+         "Rounding", "best_insurance_index", "decks_left", "insurance_index", "insurance_table",
+         "running_count_distribution", "true_count", "true_count_distribution"], "bjcalc.countshoe"),
 }
 __all__ = [
     "Action",
@@ -146,6 +151,21 @@ __all__ = [
     "table_games",
     "write_tables",
     "DEFAULT_GAME",
+    # the counter's shoe (issue 20)
+    "BestInsuranceIndex",
+    "CountShoe",
+    "DeckEstimate",
+    "InsuranceIndex",
+    "InsuranceTable",
+    "InvalidCountError",
+    "Rounding",
+    "best_insurance_index",
+    "decks_left",
+    "insurance_index",
+    "insurance_table",
+    "running_count_distribution",
+    "true_count",
+    "true_count_distribution",
 ]
 
 
@@ -169,6 +189,22 @@ if TYPE_CHECKING:
     from bjcalc.actions import Action
     from bjcalc.analysis import Analysis
     from bjcalc.cards import Rank, parse_card, parse_cards
+    from bjcalc.countshoe import (  # the counter's shoe (issue 20)
+        BestInsuranceIndex,
+        CountShoe,
+        DeckEstimate,
+        InsuranceIndex,
+        InsuranceTable,
+        InvalidCountError,
+        Rounding,
+        best_insurance_index,
+        decks_left,
+        insurance_index,
+        insurance_table,
+        running_count_distribution,
+        true_count,
+        true_count_distribution,
+    )
     from bjcalc.engine.split import PostSplit
     from bjcalc.errors import (
         BjcalcError,

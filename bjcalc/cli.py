@@ -18,6 +18,7 @@ from bjcalc import (
     GAMES,
     BjcalcError,
     Flag,
+    InvalidHandError,
     InvalidRulesError,
     Rules,
     game,
@@ -624,3 +625,68 @@ def tables(directory: str) -> None:
 
 def main() -> None:
     cli()
+
+
+# -- the counter's shoe (issue 20) ----------------------------------------------------------------
+
+
+def _cards_left_list(text: str | None) -> tuple[int, ...] | None:
+    """``--cards-left``: comma-separated whole numbers, or none for the default depths."""
+    if text is None:
+        return None
+    fields = [f for f in text.replace(" ", ",").split(",") if f]
+    if not fields or not all(f.isdigit() for f in fields):
+        raise click.BadParameter(f"must be whole numbers separated by commas, not {text!r}", param_hint="--cards-left")
+    return tuple(int(f) for f in fields)
+
+
+@cli.command("insurance-index")
+@rule_options
+@click.option("--count", "system_name", default=None, metavar="NAME",
+              help="A built-in count (hi-lo, ko, hi-opt-i, hi-opt-ii, omega-ii, zen, wong-halves, uston-apc); "
+              "default hi-lo.")
+@click.option("--tags", "tag_text", default=None, metavar="T2,...,TT,TA",
+              help="A count of your own: ten tags for 2,3,4,5,6,7,8,9,T,A, e.g. '1,1,1,1,1,0,0,0,-1,-1'.")
+@click.option("--hand", default=None, metavar="CARDS",
+              help="The player's two cards, seen and counted with the dealer's ace (default: none, only the ace).")
+@click.option("--irc", default="0", metavar="N",
+              help="Initial running count (unbalanced counts such as KO; default 0).")
+@click.option("--cards-left", "cards_left_text", default=None, metavar="N,N,...",
+              help="Depths (cards not yet seen); default every half deck.")
+@_TABLE_FORMAT
+@EXACT
+def insurance_index(system_name: str | None, tag_text: str | None, hand: str | None, irc: str,
+                    cards_left_text: str | None, fmt: str, exact: bool, **options: Any) -> None:
+    """The running count at which insurance turns positive, by cards left, for a hand against
+    the dealer's ace: exact, from the counter's shoe (what a counter knows: the count, the cards
+    seen and the table; docs/countshoe.md)."""
+    from fractions import Fraction
+
+    from bjcalc import CountSystem, insurance_table, parse_tags, render_counting
+
+    if system_name is not None and tag_text is not None:
+        _refuse_both(f"--count {system_name}", f"--tags {tag_text}", "give one count")
+    system = (CountSystem("custom", parse_tags(tag_text)) if tag_text is not None
+              else CountSystem.named(system_name or "hi-lo"))
+    try:
+        start = Fraction(irc.strip())
+    except (ValueError, ZeroDivisionError):
+        raise click.BadParameter(f"must be a number such as -4 or 1/2, not {irc!r}", param_hint="--irc") from None
+    rules = build_rules(**options)
+    if rules.infinite:
+        raise InvalidRulesError("an infinite deck has no count: the cards are drawn with replacement")
+    cards = None
+    if hand is not None:
+        cards = parse_cards(hand)
+        if len(cards) != 2:
+            raise InvalidHandError(f"--hand must be two cards, not {hand!r}")
+    table = insurance_table(rules.shoe_counts, system.tags, cards or (), _cards_left_list(cards_left_text), start,
+                            system.name)
+    if fmt == "json":
+        click.echo(render_counting.insurance_json(table, rules, exact))
+    elif fmt == "csv":
+        click.echo(render_counting.insurance_csv(table, exact), nl=False)
+    elif fmt == "markdown":
+        click.echo(render_counting.insurance_markdown(table, rules, exact), nl=False)
+    else:
+        click.echo(render_counting.insurance_text(table, rules, exact))

@@ -11,7 +11,7 @@ import networkx as nx
 PACKAGE = pathlib.Path(__file__).parent.parent / "bjcalc"
 
 # the edges: what turns results into text and what parses the command line
-EDGES = {"cli", "render", "html", "report", "tables"}
+EDGES = {"cli", "render", "render_counting", "html", "report", "tables"}
 EDGE_LIBRARIES = {"click", "tabulate"}
 # what the engine may import from the rest of bjcalc: the plain values below it
 BELOW_THE_ENGINE = {"actions", "cards", "errors", "numbers", "rules"}
