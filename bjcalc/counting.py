@@ -49,14 +49,13 @@ from typing import Any
 
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
-from bjcalc.cards import ACE, TEN, Rank, as_cards, counts_total, parse_card, parse_cards
+from bjcalc.cards import ACE, TEN, UP_INDICES, UP_ORDER, Rank, as_cards, counts_total, parse_card, parse_cards
+from bjcalc.engine import pools
 from bjcalc.errors import BjcalcError, InvalidCardError, InvalidHandError, InvalidRulesError
 from bjcalc.numbers import to_api, to_fraction
 from bjcalc.results import Strategy, _Data, by_up
 from bjcalc.rules import Rules
 from bjcalc.strategy import Chart
-
-UP_ORDER = "23456789TA"
 
 
 class EorStrategy(str, enum.Enum):
@@ -118,7 +117,7 @@ def _map(job: Callable[..., Any], arguments: list[tuple], workers: int | None,
                 progress(name)
         return out
     try:
-        with concurrent.futures.ProcessPoolExecutor(min(workers, len(arguments)), mp_context=_context()) as pool:
+        with pools.processes(min(workers, len(arguments)), _context()) as pool:
             futures = {pool.submit(job, *args): i for i, args in enumerate(arguments)}
             results: list[Any] = [None] * len(arguments)
             for future in concurrent.futures.as_completed(futures):
@@ -437,8 +436,7 @@ class CountSystem:
         return sum(self.tags[:9]) + 4 * self.tags[TEN] == 0
 
     def tags_text(self) -> str:
-        order = list(range(1, 10)) + [ACE]
-        return " ".join(_signed(self.tags[r]) for r in order)
+        return " ".join(_signed(self.tags[r]) for r in UP_INDICES)
 
 
 def _signed(value: Fraction) -> str:

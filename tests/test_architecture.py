@@ -94,3 +94,56 @@ def test_the_checks_see_the_imports():
     imports = _imports()
     assert "click" in imports["cli"] and "engine.dealer" in imports["engine.context"]
     assert "analysis" in imports["__init__"] and "engine.analyser" in imports["analysis"]
+
+
+def _calls(name: str) -> dict[str, int]:
+    """Module -> how many times its code calls something named ``name`` (``f()``, ``m.f()``)."""
+    out = {}
+    for path, module in _module_names().items():
+        calls = [node for node in ast.walk(ast.parse(path.read_text(), str(path))) if isinstance(node, ast.Call)
+                 and (getattr(node.func, "id", None) == name or getattr(node.func, "attr", None) == name)]
+        if calls:
+            out[module] = len(calls)
+    return out
+
+
+def test_pools_are_made_in_one_module():
+    # ../shared/STYLE.md, no hidden state: every thread and process pool is made in
+    # bjcalc/engine/pools.py, whose docstring says which exist, who uses them and how they end
+    for executor in ("ThreadPoolExecutor", "ProcessPoolExecutor", "Thread", "Pool"):
+        assert set(_calls(executor)) <= {"engine.pools"}, (executor, _calls(executor))
+    assert _calls("ThreadPoolExecutor") == {"engine.pools": 1}
+    assert _calls("ProcessPoolExecutor") == {"engine.pools": 1}
+
+
+def _id_keys(tree: ast.AST) -> list[int]:
+    """Lines where ``id(...)`` is used as (part of) a key: in a subscript, a ``key = ...``
+    tuple, a dict key, an ``in`` test, or the argument of ``.get``/``.setdefault``/``.pop``."""
+    def has_id(node: ast.AST) -> bool:
+        return any(isinstance(n, ast.Call) and getattr(n.func, "id", None) == "id" for n in ast.walk(node))
+
+    lines = []
+    for node in ast.walk(tree):
+        keys: list[ast.AST] = []
+        if isinstance(node, ast.Subscript):
+            keys.append(node.slice)
+        elif isinstance(node, ast.Dict):
+            keys.extend(k for k in node.keys if k is not None)
+        elif isinstance(node, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops):
+            keys.append(node.left)
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", None) in ("get", "setdefault", "pop"):
+            keys.extend(node.args[:1])
+        elif isinstance(node, ast.Assign) and any("key" in getattr(t, "id", "") for t in node.targets):
+            keys.append(node.value)
+        lines += [node.lineno for key in keys if has_id(key)]
+    return lines
+
+
+def test_no_cache_is_keyed_by_id():
+    # a cache keyed by id() confuses a dropped object with a new one at the same address, or
+    # keeps the object alive to prevent that: caches are keyed by value (../shared/STYLE.md)
+    found = {module: lines for path, module in _module_names().items()
+             if (lines := _id_keys(ast.parse(path.read_text(), str(path))))}
+    assert not found, f"id() used as a key: {found}"
+    # the check sees a key made of id()
+    assert _id_keys(ast.parse("key = (id(x), 1)\nif id(y) in cache: cache[id(y)] = 1")) == [1, 2, 2]
