@@ -147,3 +147,19 @@ def test_no_cache_is_keyed_by_id():
     assert not found, f"id() used as a key: {found}"
     # the check sees a key made of id()
     assert _id_keys(ast.parse("key = (id(x), 1)\nif id(y) in cache: cache[id(y)] = 1")) == [1, 2, 2]
+
+
+def test_the_thread_pools_end_and_come_back():
+    import threading
+
+    from bjcalc import Analysis, Rules
+    from bjcalc.engine import pools
+
+    rules = Rules(shoe=(4,) * 9 + (16,))
+    edge = Analysis(rules).round().ev  # the ahead thread runs its dealer passes
+    assert pools.ahead_thread() is pools.ahead_thread()  # one pool, kept
+    pools.shutdown()
+    assert not [t for t in threading.enumerate() if t.name.startswith("bjcalc-ahead")]
+    assert Analysis(rules).round().ev == edge  # a new pool, the same numbers
+    names = {t.name.rsplit("_", 1)[0] for t in threading.enumerate() if t.name.startswith("bjcalc")}
+    assert names <= {"bjcalc-ahead", "bjcalc-dealer"}
