@@ -30,7 +30,7 @@ from bjcalc.engine.dealer import BLACKJACK, BUST, compiled_dealer, max_draws, ou
 from bjcalc.engine.payout import Frame, action_values, hand_frame
 from bjcalc.engine.split import PostSplit
 from bjcalc.engine.walk import Dealt, Optimal, deal, round_totals
-from bjcalc.errors import InvalidHandError, InvalidRulesError, InvalidShoeError
+from bjcalc.errors import InvalidChartError, InvalidHandError, InvalidRulesError, InvalidShoeError
 from bjcalc.numbers import constant, falling, ratio, to_api
 from bjcalc.results import (
     BetBehindResult,
@@ -131,10 +131,10 @@ class Analysis(Generic[N]):
         from bjcalc.strategy import Chart
 
         if not isinstance(chart, Chart):
-            raise InvalidRulesError(f"chart must be a bjcalc Chart (Analysis.chart(), load_chart), not {chart!r}")
+            raise InvalidChartError(f"chart must be a bjcalc Chart (Analysis.chart(), load_chart), not {chart!r}")
         missing = [str(Rank.from_index(up)) for up in self.engine.ups() if up not in chart.ups]
         if missing:
-            raise InvalidRulesError(f"chart has no column for up card {', '.join(missing)}, which this shoe can deal")
+            raise InvalidChartError(f"chart has no column for up card {', '.join(missing)}, which this shoe can deal")
 
     # -- the round ----------------------------------------------------------------------------
 
@@ -161,6 +161,7 @@ class Analysis(Generic[N]):
         every two-card hand's first play under it."""
         from bjcalc.round import round_result
 
+        self._check_chart(chart)  # None too: it would mean CD play, which round() gives
         policy, strategy = self._policy(chart)
         totals = round_totals(self.engine, policy)
         plays = tuple(self._hand_play(d) for d in totals.plays)

@@ -23,6 +23,14 @@ from bjcalc.errors import InvalidCardError
 
 RANK_NOTATION = "A23456789T"
 ACE, TEN = 0, 9
+UP_ORDER = "23456789TA"  # up cards in the order charts and tables print them (the only definition)
+UP_INDICES = tuple(RANK_NOTATION.index(up) for up in UP_ORDER)  # the same order as rank indices
+
+# 22, the first total past 21, means three things in the engine's arrays; each has its name:
+BUST = 22  # a dealer outcome code: over 21 (0..21: standing on that total; BLACKJACK beside it)
+BLACKJACK = 23  # a dealer outcome code: a natural
+CHARLIE = 22  # a player's payoff: a Charlie hand, which beats every dealer hand but a blackjack
+SOFT_CELL = 22  # a chart cell is a total, plus SOFT_CELL for a soft one (so 44 cells in all)
 
 
 class Rank(str, enum.Enum):

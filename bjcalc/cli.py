@@ -18,6 +18,7 @@ from bjcalc import (
     GAMES,
     BjcalcError,
     Flag,
+    InvalidChartError,
     InvalidHandError,
     InvalidRulesError,
     Rules,
@@ -229,11 +230,11 @@ def _read_chart(rules: Rules, path: str) -> Any:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
     except OSError as error:
-        raise InvalidRulesError(f"cannot read chart {path!r}: {error.strerror}") from None
+        raise InvalidChartError(f"cannot read chart {path!r}: {error.strerror}") from None
     except UnicodeDecodeError:
-        raise InvalidRulesError(f"cannot read chart {path!r}: it is not UTF-8 text (save it as CSV UTF-8)") from None
+        raise InvalidChartError(f"cannot read chart {path!r}: it is not UTF-8 text (save it as CSV UTF-8)") from None
     except ValueError as error:  # a NUL byte in the name
-        raise InvalidRulesError(f"cannot read chart {path!r}: {error}") from None
+        raise InvalidChartError(f"cannot read chart {path!r}: {error}") from None
     return load_chart(rules, text, path)
 
 

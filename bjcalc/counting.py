@@ -49,15 +49,25 @@ from typing import Any
 
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
-from bjcalc.cards import ACE, TEN, Rank, as_cards, counts_total, is_blackjack, parse_card, parse_cards
+from bjcalc.cards import (
+    ACE,
+    TEN,
+    UP_INDICES,
+    UP_ORDER,
+    Rank,
+    as_cards,
+    counts_total,
+    is_blackjack,
+    parse_card,
+    parse_cards,
+)
+from bjcalc.engine import pools
 from bjcalc.engine.payout import Frame, reframe
 from bjcalc.errors import BjcalcError, InvalidCardError, InvalidHandError, InvalidRulesError
 from bjcalc.numbers import to_api, to_fraction
 from bjcalc.results import Strategy, _Data, by_up
 from bjcalc.rules import Rules
 from bjcalc.strategy import Chart
-
-UP_ORDER = "23456789TA"
 
 
 class EorStrategy(str, enum.Enum):
@@ -138,7 +148,7 @@ class WorkerPool:
             return self._here(job, arguments, progress, names)
         try:
             if self._pool is None:
-                self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=_context())
+                self._pool = pools.processes(self.workers, _context())
             futures = {self._pool.submit(job, *args): i for i, args in enumerate(arguments)}
             results: list[Any] = [None] * len(arguments)
             for future in concurrent.futures.as_completed(futures):
@@ -788,8 +798,7 @@ class CountSystem:
         return sum(self.tags[:9]) + 4 * self.tags[TEN] == 0
 
     def tags_text(self) -> str:
-        order = list(range(1, 10)) + [ACE]
-        return " ".join(_signed(self.tags[r]) for r in order)
+        return " ".join(_signed(self.tags[r]) for r in UP_INDICES)
 
 
 def _signed(value: Fraction) -> str:

@@ -31,3 +31,13 @@ class InvalidRulesError(BjcalcError):
 
 class UnknownGameError(BjcalcError):
     """A preset name that bjcalc does not know."""
+
+
+class InvalidChartError(BjcalcError):
+    """A strategy chart that cannot be read or played: a chart file or text that is not one
+    (bad CSV or JSON, unknown rows, up cards or codes), or one that lacks a column the shoe
+    needs."""
+
+
+class InvalidPayTableError(BjcalcError):
+    """A side bet's pay table with an unknown category or a pay that is not a number in range."""

@@ -388,6 +388,7 @@ def _dealer_columns(results: Sequence[DealerResult], exact: bool) -> tuple[list[
 def dealer_text(results: Sequence[DealerResult], rules: Rules, peeked: bool, exact: bool,
                 seen: Sequence[str] = ()) -> str:
     columns, tables = _dealer_columns(results, exact)
+    tables = {up: tables[up] for up in sorted(tables, key=UP_ORDER.index)}  # 2..9, T, A, as every output
     frame = (
         "after the peek (conditioned on no dealer blackjack)"
         if peeked

@@ -21,11 +21,10 @@ from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 from bjcalc.actions import Action
-from bjcalc.cards import Rank, is_blackjack
+from bjcalc.cards import BLACKJACK, BUST, UP_ORDER, Rank, is_blackjack
 
 N = TypeVar("N")  # float, or sympy.Rational in exact mode
 
-UP_ORDER = "23456789TA"  # up cards in the order charts and tables print them
 
 
 def is_rational(value: Any) -> bool:
@@ -105,9 +104,20 @@ class Outcome(str, enum.Enum):
     BLACKJACK = "blackjack"
 
     @classmethod
+    def _missing_(cls, value: object) -> Outcome | None:
+        """A total as an int (``Outcome(21) is Outcome.TOTAL_21``), and names in any case."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        if isinstance(value, str):
+            for member in cls:
+                if member.value == value.strip().lower():
+                    return member
+        return None
+
+    @classmethod
     def of_code(cls, code: int) -> Outcome:
-        """The engine's outcome code (a total, 22 bust, 23 blackjack)."""
-        return cls({22: "bust", 23: "blackjack"}.get(code, str(code)))
+        """The engine's outcome code (a total, :data:`~bjcalc.cards.BUST`, :data:`~bjcalc.cards.BLACKJACK`)."""
+        return cls({BUST: "bust", BLACKJACK: "blackjack"}.get(code, str(code)))
 
     @property
     def total(self) -> int | None:
@@ -161,8 +171,14 @@ class DealerResult(_Data, Mapping[Outcome, N], Generic[N]):
     peeked: bool
     removed: tuple[Rank, ...] = ()
 
-    def __getitem__(self, outcome: Outcome | str) -> N:
-        return self.probabilities[Outcome(outcome)]
+    def __getitem__(self, outcome: Outcome | str | int) -> N:
+        """The probability of ``outcome``: an :class:`Outcome`, its value (``"bust"``, ``"21"``)
+        or a total as an int (``21``). A key that is none of this shoe's outcomes is a
+        ``KeyError``, as in any mapping (so ``in`` and ``get`` work)."""
+        try:
+            return self.probabilities[Outcome(outcome)]
+        except (ValueError, TypeError):  # not an outcome at all (TypeError: unhashable)
+            raise KeyError(outcome) from None
 
     def __iter__(self) -> Iterator[Outcome]:
         return iter(self.probabilities)
@@ -350,6 +366,46 @@ class ChartException(_Data):
     def to_data(self) -> dict[str, Any]:
         return {"hand": self.hand, "up": str(self.up), "chart": self.chart.key, "best": self.best.key,
                 "gain": self.gain}
+
+
+class ChartTable(dict[str, dict[str, str]]):
+    """One table of a chart (``kind``: ``"hard"``, ``"soft"`` or ``"pairs"``): a dict row ->
+    up card -> code (``table["16"]["T"]``), rows and up cards in chart order, that prints as
+    a grid (``print(chart.table("hard"))``). ``rows`` and ``columns`` name them; ``to_dict()``
+    is a plain dict of plain dicts, as JSON holds it.
+
+    >>> table = ChartTable("hard", {"16": {"9": "H", "T": "Rh"}, "17": {"9": "S", "T": "S"}})
+    >>> print(table)
+    hard  9  T
+    16    H  Rh
+    17    S  S
+    >>> table["16"]["T"], table.rows, table.columns
+    ('Rh', ['16', '17'], ['9', 'T'])
+    """
+
+    def __init__(self, kind: str, cells: Mapping[str, Mapping[str, str]]) -> None:
+        super().__init__({row: dict(codes) for row, codes in cells.items()})
+        self.kind = kind
+
+    @property
+    def rows(self) -> list[str]:
+        return list(self)
+
+    @property
+    def columns(self) -> list[str]:
+        """The up cards, in chart order (2..9, T, A, those the shoe holds)."""
+        return list(next(iter(self.values()), {}))
+
+    def to_dict(self) -> dict[str, dict[str, str]]:
+        return {row: dict(codes) for row, codes in self.items()}
+
+    def __str__(self) -> str:
+        grid = [[self.kind, *self.columns]] + [[row, *codes.values()] for row, codes in self.items()]
+        widths = [max(len(line[i]) for line in grid) for i in range(len(grid[0]))]
+        return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip() for line in grid)
+
+    def __repr__(self) -> str:
+        return f"ChartTable({self.kind!r}, {self.to_dict()!r})"
 
 
 @dataclasses.dataclass(frozen=True)

@@ -25,7 +25,13 @@ from fractions import Fraction
 from math import comb, prod
 from typing import NamedTuple
 
-from bjcalc.errors import CardNotInShoeError, InvalidCardError, InvalidRulesError, InvalidShoeError
+from bjcalc.errors import (
+    CardNotInShoeError,
+    InvalidCardError,
+    InvalidPayTableError,
+    InvalidRulesError,
+    InvalidShoeError,
+)
 from bjcalc.rules import MAX_PAYOUT, plain_number
 
 RANKS = "A23456789TJQK"
@@ -333,15 +339,15 @@ def _pay_table(pays: Pays | None, defaults: Mapping[str, Fraction]) -> dict[str,
     for name, value in (pays or {}).items():
         key = _normalise(name) if isinstance(name, str) else name
         if key not in table:
-            raise InvalidRulesError(
+            raise InvalidPayTableError(
                 f"unknown pay category {name!r} (use {', '.join(defaults)})"
             )
         try:
             payout = Fraction(value)
         except (TypeError, ValueError, ZeroDivisionError):
-            raise InvalidRulesError(f"pay for {name!r} must be a number, not {value!r}") from None
+            raise InvalidPayTableError(f"pay for {name!r} must be a number, not {value!r}") from None
         if payout < 0:
-            raise InvalidRulesError(f"pay for {name!r} must be >= 0, not {value!r}")
+            raise InvalidPayTableError(f"pay for {name!r} must be >= 0, not {value!r}")
         table[key] = payout
     return table
 
@@ -360,7 +366,7 @@ def parse_pays(text: str, names: Sequence[str]) -> dict[str, Fraction]:
     >>> parse_pays("25/12", PERFECT_PAIRS_CATEGORIES)
     Traceback (most recent call last):
     ...
-    bjcalc.errors.InvalidRulesError: pay table '25/12' needs 1 or 3 values (perfect/coloured/mixed)
+    bjcalc.errors.InvalidPayTableError: pay table '25/12' needs 1 or 3 values (perfect/coloured/mixed)
     """
     known = [_normalise(name) for name in names]
     source = text.strip()
@@ -370,11 +376,11 @@ def parse_pays(text: str, names: Sequence[str]) -> dict[str, Fraction]:
         try:
             payout = plain_number(written)
         except ValueError:
-            raise InvalidRulesError(
+            raise InvalidPayTableError(
                 f"pay for {name!r} must be a number like 9, 2.5 or 3/2, not {written!r} in {text!r}"
             ) from None
         if payout > MAX_PAYOUT:
-            raise InvalidRulesError(
+            raise InvalidPayTableError(
                 f"pay for {name!r} must be at most {MAX_PAYOUT} (to 1), not {written!r}"
             )
         return payout
@@ -385,7 +391,7 @@ def parse_pays(text: str, names: Sequence[str]) -> dict[str, Fraction]:
             name, sep, value = field.partition("=")
             key = _normalise(name)
             if not sep or key not in known:
-                raise InvalidRulesError(
+                raise InvalidPayTableError(
                     f"unknown pay category {name.strip()!r} in {text!r} (use {', '.join(known)})"
                 )
             table[key] = number(value, key)
@@ -394,7 +400,7 @@ def parse_pays(text: str, names: Sequence[str]) -> dict[str, Fraction]:
     if len(values) == 1:
         return {name: number(values[0], name) for name in known}
     if len(values) != len(known):
-        raise InvalidRulesError(
+        raise InvalidPayTableError(
             f"pay table {text!r} needs 1 or {len(known)} values ({'/'.join(known)})"
         )
     return {name: number(value, name) for name, value in zip(known, values)}

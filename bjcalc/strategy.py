@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from bjcalc.actions import Action
-from bjcalc.cards import ACE, RANK_NOTATION, TEN, Rank, counts_total, is_blackjack, parse_card
+from bjcalc.cards import ACE, RANK_NOTATION, SOFT_CELL, TEN, UP_INDICES, Rank, counts_total, is_blackjack, parse_card
 from bjcalc.engine.analyser import Engine
 from bjcalc.engine.codes import Code
 from bjcalc.engine.deal import same_face_share, two_card_hands
@@ -32,22 +32,21 @@ from bjcalc.engine.payout import Frame, action_values, surrender_value
 from bjcalc.engine.split import SplitSolver
 from bjcalc.engine.values import HandValues, solve, stop_at, unsplit_layers
 from bjcalc.engine.walk import Dealt, EngineNumber, Optimal, round_totals
-from bjcalc.errors import InvalidCardError, InvalidRulesError
-from bjcalc.results import ChartException, Deviation
+from bjcalc.errors import InvalidCardError, InvalidChartError
+from bjcalc.results import ChartException, ChartTable, Deviation
 from bjcalc.rules import Rules, Surrender
 
-UP_ORDER = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0]  # chart columns: 2..9, T, A
 HARD_ROWS = list(range(4, 22))
 SOFT_ROWS = list(range(12, 22))
 
 
 def cell_of(total: int, soft: bool) -> int:
-    return total + 22 * soft
+    return total + SOFT_CELL * soft
 
 
 @dataclasses.dataclass
 class UpcardChart:
-    """The TD decisions against one up card, indexed by cell (``total + 22 * soft``)."""
+    """The TD decisions against one up card, indexed by cell (``total + SOFT_CELL * soft``)."""
 
     hit: np.ndarray  # bool per cell: hands of three or more cards hit (else stand)
     first: np.ndarray  # per cell: Code.NONE, Code.DOUBLE or Code.SURRENDER on the first two cards
@@ -113,11 +112,13 @@ class Chart:
         return {"hard": [str(t) for t in HARD_ROWS], "soft": [str(t) for t in SOFT_ROWS],
                 "pairs": list(RANK_NOTATION)}[kind]
 
-    def table(self, kind: str) -> dict[str, dict[str, str]]:
-        return {
-            row: {RANK_NOTATION[u]: self.ups[u].code(kind, row) for u in UP_ORDER if u in self.ups}
+    def table(self, kind: str) -> ChartTable:
+        """The ``"hard"``, ``"soft"`` or ``"pairs"`` table: row -> up card -> code, printable
+        (``print(chart.table("hard"))``)."""
+        return ChartTable(kind, {
+            row: {RANK_NOTATION[u]: self.ups[u].code(kind, row) for u in UP_INDICES if u in self.ups}
             for row in self.rows(kind)
-        }
+        })
 
     @property
     def key(self) -> tuple:
@@ -127,7 +128,7 @@ class Chart:
 
     def to_dict(self) -> dict[str, Any]:
         return {"rules": self.rules.to_dict(), "strategy": self.strategy,
-                **{kind: self.table(kind) for kind in ("hard", "soft", "pairs")}}
+                **{kind: self.table(kind).to_dict() for kind in ("hard", "soft", "pairs")}}
 
 
 class _ChartOptimiser:
@@ -408,7 +409,7 @@ def exceptions(engine: Engine, plays: list[Dealt]) -> list[ChartException]:
         if best is not play.action and gain > 1e-12:
             cards = tuple(Rank.from_index(r) for r in range(10) for _ in range(play.counts[r]))
             out.append(ChartException(Rank.from_index(play.up), cards, play.action, best, gain))
-    return sorted(out, key=lambda e: (UP_ORDER.index(e.up.index), -e.gain))
+    return sorted(out, key=lambda e: (UP_INDICES.index(e.up.index), -e.gain))
 
 
 CHART_CODES = ("H", "S", "Dh", "Ds", "Rh", "Rs", "P", "Ph", "Ps", "Pd", "Rp")  # docs/charts.md
@@ -430,7 +431,7 @@ def _quoted(items: list[str]) -> str:
 
 def _chart_ups(rules: Rules) -> list[str]:
     """The up cards a chart for ``rules`` needs a column for: those the shoe holds."""
-    return [RANK_NOTATION[u] for u in UP_ORDER if rules.shoe_counts[u]]
+    return [RANK_NOTATION[u] for u in UP_INDICES if rules.shoe_counts[u]]
 
 
 def _ups_text(ups: list[str]) -> str:
@@ -446,22 +447,22 @@ def _code(code: object, kind: str, cell: str, where: str) -> str:
     >>> _code("P", "hard", "hard 19 against up card 'A'", "chart")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bjcalc.errors.InvalidRulesError: chart: code 'P' for hard 19 against up card 'A' is not allowed in the hard ...
+    bjcalc.errors.InvalidChartError: chart: code 'P' for hard 19 against up card 'A' is not allowed in the hard ...
     """
     allowed = CHART_CODES if kind == "pairs" else TOTAL_CODES
     if isinstance(code, str) and "/" in code:  # two-card play / play of three or more cards
         base, _, more = code.partition("/")
         if more.upper() not in MORE_CARDS or kind == "pairs" and base.lower().startswith("p"):
-            raise InvalidRulesError(
+            raise InvalidChartError(
                 f"{where}: code {code!r} for {cell}: after '/' comes the play of three or more cards, "
                 f"H or S, and only for a play by total"
             )
         return _code(base, kind, cell, where) + "/" + more.upper()
     canonical = _CANONICAL_CODES.get(code.lower()) if isinstance(code, str) else None
     if canonical is None:
-        raise InvalidRulesError(f"{where}: unknown code {code!r} for {cell} ({', '.join(allowed)})")
+        raise InvalidChartError(f"{where}: unknown code {code!r} for {cell} ({', '.join(allowed)})")
     if canonical not in allowed:
-        raise InvalidRulesError(
+        raise InvalidChartError(
             f"{where}: code {code!r} for {cell} is not allowed in the {kind} table ({', '.join(allowed)})"
         )
     return canonical
@@ -486,15 +487,15 @@ def _row_name(kind: str, row: object) -> str | None:
 def _row_cells(cells: object, label: str, where: str) -> dict[str, str]:
     """One row's cells, up card -> code as written (blank cells left out)."""
     if not isinstance(cells, dict):
-        raise InvalidRulesError(f"{where}: {label} must map up cards to codes, not {cells!r}")
+        raise InvalidChartError(f"{where}: {label} must map up cards to codes, not {cells!r}")
     out: dict[str, str] = {}
     for key, code in cells.items():
         try:
             up = str(parse_card(str(key)))
         except InvalidCardError:
-            raise InvalidRulesError(f"{where}: {label} has a cell for unknown up card {key!r}") from None
+            raise InvalidChartError(f"{where}: {label} has a cell for unknown up card {key!r}") from None
         if up in out:
-            raise InvalidRulesError(f"{where}: {label} has two cells for up card {up!r}")
+            raise InvalidChartError(f"{where}: {label} has two cells for up card {up!r}")
         written = code.strip() if isinstance(code, str) else code
         if written is not None and written != "":
             out[up] = written
@@ -510,28 +511,28 @@ def _checked_tables(rules: Rules, tables: Any, where: str) -> tuple[Tables, Tabl
     code for every up card the shoe holds. Returns them in the chart's notation (canonical
     rows, up cards and codes), and the same with the codes as written."""
     if not isinstance(tables, dict):
-        raise InvalidRulesError(f"{where} must map hard, soft and pairs to their tables")
+        raise InvalidChartError(f"{where} must map hard, soft and pairs to their tables")
     absent = [kind for kind in _TABLES if not tables.get(kind)]
     if absent:
-        raise InvalidRulesError(f"{where} has no {_quoted(absent)} table{'s' * (len(absent) > 1)}")
+        raise InvalidChartError(f"{where} has no {_quoted(absent)} table{'s' * (len(absent) > 1)}")
     needed = _chart_ups(rules)
     codes: Tables = {}
     written: Tables = {}
     for kind in _TABLES:
         table = tables[kind]
         if not isinstance(table, dict):
-            raise InvalidRulesError(f"{where}: the {kind} table must map rows to up cards to codes")
+            raise InvalidChartError(f"{where}: the {kind} table must map rows to up cards to codes")
         rows: dict[str, object] = {}
         for raw, cells in table.items():
             row = _row_name(kind, raw)
             if row is None:
-                raise InvalidRulesError(f"{where}: unknown {kind} row {raw!r} (rows {_ROW_SPANS[kind]})")
+                raise InvalidChartError(f"{where}: unknown {kind} row {raw!r} (rows {_ROW_SPANS[kind]})")
             if row in rows:
-                raise InvalidRulesError(f"{where}: {kind} {row} appears twice")
+                raise InvalidChartError(f"{where}: {kind} {row} appears twice")
             rows[row] = cells
         missing_rows = [row for row in CHART_ROWS[kind] if row not in rows]
         if missing_rows:
-            raise InvalidRulesError(
+            raise InvalidChartError(
                 f"{where}: {kind} table is missing row{'s' * (len(missing_rows) > 1)} {', '.join(missing_rows)}"
             )
         codes[kind], written[kind] = {}, {}
@@ -541,7 +542,7 @@ def _checked_tables(rules: Rules, tables: Any, where: str) -> tuple[Tables, Tabl
             missing = [up for up in needed if up not in cells]
             if missing:
                 have = len(needed) - len(missing)
-                raise InvalidRulesError(
+                raise InvalidChartError(
                     f"{where}: {label} has {have} cell{'s' * (have != 1)}, needs {len(needed)} "
                     f"({_ups_text(needed)}); no code for up card{'s' * (len(missing) > 1)} {_quoted(missing)}"
                 )
@@ -562,7 +563,7 @@ def chart_from_tables(rules: Rules, tables: Tables, strategy: str,
         if not rules.shoe_counts[up]:
             continue
         key = RANK_NOTATION[up]
-        hit = np.array([c % 22 < 17 if c < 22 else c % 22 < 18 for c in range(44)])
+        hit = np.array([c < 17 if c < SOFT_CELL else c - SOFT_CELL < 18 for c in range(2 * SOFT_CELL)])
         two = hit.copy()
         first = np.full(44, Code.NONE)
         pair = np.full(10, Code.NONE)
@@ -595,9 +596,9 @@ def _json_tables(text: str, where: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise InvalidRulesError(f"{where} is not valid JSON: {error.msg}") from None
+        raise InvalidChartError(f"{where} is not valid JSON: {error.msg}") from None
     if not isinstance(data, dict):
-        raise InvalidRulesError(f"{where} must be a JSON object with hard, soft and pairs tables")
+        raise InvalidChartError(f"{where} must be a JSON object with hard, soft and pairs tables")
     return {kind: data[kind] for kind in _TABLES if kind in data}
 
 
@@ -612,11 +613,11 @@ def _csv_tables(text: str, where: str, needed: list[str]) -> Tables:
     try:
         lines = [(reader.line_num, cells) for cells in reader if any(cell.strip() for cell in cells)]
     except csv.Error as error:
-        raise InvalidRulesError(f"{where} is not valid CSV: {error} (line {reader.line_num})") from None
+        raise InvalidChartError(f"{where} is not valid CSV: {error} (line {reader.line_num})") from None
     (_, header), body = lines[0], lines[1:]
     names = [cell.strip().lower() for cell in header]
     if "table" not in names or "row" not in names:
-        raise InvalidRulesError(f"{where}: the first line must be the header table,row,2,...,T,A, "
+        raise InvalidChartError(f"{where}: the first line must be the header table,row,2,...,T,A, "
                                 f"not {','.join(header)!r}")
     columns: dict[int, str] = {}  # column -> up card
     for column, name in enumerate(names):
@@ -625,47 +626,60 @@ def _csv_tables(text: str, where: str, needed: list[str]) -> Tables:
         try:
             up = str(parse_card(name))
         except InvalidCardError:
-            raise InvalidRulesError(f"{where}: unknown column {header[column].strip()!r} in the header "
+            raise InvalidChartError(f"{where}: unknown column {header[column].strip()!r} in the header "
                                     "(table, row and the up cards 2..9, T, A)") from None
         if up in columns.values():
-            raise InvalidRulesError(f"{where}: the header has two columns for up card {up!r}")
+            raise InvalidChartError(f"{where}: the header has two columns for up card {up!r}")
         columns[column] = up
     no_column = [up for up in needed if up not in columns.values()]
     if no_column:
-        raise InvalidRulesError(f"{where}: the header has no column for up card{'s' * (len(no_column) > 1)} "
+        raise InvalidChartError(f"{where}: the header has no column for up card{'s' * (len(no_column) > 1)} "
                                 f"{_quoted(no_column)}")
     if not body:
-        raise InvalidRulesError(f"{where} has a header but no rows")
+        raise InvalidChartError(f"{where} has a header but no rows")
     at_table, at_row = names.index("table"), names.index("row")
     tables: Tables = {}
     for number, cells in body:
         cells = [cell.strip() for cell in cells] + [""] * (len(header) - len(cells))
         kind, row = cells[at_table].lower(), cells[at_row]
         if kind not in _TABLES:
-            raise InvalidRulesError(f"{where}: unknown table {cells[at_table]!r} on line {number} (hard, soft, pairs)")
+            raise InvalidChartError(f"{where}: unknown table {cells[at_table]!r} on line {number} (hard, soft, pairs)")
         if any(cell for column, cell in enumerate(cells) if column not in columns and column not in (at_table, at_row)):
-            raise InvalidRulesError(f"{where}: {kind} {row} has more cells than the header has up cards")
+            raise InvalidChartError(f"{where}: {kind} {row} has more cells than the header has up cards")
         table = tables.setdefault(kind, {})
         if row in table:
-            raise InvalidRulesError(f"{where}: {kind} {row} appears twice")
+            raise InvalidChartError(f"{where}: {kind} {row} appears twice")
         table[row] = {up: cells[column] for column, up in columns.items()}
     return tables
 
 
-def load_chart(rules: Rules, text: str, name: str | None = None) -> Chart:
+def load_chart(rules: Rules, text: str | bytes, name: str | None = None) -> Chart:
     """A chart from the JSON or CSV that ``bjcalc chart`` writes, or a spreadsheet's CSV of it
-    (a leading byte-order mark, codes in any case). ``name`` (the file's) is quoted in errors.
+    (a leading byte-order mark, codes in any case): the file's contents as text, or as bytes
+    in UTF-8. ``name`` (the file's) is quoted in errors.
 
     >>> from bjcalc import Rules
     >>> load_chart(Rules(decks=1), "\\ufefftable,row,2,3,4,5,6,7,8,9,T,A\\n", "x.csv")
     Traceback (most recent call last):
     ...
-    bjcalc.errors.InvalidRulesError: chart 'x.csv' has a header but no rows
+    bjcalc.errors.InvalidChartError: chart 'x.csv' has a header but no rows
     """
+    if not isinstance(rules, Rules):
+        raise TypeError(f"load_chart needs the bjcalc.Rules the chart is for, not {rules!r}")
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"a chart's name must be a str (its file's name), not {name!r}")
     where = _where(name)
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            raise InvalidChartError(f"{where} is not UTF-8 text (save it as CSV UTF-8)") from None
+    if not isinstance(text, str):
+        raise TypeError(f"load_chart reads a chart's contents, as a str or UTF-8 bytes, not {text!r} "
+                        "(for a file: load_chart(rules, path.read_text(), path.name))")
     text = text.removeprefix("\ufeff")  # Excel's "CSV UTF-8" starts with one
     if not text.strip():
-        raise InvalidRulesError(f"{where} is empty")
+        raise InvalidChartError(f"{where} is empty")
     if text.lstrip().startswith("{"):
         tables = _json_tables(text, where)
     else:
@@ -677,15 +691,13 @@ def simple_policy(rules: Rules, name: str) -> Chart:
     """Named simple strategies as charts: ``never-bust`` (hit hard 11 or less and soft 17 or
     less, never double, split or surrender) and ``mimic-dealer`` (hit below 17 and, when the
     dealer hits soft 17, soft 17; never double, split or surrender)."""
-    from bjcalc.errors import InvalidRulesError
-
     if name == "never-bust":
-        hit = np.array([c % 22 <= 11 if c < 22 else c % 22 <= 17 for c in range(44)])
+        hit = np.array([c <= 11 if c < SOFT_CELL else c - SOFT_CELL <= 17 for c in range(2 * SOFT_CELL)])
     elif name == "mimic-dealer":
-        hit = np.array([c % 22 < 17 if c < 22 else (c % 22 < 17 or (c % 22 == 17 and rules.hit_soft_17))
-                        for c in range(44)])
+        hit = np.array([c < 17 if c < SOFT_CELL else (c - SOFT_CELL < 17 or (c - SOFT_CELL == 17 and rules.hit_soft_17))
+                        for c in range(2 * SOFT_CELL)])
     else:
-        raise InvalidRulesError(f"unknown policy {name!r} (never-bust, mimic-dealer)")
+        raise InvalidChartError(f"unknown policy {name!r} (never-bust, mimic-dealer)")
     ups = {
         up: UpcardChart(hit=hit.copy(), first=np.full(44, Code.NONE), pair=np.full(10, Code.NONE),
                         split_beats_total=np.zeros(10, dtype=bool))
@@ -695,21 +707,29 @@ def simple_policy(rules: Rules, name: str) -> Chart:
 
 
 def deviations(engine: Engine, chart: Chart, optimal: Chart) -> list[Deviation]:
-    """Every cell of ``chart`` that differs from ``optimal``, with its cost: the round EV of
-    ``optimal`` minus that of ``optimal`` with only that cell changed. Largest first."""
+    """Every cell of ``chart`` that plays differently from ``optimal``, with its cost: the
+    round EV of ``optimal`` minus that of ``optimal`` with only that cell changed. Largest
+    first. A cell written differently that plays the same (``Ph`` and ``P`` where doubling
+    after a split is allowed) is no deviation, nor is one that costs exactly nothing."""
     out = []
-    base = {up: round_totals(engine, ChartPolicy(engine, optimal), [up]).ev for up in optimal.ups}
-    for kind in ("hard", "soft", "pairs"):
-        mine, best = chart.table(kind), optimal.table(kind)
+    base: dict[int, Any] = {}
+    tables = {k: optimal.table(k) for k in _TABLES}
+    for kind in _TABLES:
+        mine, best = chart.table(kind), tables[kind]
         for row in mine:
             for up_name, code in mine[row].items():
                 if code == best[row][up_name]:
                     continue
                 up = RANK_NOTATION.index(up_name)
-                tables = {k: optimal.table(k) for k in ("hard", "soft", "pairs")}
-                tables[kind][row][up_name] = code
-                changed = chart_from_tables(engine.rules, tables, "deviation")
-                ev = round_totals(engine, ChartPolicy(engine, changed), [up]).ev
+                changed = chart_from_tables(engine.rules, {**tables, kind: {**best, row: {**best[row], up_name: code}}},
+                                            "deviation")
+                if changed.key == optimal.key:
+                    continue
+                if up not in base:
+                    base[up] = round_totals(engine, ChartPolicy(engine, optimal), [up]).ev
+                cost = float(base[up] - round_totals(engine, ChartPolicy(engine, changed), [up]).ev)
+                if cost == 0:
+                    continue
                 shown = chart.written[kind][row][up_name] if chart.written else code  # the user's own code
-                out.append(Deviation(kind, row, Rank(up_name), shown, best[row][up_name], float(base[up] - ev)))
+                out.append(Deviation(kind, row, Rank(up_name), shown, best[row][up_name], cost))
     return sorted(out, key=lambda d: -d.cost)

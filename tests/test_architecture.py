@@ -115,3 +115,72 @@ def test_game_is_the_preset_function_after_a_round():
     bjcalc.Analysis(bjcalc.Rules(shoe=(2,) * 9 + (8,), split_hands=1)).round()
     assert callable(bjcalc.game)
     assert bjcalc.game("us-shoe") == bjcalc.GAMES["us-shoe"]
+
+
+def _calls(name: str) -> dict[str, int]:
+    """Module -> how many times its code calls something named ``name`` (``f()``, ``m.f()``)."""
+    out = {}
+    for path, module in _module_names().items():
+        calls = [node for node in ast.walk(ast.parse(path.read_text(), str(path))) if isinstance(node, ast.Call)
+                 and (getattr(node.func, "id", None) == name or getattr(node.func, "attr", None) == name)]
+        if calls:
+            out[module] = len(calls)
+    return out
+
+
+def test_pools_are_made_in_one_module():
+    # ../shared/STYLE.md, no hidden state: every thread and process pool is made in
+    # bjcalc/engine/pools.py, whose docstring says which exist, who uses them and how they end
+    for executor in ("ThreadPoolExecutor", "ProcessPoolExecutor", "Thread", "Pool"):
+        assert set(_calls(executor)) <= {"engine.pools"}, (executor, _calls(executor))
+    assert _calls("ThreadPoolExecutor") == {"engine.pools": 1}
+    assert _calls("ProcessPoolExecutor") == {"engine.pools": 1}
+
+
+def _id_keys(tree: ast.AST) -> list[int]:
+    """Lines where ``id(...)`` is used as (part of) a key: in a subscript, a ``key = ...``
+    tuple, a dict key, an ``in`` test, or the argument of ``.get``/``.setdefault``/``.pop``."""
+    def has_id(node: ast.AST) -> bool:
+        return any(isinstance(n, ast.Call) and getattr(n.func, "id", None) == "id" for n in ast.walk(node))
+
+    lines = []
+    for node in ast.walk(tree):
+        keys: list[ast.AST] = []
+        if isinstance(node, ast.Subscript):
+            keys.append(node.slice)
+        elif isinstance(node, ast.Dict):
+            keys.extend(k for k in node.keys if k is not None)
+        elif isinstance(node, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops):
+            keys.append(node.left)
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", None) in ("get", "setdefault", "pop"):
+            keys.extend(node.args[:1])
+        elif isinstance(node, ast.Assign) and any("key" in getattr(t, "id", "") for t in node.targets):
+            keys.append(node.value)
+        lines += [node.lineno for key in keys if has_id(key)]
+    return lines
+
+
+def test_no_cache_is_keyed_by_id():
+    # a cache keyed by id() confuses a dropped object with a new one at the same address, or
+    # keeps the object alive to prevent that: caches are keyed by value (../shared/STYLE.md)
+    found = {module: lines for path, module in _module_names().items()
+             if (lines := _id_keys(ast.parse(path.read_text(), str(path))))}
+    assert not found, f"id() used as a key: {found}"
+    # the check sees a key made of id()
+    assert _id_keys(ast.parse("key = (id(x), 1)\nif id(y) in cache: cache[id(y)] = 1")) == [1, 2, 2]
+
+
+def test_the_thread_pools_end_and_come_back():
+    import threading
+
+    from bjcalc import Analysis, Rules
+    from bjcalc.engine import pools
+
+    rules = Rules(shoe=(4,) * 9 + (16,))
+    edge = Analysis(rules).round().ev  # the ahead thread runs its dealer passes
+    assert pools.ahead_thread() is pools.ahead_thread()  # one pool, kept
+    pools.shutdown()
+    assert not [t for t in threading.enumerate() if t.name.startswith("bjcalc-ahead")]
+    assert Analysis(rules).round().ev == edge  # a new pool, the same numbers
+    names = {t.name.rsplit("_", 1)[0] for t in threading.enumerate() if t.name.startswith("bjcalc")}
+    assert names <= {"bjcalc-ahead", "bjcalc-dealer"}

@@ -16,7 +16,7 @@ from bjcalc import (
     ChartEvaluation,
     DealerResult,
     HandResult,
-    InvalidRulesError,
+    InvalidChartError,
     Outcome,
     Rank,
     RoundResult,
@@ -113,8 +113,10 @@ def test_exact_and_float_front_doors_agree():
 
 def test_a_chart_must_cover_the_shoe_and_be_a_chart():
     a = Analysis(SMALL)
-    with pytest.raises(InvalidRulesError, match="chart must be"):
+    with pytest.raises(InvalidChartError, match="chart must be"):
         a.evaluate("basic")  # type: ignore[arg-type]
+    with pytest.raises(InvalidChartError, match="chart must be a bjcalc Chart .*, not None"):
+        a.evaluate(None)  # type: ignore[arg-type]  # it played the CD round
     partial = Analysis(Rules(shoe=(0, 4, 4, 4, 4, 4, 4, 4, 4, 16))).chart()  # no aces: no A column
-    with pytest.raises(InvalidRulesError, match="up card A"):
+    with pytest.raises(InvalidChartError, match="up card A"):
         a.evaluate(partial)

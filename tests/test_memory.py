@@ -69,6 +69,11 @@ def test_many_analyses_of_different_shoes_leave_memory_flat():
     # from then on no bjcalc object may grow in number, and once those caches are cleared the
     # traced memory must be back where it started: nothing else keeps anything.
     _clear_value_caches()
+    # np.unique imports numpy.ma at its first 1-d call, which the joint dealer pass makes only
+    # when it reads chunks still running in the background (bjcalc.engine.batch): whether that
+    # happens in the window depends on thread timing, and a module is not memory an analysis
+    # keeps (the test failed now and then with "1.0 MB kept")
+    import numpy.ma  # noqa: F401
     tracemalloc.start()
     try:
         start = tracemalloc.get_traced_memory()[0]

@@ -13,7 +13,7 @@ from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bjcalc.errors import CardNotInShoeError, InvalidCardError, InvalidRulesError, InvalidShoeError
+from bjcalc.errors import CardNotInShoeError, InvalidCardError, InvalidPayTableError, InvalidShoeError
 from bjcalc.sidebets import (
     PERFECT_PAIRS_CATEGORIES,
     TWENTY_ONE_PLUS_THREE_CATEGORIES,
@@ -386,12 +386,12 @@ def test_shoe_too_small():
     ],
 )
 def test_bad_pay_tables(text, message):
-    with pytest.raises(InvalidRulesError, match=message):
+    with pytest.raises(InvalidPayTableError, match=message):
         parse_pays(text, PERFECT_PAIRS_CATEGORIES)
 
 
 def test_bad_pays_mapping():
-    with pytest.raises(InvalidRulesError, match="unknown pay category 'royal'"):
+    with pytest.raises(InvalidPayTableError, match="unknown pay category 'royal'"):
         twenty_one_plus_three(SuitedShoe.of_decks(1), {"royal": 500})
-    with pytest.raises(InvalidRulesError, match="must be >= 0"):
+    with pytest.raises(InvalidPayTableError, match="must be >= 0"):
         perfect_pairs(SuitedShoe.of_decks(1), {"perfect": -5})

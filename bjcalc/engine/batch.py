@@ -5,7 +5,7 @@ leave shoes that are the up card's shoe minus a removal vector. :class:`ShoeInde
 distinct vectors (shared by the up cards of one analysis); :class:`DealerBatch` evaluates one up
 card's dealer on all the vectors registered so far in one vectorised pass of
 :mod:`bjcalc.engine.dealer`, in float mode in a background thread while Python prepares the
-next up card.
+next up card (:func:`bjcalc.engine.pools.ahead_thread`).
 """
 
 from __future__ import annotations
@@ -16,9 +16,8 @@ import itertools
 
 import numpy as np
 
+from bjcalc.cards import BLACKJACK, BUST, CHARLIE
 from bjcalc.engine.dealer import (
-    BLACKJACK,
-    BUST,
     CompiledDealer,
     after_up,
     compiled_dealer,
@@ -32,17 +31,10 @@ from bjcalc.engine.dealer import (
     max_draws,
     outcome_numerators,
 )
-from bjcalc.engine.hands import PACK, HandLayers
+from bjcalc.engine.hands import PACK, HandLayers, LayersKey
+from bjcalc.engine.pools import ahead_thread
 from bjcalc.numbers import as_numbers
 from bjcalc.rules import Rules
-
-CHARLIE = 22  # the payoff of a hand that beats every dealer hand but a blackjack
-
-
-@functools.lru_cache(maxsize=1)
-def _background() -> concurrent.futures.ThreadPoolExecutor:
-    """One thread for dealer passes started ahead of need (:meth:`DealerBatch.start`)."""
-    return concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="bjcalc-ahead")
 
 
 class ShoeIndex:
@@ -65,7 +57,7 @@ class ShoeIndex:
         self._key_columns = np.zeros(0, dtype=np.intp)  # the column of each, in the same order
         self._keys_current = True  # False after a replay: rebuilt from the rows when needed
         self._chunks: list[np.ndarray] = []  # the rows, in column order, as added
-        self._registered: dict[tuple[int, tuple[int, ...]], tuple[HandLayers, list[np.ndarray]]] = {}
+        self._registered: dict[tuple[LayersKey, tuple[int, ...]], list[np.ndarray]] = {}  # by (graph's key, extra)
         self._state = 0  # names the registrations so far, for replaying (0: none yet)
 
     def __len__(self) -> int:
@@ -107,7 +99,7 @@ class ShoeIndex:
 
     def register(self, layers: HandLayers, extra: tuple[int, ...]) -> list[np.ndarray]:
         """The columns of the shoes every hand of ``layers`` leaves with ``extra`` also removed."""
-        key = (id(layers), extra)
+        key = (layers.key, extra)
         if key not in self._registered:
             replays = layers.replays
             step = (self._state, extra, self.replacement)
@@ -128,8 +120,8 @@ class ShoeIndex:
             if len(added):
                 self._chunks.append(added)
                 self._count += len(added)
-            self._registered[key] = (layers, parts)
-        return self._registered[key][1]
+            self._registered[key] = parts
+        return self._registered[key]
 
 
 # numbers the states of indexes (the registrations made so far) for replaying (0: none yet);
@@ -195,7 +187,7 @@ class JointBatch:
         end = len(self.index)
         if end > self._covered:
             rows = self.index.rows(self._covered)
-            future = _background().submit(joint_numerators, self.joint, self.shoe, rows, self.depths, self.pay, False)
+            future = ahead_thread().submit(joint_numerators, self.joint, self.shoe, rows, self.depths, self.pay, False)
             self._chunks.append((self._covered, future))
             self._covered = end
 
@@ -280,7 +272,7 @@ class DealerBatch:
             return
         if len(self.index) > self._evaluated:
             end = len(self.index)
-            future = _background().submit(self._dealer_block, self.index.rows(self._evaluated))
+            future = ahead_thread().submit(self._dealer_block, self.index.rows(self._evaluated))
             self._pending = (future, end)
 
     def _dealer_block(self, removed: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:

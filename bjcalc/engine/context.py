@@ -42,5 +42,5 @@ class UpcardContext:
             index = ShoeIndex(self.replacement)
         self.batch = DealerBatch(self.dealer, self.shoe, self.depth, exact, index, joint)
         # what stays with the up card for the analysis' lifetime (bjcalc.engine.values):
-        # hand graphs' decision-free values, by (graph, shoes, loss)
-        self.stacks: dict[tuple, tuple[Any, Any]] = {}
+        # hand graphs' decision-free values, by (graph's key, shoes, loss)
+        self.stacks: dict[tuple, Any] = {}

@@ -17,7 +17,6 @@ Outcome codes: ``0..21`` the dealer stands on that total (below 17 only with a c
 
 from __future__ import annotations
 
-import concurrent.futures
 import dataclasses
 import functools
 import math
@@ -31,15 +30,14 @@ try:  # the compiled float loop (optional build, see setup.py); BJCALC_NUMPY_DEA
 except ImportError:  # pragma: no cover - depends on the build
     _dealer_kernel = None
 
-from bjcalc.cards import ACE, TEN, hard_total
+from bjcalc.cards import ACE, BLACKJACK, BUST, TEN, hard_total
 from bjcalc.engine import store
+from bjcalc.engine.pools import DEALER_WORKERS, dealer_threads
 
 if TYPE_CHECKING:
     import networkx as nx
 
-BUST = 22
-BLACKJACK = 23
-N_OUTCOMES = 24
+N_OUTCOMES = BLACKJACK + 1
 
 
 def classify(up: int, drawn: tuple[int, ...], hit_soft_17: bool, max_cards: int | None) -> int | None:
@@ -440,12 +438,7 @@ def _flatten(dealer: CompiledDealer) -> _FlatDealer:
     )
 
 
-_WORKERS = max(1, min(os.cpu_count() or 1, 8))
-
-
-@functools.lru_cache(maxsize=1)
-def _pool() -> concurrent.futures.ThreadPoolExecutor:
-    return concurrent.futures.ThreadPoolExecutor(_WORKERS, thread_name_prefix="bjcalc-dealer")
+_WORKERS = DEALER_WORKERS  # the parts a large pass is cut into, one per pool thread (tests set 1)
 
 
 def _fits_128_bits(shoe: tuple[int, ...], removed: np.ndarray, depth: int) -> bool:
@@ -630,7 +623,7 @@ def joint_numerators(
     size = -(-n // _WORKERS // 64) * 64
     if _WORKERS > 1 and n >= 2048:
         parts = [(i, min(i + size, n)) for i in range(0, n, size)]
-        list(_pool().map(lambda part: _dealer_kernel.joint(*arguments, *part), parts))
+        list(dealer_threads().map(lambda part: _dealer_kernel.joint(*arguments, *part), parts))
     else:
         _dealer_kernel.joint(*arguments, 0, n)
     return (matrix if outcomes else None), stand
@@ -659,7 +652,7 @@ def _kernel_numerators(dealer, shoe, removed, depth, exact=False, halves=False):
 
     size = -(-len(left) // _WORKERS // 64) * 64  # whole blocks of 64 shoes per part
     if _WORKERS > 1 and len(left) >= (256 if exact else 4096):
-        parts = list(_pool().map(part, [left[i : i + size] for i in range(0, len(left), size)]))
+        parts = list(dealer_threads().map(part, [left[i : i + size] for i in range(0, len(left), size)]))
         out = np.concatenate(parts, axis=1)
     else:
         out = part(left)

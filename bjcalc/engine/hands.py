@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bjcalc.cards import counts_total, hard_total
+from bjcalc.cards import SOFT_CELL, counts_total, hard_total
 from bjcalc.engine import store
 
 if TYPE_CHECKING:
@@ -73,16 +73,25 @@ def _fits(counts: tuple[int, ...], shoe: tuple[int, ...]) -> bool:
     return hard <= 21 and all(n <= s for n, s in zip(counts, shoe))
 
 
-@dataclasses.dataclass(frozen=True)
+# what builds a graph, and so names it (:func:`hand_layers`): the shoe (capped), the cards of
+# its smallest hands, the cards at which a hand stops drawing, and the hand it grows from
+LayersKey = tuple[tuple[int, ...], int, int, "tuple[int, ...] | None"]
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
 class HandLayers:
     """The hand graph as layers: ``counts[k]`` (hands of ``first + k`` cards, one row each) and
-    ``children[k]`` (for each hand and rank, the row of the child in the next layer, -1 = bust)."""
+    ``children[k]`` (for each hand and rank, the row of the child in the next layer, -1 = bust).
+
+    ``key`` is the value that built the graph: graphs with equal keys are equal, so what is
+    worked out for one graph is kept under its key (never its ``id``)."""
 
     first: int
     counts: tuple[np.ndarray, ...]
     children: tuple[np.ndarray, ...]
     totals: tuple[np.ndarray, ...]  # best total of each hand
     soft: tuple[np.ndarray, ...]
+    key: LayersKey
 
     @property
     def sizes(self) -> list[int]:
@@ -90,8 +99,9 @@ class HandLayers:
 
     @functools.cached_property
     def cells(self) -> list[np.ndarray]:
-        """Each hand's chart cell: its total, plus 22 when soft (see bjcalc.strategy)."""
-        return [t + 22 * s for t, s in zip(self.totals, self.soft)]
+        """Each hand's chart cell: its total, plus :data:`~bjcalc.cards.SOFT_CELL` when soft
+        (see bjcalc.strategy)."""
+        return [t + SOFT_CELL * s for t, s in zip(self.totals, self.soft)]
 
     @functools.cached_property
     def index(self) -> dict[tuple[int, ...], tuple[int, int]]:
@@ -106,7 +116,7 @@ class HandLayers:
         """For each layer, the row in ``other`` (same number of cards) of each hand, -1 where
         ``other`` does not have it (cached)."""
         maps = self._row_maps
-        if id(other) not in maps:
+        if other.key not in maps:
             found = []
             for size, counts in zip(self.sizes, self.counts):
                 k = size - other.first
@@ -118,11 +128,11 @@ class HandLayers:
                 mine = counts @ PACK
                 at = order[np.minimum(np.searchsorted(theirs[order], mine), len(order) - 1)]
                 found.append(np.where(theirs[at] == mine, at, -1).astype(np.intp))
-            maps[id(other)] = (other, found)
-        return maps[id(other)][1]
+            maps[other.key] = found
+        return maps[other.key]
 
     @functools.cached_property
-    def _row_maps(self) -> dict[int, tuple[HandLayers, list[np.ndarray]]]:
+    def _row_maps(self) -> dict[LayersKey, list[np.ndarray]]:
         return {}
 
     @functools.cached_property
@@ -248,7 +258,7 @@ def _hand_layers(
         children.append(kids.astype(np.intp))
         totals.append(whole.totals[k][rows])
         softs.append(whole.soft[k][rows])
-    return HandLayers(first, tuple(counts), tuple(children), tuple(totals), tuple(softs))
+    return HandLayers(first, tuple(counts), tuple(children), tuple(totals), tuple(softs), (shoe, first, stop_at, start))
 
 
 @functools.lru_cache(maxsize=16)
@@ -257,7 +267,8 @@ def _all_hands(shoe: tuple[int, ...], stop_at: int) -> HandLayers:
     and on disk (:mod:`bjcalc.engine.store`)."""
     return store.load_or_build(
         f"hands-{'-'.join(map(str, shoe))}-stop{stop_at}", _DIGEST,
-        lambda: _compile_hands(shoe, stop_at), _layers_arrays, _layers_from_arrays,
+        lambda: _compile_hands(shoe, stop_at), _layers_arrays,
+        lambda arrays: _layers_from_arrays(arrays, (shoe, 1, stop_at, None)),
     )
 
 
@@ -275,13 +286,13 @@ def _layers_arrays(layers: HandLayers) -> dict[str, np.ndarray]:
     }
 
 
-def _layers_from_arrays(arrays: dict[str, np.ndarray]) -> HandLayers:
+def _layers_from_arrays(arrays: dict[str, np.ndarray], key: LayersKey) -> HandLayers:
     cut = np.cumsum(arrays["rows"])[:-1]
     counts, children, totals, soft = (
         tuple(np.split(arrays[key].astype(dtype), cut))
         for key, dtype in (("counts", np.int64), ("children", np.intp), ("totals", np.int64), ("soft", bool))
     )
-    return HandLayers(int(arrays["first"][0]), counts, children, totals, soft)
+    return HandLayers(int(arrays["first"][0]), counts, children, totals, soft, key)
 
 
 def _compile_hands(shoe: tuple[int, ...], stop_at: int) -> HandLayers:
@@ -303,4 +314,4 @@ def _compile_hands(shoe: tuple[int, ...], stop_at: int) -> HandLayers:
         both = [counts_total(hand) for hand in layer]
         totals.append(np.array([t for t, _ in both], dtype=np.int64))
         softs.append(np.array([s for _, s in both], dtype=bool))
-    return HandLayers(1, tuple(counts), tuple(children), tuple(totals), tuple(softs))
+    return HandLayers(1, tuple(counts), tuple(children), tuple(totals), tuple(softs), (shoe, 1, stop_at, None))

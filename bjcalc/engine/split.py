@@ -118,7 +118,7 @@ def _unsplit_rows(layers: HandLayers, unsplit: HandLayers, drawn: int) -> np.nda
     """Each split hand's flat row in the unsplit graph (from layer ``drawn`` on), which holds
     every hand of two or more cards from the same shoe (the graphs are cut from one,
     hands.hand_layers); kept with the split graph."""
-    key = ("unsplit rows", id(unsplit), drawn)
+    key = ("unsplit rows", unsplit.key, drawn)
     if key not in layers.derived:
         index = layers.rows_in(unsplit)[drawn:]
         at = np.zeros(0, dtype=np.intp)
@@ -127,8 +127,8 @@ def _unsplit_rows(layers: HandLayers, unsplit: HandLayers, drawn: int) -> np.nda
             at = np.concatenate(index) + np.repeat(starts[layers.sizes[drawn] - unsplit.first :][: len(index)],
                                                    np.diff(layers.flat.starts[drawn:]))
         at.flags.writeable = False
-        layers.derived[key] = (unsplit, at)  # holding ``unsplit`` keeps its id
-    return layers.derived[key][1]  # type: ignore[index]
+        layers.derived[key] = at
+    return layers.derived[key]  # type: ignore[return-value]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -37,7 +37,7 @@ try:  # the compiled float loop (optional build, see setup.py); BJCALC_NUMPY_PLA
 except ImportError:  # pragma: no cover - depends on the build
     _player_kernel = None
 
-from bjcalc.engine.batch import CHARLIE
+from bjcalc.cards import CHARLIE
 from bjcalc.engine.codes import Code
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.hands import HandLayers, hand_layers
@@ -65,15 +65,15 @@ def stacked_values(context: UpcardContext, layers: HandLayers, extras: Extras, l
     scales, and the stand, doubled-stand and dealer-blackjack numerators and the draws of every
     hand, the shoes' rows stacked layer by layer (layer ``k`` holds shoe 0's rows, then shoe
     1's...; child rows point into the same shoe's block of the next layer)."""
-    key = (id(layers), extras, loss)
+    key = (layers.key, extras, loss)
     stacks = context.stacks
     if key not in stacks:
         if context.exact and len(extras) > 1:
             # split hands on several shoes: each is solved once per solver, which keeps its
             # values; cached, their big-integer arrays would double an exact analysis' memory
             return _stacked_values(context, layers, extras, loss)
-        stacks[key] = (layers, _stacked_values(context, layers, extras, loss))
-    return stacks[key][1]
+        stacks[key] = _stacked_values(context, layers, extras, loss)
+    return stacks[key]
 
 
 def _suffixes(
@@ -412,7 +412,7 @@ class _KernelInputs:
 def _kernel_inputs(context: UpcardContext, layers: HandLayers, extras: Extras) -> _KernelInputs:
     """:class:`_KernelInputs` (cached on the context like the numpy stacks): the dealer's stand
     numerators are looked up once per hand and shoe, flat rows shoe by shoe."""
-    key = ("kernel", id(layers), extras)
+    key = ("kernel", layers.key, extras)
     stacks = context.stacks
     if key not in stacks:
         shoes, suffixes = _suffixes(context, layers, extras)
@@ -422,15 +422,15 @@ def _kernel_inputs(context: UpcardContext, layers: HandLayers, extras: Extras) -
         index = context.batch.index
         columns = np.concatenate([part for extra in extras for part in index.register(layers, extra)])
         stand = context.batch.stand_numerators(columns, np.tile(payoff, len(extras)))
-        stacks[key] = (layers, _KernelInputs(
+        stacks[key] = _KernelInputs(
             shoes=shoes,
             scales=[suffix[layers.first : layers.first + len(layers.counts) + 1] for suffix in suffixes],
             shoe_rows=np.array(shoes, dtype=np.int64).reshape(-1, 10),
             stand=np.ascontiguousarray(stand, dtype=np.float64),
             # float(int) rounds as as_numbers does (and overflows alike)
             suffixes=np.array(suffixes, dtype=np.float64),
-        ))
-    return stacks[key][1]
+        )
+    return stacks[key]
 
 
 def _kernel_pass(

@@ -1,0 +1,81 @@
+"""Every thread and process pool bjcalc uses: they are made here and nowhere else.
+
+Two thread pools, each made at its first use and kept for the life of the process:
+
+- :func:`dealer_threads`: :data:`DEALER_WORKERS` threads (one per core, at most 8), named
+  ``bjcalc-dealer``. :mod:`bjcalc.engine.dealer` splits one large dealer pass (many shoes) into
+  parts and runs them side by side; the compiled dealer loop releases the GIL.
+- :func:`ahead_thread`: one thread, named ``bjcalc-ahead``. :mod:`bjcalc.engine.batch` starts
+  dealer passes on it ahead of need (``DealerBatch.start``, ``JointBatch.start``), so that they
+  overlap with the Python work of the next up card.
+
+One process pool, made per call and never kept:
+
+- :func:`processes`: the worker processes of :mod:`bjcalc.counting` (one analysis of a
+  depleted shoe each, for effects of removal); the caller uses it in a ``with`` block, which
+  shuts it down and waits for its workers.
+
+The thread pools' threads are joined when the interpreter exits (``concurrent.futures`` does
+that for every pool); :func:`shutdown` ends them earlier, and the next use makes new ones. A
+child made by ``fork`` does not inherit the parent's threads, so it forgets the pools and makes
+its own.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import multiprocessing.context
+import os
+import threading
+
+DEALER_WORKERS = max(1, min(os.cpu_count() or 1, 8))
+
+_lock = threading.Lock()
+_threads: dict[str, concurrent.futures.ThreadPoolExecutor] = {}  # name -> pool, made at first use
+
+
+def _thread_pool(name: str, workers: int) -> concurrent.futures.ThreadPoolExecutor:
+    pool = _threads.get(name)
+    if pool is None:
+        with _lock:
+            pool = _threads.get(name)
+            if pool is None:
+                pool = _threads[name] = concurrent.futures.ThreadPoolExecutor(
+                    workers, thread_name_prefix=f"bjcalc-{name}")
+    return pool
+
+
+def dealer_threads() -> concurrent.futures.ThreadPoolExecutor:
+    """The :data:`DEALER_WORKERS` threads that share one dealer pass (:mod:`bjcalc.engine.dealer`)."""
+    return _thread_pool("dealer", DEALER_WORKERS)
+
+
+def ahead_thread() -> concurrent.futures.ThreadPoolExecutor:
+    """The one thread for dealer passes started ahead of need (:mod:`bjcalc.engine.batch`)."""
+    return _thread_pool("ahead", 1)
+
+
+def processes(workers: int, context: multiprocessing.context.BaseContext) -> concurrent.futures.ProcessPoolExecutor:
+    """A pool of ``workers`` processes started by ``context``, for the caller to use in a
+    ``with`` block (:class:`bjcalc.counting.WorkerPool`, which shuts it down when its own block
+    ends); it is not kept here."""
+    return concurrent.futures.ProcessPoolExecutor(workers, mp_context=context)
+
+
+def shutdown() -> None:
+    """End the thread pools (waiting for work already submitted); later use makes new ones."""
+    with _lock:
+        pools = list(_threads.values())
+        _threads.clear()
+    for pool in pools:
+        pool.shutdown(wait=True)
+
+
+def _forget() -> None:
+    """In a forked child: the parent's pool threads are not there, so drop the pools."""
+    global _lock
+    _lock = threading.Lock()  # the parent may have held it at the fork
+    _threads.clear()
+
+
+os.register_at_fork(after_in_child=_forget)
