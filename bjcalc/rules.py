@@ -89,6 +89,21 @@ class BlackjackTakes:
             f"splits v A {self.splits_vs_ace.value}, v T {self.splits_vs_ten.value}"
         )
 
+    @property
+    def in_words(self) -> str:
+        """What the policy takes, in words.
+
+        >>> BLACKJACK_TAKES["live"].in_words
+        'a double loses both bets to an ace-up blackjack, only the original bet to a ten-up one; a split loses every hand'
+        """
+        words = []
+        for extra, every, vs_ace, vs_ten in (("a double", "both bets", self.doubles_vs_ace, self.doubles_vs_ten),
+                                             ("a split", "every hand", self.splits_vs_ace, self.splits_vs_ten)):
+            taken = {Loss.ALL: every, Loss.ORIGINAL: "only the original bet"}
+            words.append(f"{extra} loses {taken[vs_ace]}" if vs_ace == vs_ten else
+                         f"{extra} loses {taken[vs_ace]} to an ace-up blackjack, {taken[vs_ten]} to a ten-up one")
+        return "; ".join(words)
+
 
 BLACKJACK_TAKES = {
     "all": BlackjackTakes(),
@@ -394,7 +409,9 @@ class Rules:
             ("hole card", "dealer peeks under A and T" if self.peek else "no hole card"),
         ]
         if not self.peek:
-            rows.append(("dealer blackjack takes", self.blackjack_takes.name))
+            takes = self.blackjack_takes
+            named = takes.name in BLACKJACK_TAKES
+            rows.append(("dealer blackjack takes", f"{takes.name}: {takes.in_words}" if named else takes.in_words))
         if self.charlie:
             rows.append(("charlie", f"{self.charlie} cards"))
         if self.player_max_cards or self.dealer_max_cards:

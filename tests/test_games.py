@@ -163,3 +163,12 @@ def test_the_reports_bet_behind_section_holds_its_numbers():
         assert seat == str(result.seated)
         assert float(follows) == pytest.approx(float(result.follows_everything), abs=5e-7)
         assert float(cannot) == pytest.approx(float(result.cannot_afford), abs=5e-7)
+
+
+def test_the_live_dealer_report_says_what_a_dealer_blackjack_takes():
+    """Issue 19: the page said "dealer blackjack takes: live" without saying what that means.
+    The game's text: a double loses both bets to an ace-up blackjack and gets the double back
+    against a ten-up one; split hands are all lost."""
+    page = (pathlib.Path(__file__).resolve().parent.parent / "tables" / "live-dealer-report.html").read_text()
+    assert ("live: a double loses both bets to an ace-up blackjack, only the original bet to a ten-up one; "
+            "a split loses every hand") in page

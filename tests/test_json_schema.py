@@ -59,6 +59,8 @@ RUNS = {
     "count with PE": (["count", *SMALL, "--system", "zen", "--pe"], True),
     "matrix": (["matrix", *TWOS], True),
     "matrix no hole card": (["matrix", *TWOS, "--no-peek", "--surrender", "early", "--removed", "5"], False),
+    "insurance-index": (["insurance-index", *TWOS, "--hand", "T,9", "--cards-left", "10,20"], True),
+    "insurance-index KO": (["insurance-index", *TWOS, "--count", "ko", "--irc", "-4"], False),
 }
 CASES = [pytest.param(name, exact, id=f"{name}{' --exact' if exact else ''}")
          for name, (_, with_exact) in RUNS.items() for exact in ([False, True] if with_exact else [False])]
