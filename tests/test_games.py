@@ -129,9 +129,9 @@ def test_report_formats():
     assert "assumed (the game's text is silent): no surrender" in text
     for label in ("house edge, basic chart", "insurance EV", "Bet Behind", "perfect pairs", "21+3"):
         assert label in text
-    data = json.loads(run("report", "--game", "us-shoe", "--decks", "1", "--format", "json").output)
+    data = json.loads(run("report", "--game", "us-shoe", "--decks", "1", "--format", "json").stdout)
     assert data["assumed"] and data["chart"]["pairs"]["8"]["6"] == "P"
-    page = run("report", "--game", "us-shoe", "--decks", "1", "--format", "html").output
+    page = run("report", "--game", "us-shoe", "--decks", "1", "--format", "html").stdout
     assert page.startswith("<!DOCTYPE html>") and page.count("data-code=") >= 380
 
 

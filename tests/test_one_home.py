@@ -17,7 +17,7 @@ SEARCHED = sorted(PACKAGE.glob("*.py")) + [PACKAGE / "engine" / f"{name}.py" for
 PATTERNS = {
     "the blackjack test": re.compile(r"\[(:, )?ACE\] == 1|\{ACE, TEN\}|\[ACE, TEN\]"),
     "a frame conversion": re.compile(r"1 - (p_bj|blackjack)\b|[-+] p_bj\b"),
-    "a payout": re.compile(r"blackjack_pays\s*\*|Fraction\(-1, 2\)|\bhalf\b"),
+    "a payout": re.compile(r"blackjack_pays\s*\*|Fraction\(-1, 2\)|\bhalf\b(?![- ](a )?deck|-integer)"),
 }
 HOMES = {"the blackjack test": PACKAGE / "cards.py"}
 

@@ -207,7 +207,7 @@ def test_edge_reports_the_standard_deviation():
     from bjcalc.cli import cli
 
     out = json.loads(CliRunner().invoke(cli, ["edge", "--decks", "1", "--split-hands", "1", "--format", "json",
-                                              "--sd"]).output)
+                                              "--sd"]).stdout)
     assert out["sd"] is not None and abs(out["sd"] ** 2 - out["variance"]) < 1e-12
     out = json.loads(CliRunner().invoke(cli, ["edge", "--decks", "1", "--split-hands", "1", "--format", "json"]).output)
     assert out["sd"] is None and out["variance"] is None  # asked for with --sd only
