@@ -139,10 +139,11 @@ def cli() -> None:
 @FORMAT
 def games(fmt: str) -> None:
     """List the preset games and their rules (and what was assumed where a text is silent)."""
-    from bjcalc import render
+    from bjcalc.render.jsondoc import games_json
+    from bjcalc.render.text import games_text
 
     presets = list(GAMES.values())
-    click.echo(render.games_json(presets) if fmt == "json" else render.games_text(presets))
+    click.echo(games_json(presets) if fmt == "json" else games_text(presets))
 
 
 @cli.command()
@@ -154,7 +155,9 @@ def games(fmt: str) -> None:
 @EXACT
 def dealer(up: str | None, peeked: bool, fmt: str, exact: bool, **options: Any) -> None:
     """Dealer final-outcome probabilities for every up card, or for UP."""
-    from bjcalc import Analysis, Rank, parse_card, render
+    from bjcalc import Analysis, Rank, parse_card
+    from bjcalc.render.jsondoc import dealer_json
+    from bjcalc.render.text import dealer_text
 
     rules = build_rules(**options)
     if peeked and not rules.peek:
@@ -164,9 +167,9 @@ def dealer(up: str | None, peeked: bool, fmt: str, exact: bool, **options: Any) 
     ups = [parse_card(up)] if up is not None else list(Rank)
     tables = [analysis.dealer(u, peeked=peeked) for u in ups]
     if fmt == "json":
-        click.echo(render.dealer_json(tables, rules, peeked, exact))
+        click.echo(dealer_json(tables, rules, peeked, exact))
     else:
-        click.echo(render.dealer_text(tables, rules, peeked, exact, seen_cards(options["removed"])))
+        click.echo(dealer_text(tables, rules, peeked, exact, seen_cards(options["removed"])))
 
 
 @cli.command()
@@ -178,14 +181,16 @@ def dealer(up: str | None, peeked: bool, fmt: str, exact: bool, **options: Any) 
 @EXACT
 def hand(cards: str, up: str, fmt: str, exact: bool, **options: Any) -> None:
     """EV of every action for the hand CARDS (e.g. T6, 10,6, a7) against --up, best first."""
-    from bjcalc import Analysis, render
+    from bjcalc import Analysis
+    from bjcalc.render.jsondoc import hand_json
+    from bjcalc.render.text import hand_text
 
     rules = build_rules(**options)
     result = Analysis(rules, exact=exact).hand(cards, up)
     if fmt == "json":
-        click.echo(render.hand_json(result, rules, exact))
+        click.echo(hand_json(result, rules, exact))
     else:
-        click.echo(render.hand_text(result, rules, exact, seen_cards(options["removed"])))
+        click.echo(hand_text(result, rules, exact, seen_cards(options["removed"])))
 
 
 @cli.command()
@@ -200,7 +205,12 @@ def chart(fmt: str, exact: bool, sd: bool, classic: bool, **options: Any) -> Non
     """The basic-strategy chart (total-dependent) for the game, its exact round EV and the
     composition-dependent exceptions. With no options: the default game. To save a chart to
     edit and evaluate: bjcalc chart --format csv > my-chart.csv; bjcalc edge --chart my-chart.csv."""
-    from bjcalc import Analysis, render
+    from bjcalc import Analysis
+    from bjcalc.render.csvfile import chart_csv
+    from bjcalc.render.html import chart_html
+    from bjcalc.render.jsondoc import chart_json
+    from bjcalc.render.markdown import chart_markdown
+    from bjcalc.render.text import chart_text
 
     rules = build_rules(**options)
     if sd:
@@ -212,15 +222,15 @@ def chart(fmt: str, exact: bool, sd: bool, classic: bool, **options: Any) -> Non
     variance = analysis.variance(table) if sd else None
     seen = seen_cards(options["removed"])
     if fmt == "json":
-        click.echo(render.chart_json(table, result, unusual, exact, variance=variance))
+        click.echo(chart_json(table, result, unusual, exact, variance=variance))
     elif fmt == "csv":
-        click.echo(render.chart_csv(table), nl=False)
+        click.echo(chart_csv(table), nl=False)
     elif fmt == "markdown":
-        click.echo(render.chart_markdown(table, result, unusual, exact, seen), nl=False)
+        click.echo(chart_markdown(table, result, unusual, exact, seen), nl=False)
     elif fmt == "html":
-        click.echo(render.chart_html(table, result, unusual, seen))
+        click.echo(chart_html(table, result, unusual, seen))
     else:
-        click.echo(render.chart_text(table, result, unusual, exact, colour=True, seen=seen))
+        click.echo(chart_text(table, result, unusual, exact, colour=True, seen=seen))
 
 
 def _read_chart(rules: Rules, path: str) -> Any:
@@ -253,7 +263,9 @@ def _read_chart(rules: Rules, path: str) -> Any:
 def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, sd: bool, classic: bool,
          **options: Any) -> None:
     """The house edge of the round (unconditional) and its breakdown by up card."""
-    from bjcalc import Analysis, render
+    from bjcalc import Analysis
+    from bjcalc.render.jsondoc import edge_json
+    from bjcalc.render.text import deviations_text, edge_text
 
     if strategy is not None and chart_file is not None:
         _refuse_both(f"--strategy {strategy}", "--chart", "the chart file is the strategy")
@@ -272,10 +284,10 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, sd
         result = analysis.evaluate(chart).round
         variance = analysis.variance(chart) if sd else None
         if fmt == "json":
-            click.echo(render.edge_json(result, rules, exact, variance, costs))
+            click.echo(edge_json(result, rules, exact, variance, costs))
         else:
-            click.echo(render.edge_text(result, rules, exact, variance=variance, seen=seen) + "\n\n"
-                       + render.deviations_text(costs))
+            click.echo(edge_text(result, rules, exact, variance=variance, seen=seen) + "\n\n"
+                       + deviations_text(costs))
         return
     with _progress("house edge") as step:
         if strategy == "basic":
@@ -291,9 +303,9 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, sd
             variance = analysis.variance(table) if strategy == "basic" else analysis.variance()
             step("its spread", 2)
     if fmt == "json":
-        click.echo(render.edge_json(result, rules, exact, variance))
+        click.echo(edge_json(result, rules, exact, variance))
     else:
-        click.echo(render.edge_text(result, rules, exact, variance=variance, seen=seen))
+        click.echo(edge_text(result, rules, exact, variance=variance, seen=seen))
 
 
 @cli.command()
@@ -311,7 +323,9 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, sd
 def sidebets(removed: str, pp_pays: str | None, tto_pays: str | None, fmt: str, exact: bool,
              **options: Any) -> None:
     """Exact house edges of Perfect Pairs and 21+3 for the game's shoe (full or depleted)."""
-    from bjcalc import render, side_bets
+    from bjcalc import side_bets
+    from bjcalc.render.jsondoc import sidebets_json
+    from bjcalc.render.text import sidebets_text
 
     rules = build_rules(**options)
     if rules.infinite:
@@ -322,9 +336,9 @@ def sidebets(removed: str, pp_pays: str | None, tto_pays: str | None, fmt: str, 
                                 "(counts by rank); seen cards go in this command's --removed")
     result = side_bets(int(rules.decks), removed, pp_pays, tto_pays)
     if fmt == "json":
-        click.echo(render.sidebets_json(result.results, result.removed, rules, exact))
+        click.echo(sidebets_json(result.results, result.removed, rules, exact))
     else:
-        click.echo(render.sidebets_text(result.results, result.cards, exact))
+        click.echo(sidebets_text(result.results, result.cards, exact))
 
 
 @cli.command()
@@ -343,7 +357,9 @@ def betbehind(seated: str | None, chart_file: str | None, fmt: str, exact: bool,
         _refuse_both(f"--seated {seated}", "--chart", "the seated player follows the chart file")
     seated = seated or "optimal"
 
-    from bjcalc import Analysis, render, simple_policy
+    from bjcalc import Analysis, simple_policy
+    from bjcalc.render.jsondoc import betbehind_json
+    from bjcalc.render.text import betbehind_text
 
     rules = build_rules(**options)
     analysis = Analysis(rules, exact=exact)
@@ -357,9 +373,9 @@ def betbehind(seated: str | None, chart_file: str | None, fmt: str, exact: bool,
         chart = simple_policy(rules, seated)
     result = analysis.bet_behind(chart)
     if fmt == "json":
-        click.echo(render.betbehind_json(result, rules, exact, analysis.variance(chart) if sd else None))
+        click.echo(betbehind_json(result, rules, exact, analysis.variance(chart) if sd else None))
     else:
-        click.echo(render.betbehind_text(result, rules, exact, seen_cards(options["removed"])))
+        click.echo(betbehind_text(result, rules, exact, seen_cards(options["removed"])))
 
 
 @contextlib.contextmanager
@@ -416,7 +432,11 @@ def _title(options: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
 def report(fmt: str, exact: bool, classic: bool, **options: Any) -> None:
     """Everything about a game: rules as understood, house edges, insurance, the chart, its
     exceptions, side bets and Bet Behind."""
-    from bjcalc import REPORT_STEPS, build_report, render
+    from bjcalc import REPORT_STEPS, build_report
+    from bjcalc.render.html import report_html
+    from bjcalc.render.jsondoc import report_json
+    from bjcalc.render.markdown import report_markdown
+    from bjcalc.render.text import report_text
 
     rules = build_rules(**options)
     _refuse_large_exact(rules, exact, "report")
@@ -426,10 +446,10 @@ def report(fmt: str, exact: bool, classic: bool, **options: Any) -> None:
                               progress=lambda name: step(name, len(REPORT_STEPS)))
     seen = seen_cards(options["removed"])
     if fmt == "json":
-        click.echo(render.report_json(result))
+        click.echo(report_json(result))
     else:
-        click.echo({"text": render.report_text, "markdown": render.report_markdown,
-                    "html": render.report_html}[fmt](result, seen))
+        click.echo({"text": report_text, "markdown": report_markdown,
+                    "html": report_html}[fmt](result, seen))
 
 
 @cli.command()
@@ -440,7 +460,10 @@ def report(fmt: str, exact: bool, classic: bool, **options: Any) -> None:
 @EXACT
 def effects(fmt: str, exact: bool, **options: Any) -> None:
     """How much each rule of the game is worth: change one rule at a time (house edge each)."""
-    from bjcalc import one_rule_changes, render, rule_effects
+    from bjcalc import one_rule_changes, rule_effects
+    from bjcalc.render.jsondoc import effects_json
+    from bjcalc.render.markdown import effects_markdown
+    from bjcalc.render.text import effects_text
 
     rules = build_rules(**options)
     _refuse_large_exact(rules, exact, "effects")
@@ -449,9 +472,9 @@ def effects(fmt: str, exact: bool, **options: Any) -> None:
     with _progress("rules") as step:
         result = rule_effects(rules, progress=lambda words: step(words, steps), exact=exact)
     if fmt == "json":
-        click.echo(render.effects_json(title, result, exact))
+        click.echo(effects_json(title, result, exact))
     else:
-        render_fn = render.effects_markdown if fmt == "markdown" else render.effects_text
+        render_fn = effects_markdown if fmt == "markdown" else effects_text
         click.echo(render_fn(title, rules, result.base_percent, result.rows(), result if exact else None))
 
 
@@ -514,7 +537,11 @@ def eor(strategy: str | None, chart_file: str | None, post_split: str | None, pl
         insurance_row: bool, workers: int | None, fmt: str, exact: bool, classic: bool, **options: Any) -> None:
     """Effects of removal: the round's EV after taking one card of each rank out of the shoe,
     minus the EV before (in % of the initial bet), for a stated strategy; and each --play's."""
-    from bjcalc import eor_table, render
+    from bjcalc import eor_table
+    from bjcalc.render.csvfile import eor_csv
+    from bjcalc.render.jsondoc import eor_json
+    from bjcalc.render.markdown import eor_markdown
+    from bjcalc.render.text import eor_text
 
     rules, arguments = _eor_arguments(strategy, chart_file, post_split, classic, exact, options)
     with _progress("effects of removal") as step:
@@ -523,13 +550,13 @@ def eor(strategy: str | None, chart_file: str | None, post_split: str | None, pl
     result, rows, fixed_chart = table.removal, list(table.plays), table.fixed_chart
     seen = seen_cards(options["removed"])
     if fmt == "json":
-        click.echo(render.eor_json(result, rows, table.play_strategy, exact))
+        click.echo(eor_json(result, rows, table.play_strategy, exact))
     elif fmt == "csv":
-        click.echo(render.eor_csv(result, rows, exact), nl=False)
+        click.echo(eor_csv(result, rows, exact), nl=False)
     elif fmt == "markdown":
-        click.echo(render.eor_markdown(result, rows, table.play_strategy, exact, fixed_chart, seen), nl=False)
+        click.echo(eor_markdown(result, rows, table.play_strategy, exact, fixed_chart, seen), nl=False)
     else:
-        click.echo(render.eor_text(result, rows, table.play_strategy, exact, fixed_chart, seen))
+        click.echo(eor_text(result, rows, table.play_strategy, exact, fixed_chart, seen))
 
 
 @cli.command()
@@ -561,7 +588,11 @@ def count(system_names: tuple[str, ...], tag_texts: tuple[str, ...], strategy: s
     advantage per true count and each --play's index (linear estimates); with --pe, the
     playing efficiency (a normal-model estimate). With --exact, the advantage per true count and
     the indices as exact fractions too."""
-    from bjcalc import CountSystem, count_table, parse_tags, render
+    from bjcalc import CountSystem, count_table, parse_tags
+    from bjcalc.render.csvfile import count_csv
+    from bjcalc.render.jsondoc import count_json
+    from bjcalc.render.markdown import count_markdown
+    from bjcalc.render.text import count_text
 
     systems: list[CountSystem | str] = list(system_names)
     systems += [CountSystem("custom" if len(tag_texts) == 1 else f"custom {i}", parse_tags(text))
@@ -575,13 +606,13 @@ def count(system_names: tuple[str, ...], tag_texts: tuple[str, ...], strategy: s
     eor, rows, figures, indices = table.eor.removal, list(table.eor.plays), list(table.figures), list(table.indices)
     seen = seen_cards(options["removed"])
     if fmt == "json":
-        click.echo(render.count_json(eor, rows, table.eor.play_strategy, figures, indices, exact, table.pe_model))
+        click.echo(count_json(eor, rows, table.eor.play_strategy, figures, indices, exact, table.pe_model))
     elif fmt == "csv":
-        click.echo(render.count_csv(rows, figures, indices, exact), nl=False)
+        click.echo(count_csv(rows, figures, indices, exact), nl=False)
     elif fmt == "markdown":
-        click.echo(render.count_markdown(eor, rows, figures, indices, exact, seen, table.pe_model), nl=False)
+        click.echo(count_markdown(eor, rows, figures, indices, exact, seen, table.pe_model), nl=False)
     else:
-        click.echo(render.count_text(eor, rows, figures, indices, exact, seen, table.pe_model))
+        click.echo(count_text(eor, rows, figures, indices, exact, seen, table.pe_model))
 
 
 @cli.command()
@@ -595,20 +626,24 @@ def matrix(fmt: str, exact: bool, **options: Any) -> None:
     and a loss (exact; a split's is both hands' total, not computed where it could resplit).
     Also the round's EV with CD play and its win/push/loss over the rounds in which no resplit
     happens."""
-    from bjcalc import Analysis, ev_matrix, render
+    from bjcalc import Analysis, ev_matrix
+    from bjcalc.render.csvfile import matrix_csv
+    from bjcalc.render.jsondoc import matrix_json
+    from bjcalc.render.markdown import matrix_markdown
+    from bjcalc.render.text import matrix_text
 
     rules = build_rules(**options)
     _refuse_large_exact(rules, exact, "matrix")
     result = ev_matrix(Analysis(rules, exact=exact))
     seen = seen_cards(options["removed"])
     if fmt == "json":
-        click.echo(render.matrix_json(result, exact))
+        click.echo(matrix_json(result, exact))
     elif fmt == "csv":
-        click.echo(render.matrix_csv(result, exact), nl=False)
+        click.echo(matrix_csv(result, exact), nl=False)
     elif fmt == "markdown":
-        click.echo(render.matrix_markdown(result, exact, seen), nl=False)
+        click.echo(matrix_markdown(result, exact, seen), nl=False)
     else:
-        click.echo(render.matrix_text(result, exact, seen))
+        click.echo(matrix_text(result, exact, seen))
 
 
 @cli.command()
@@ -663,7 +698,11 @@ def insurance_index(system_name: str | None, tag_text: str | None, hand: str | N
     seen and the table; docs/countshoe.md)."""
     from fractions import Fraction
 
-    from bjcalc import CountSystem, insurance_table, parse_tags, render_counting
+    from bjcalc import CountSystem, insurance_table, parse_tags
+    from bjcalc.render.csvfile import insurance_csv
+    from bjcalc.render.jsondoc import insurance_json
+    from bjcalc.render.markdown import insurance_markdown
+    from bjcalc.render.text import insurance_text
 
     if system_name is not None and tag_text is not None:
         _refuse_both(f"--count {system_name}", f"--tags {tag_text}", "give one count")
@@ -684,10 +723,10 @@ def insurance_index(system_name: str | None, tag_text: str | None, hand: str | N
     table = insurance_table(rules.shoe_counts, system.tags, cards or (), _cards_left_list(cards_left_text), start,
                             system.name)
     if fmt == "json":
-        click.echo(render_counting.insurance_json(table, rules, exact))
+        click.echo(insurance_json(table, rules, exact))
     elif fmt == "csv":
-        click.echo(render_counting.insurance_csv(table, exact), nl=False)
+        click.echo(insurance_csv(table, exact), nl=False)
     elif fmt == "markdown":
-        click.echo(render_counting.insurance_markdown(table, rules, exact), nl=False)
+        click.echo(insurance_markdown(table, rules, exact), nl=False)
     else:
-        click.echo(render_counting.insurance_text(table, rules, exact))
+        click.echo(insurance_text(table, rules, exact))

@@ -1,6 +1,6 @@
 """Every rule of :class:`~bjcalc.rules.Rules` declared once: its command-line flags, its words in
 the rules line, its one-rule variants (``bjcalc effects``) and its JSON schema entry. The
-command line, :func:`bjcalc.render.rules_line`, :func:`bjcalc.report.one_rule_changes` and the
+command line, :func:`bjcalc.render.common.rules_line`, :func:`bjcalc.report.one_rule_changes` and the
 rules block of docs/bjcalc.schema.json are made from :data:`DECLARED_RULES`; the engine gives
 each rule its meaning.
 
@@ -193,7 +193,7 @@ DECLARED_RULES: tuple[Rule, ...] = (
         field="decks",
         flags=(Flag(spelling="--decks", dest="decks", metavar="N|inf", read=_decks,
                     help="Number of decks, or inf: the infinite deck (every card drawn with replacement)."),),
-        variants=_deck_variants,  # words: the shoe comes first in the rules line (render.shoe_words)
+        variants=_deck_variants,  # words: the shoe comes first in the rules line (render.common.shoe_words)
         schema={"description": "Whole decks, \"inf\" for the infinite deck, or null when the shoe is given by its "
                 "counts.", "anyOf": [{"type": ["integer", "null"]}, {"const": "inf"}]},
     ),

@@ -11,7 +11,9 @@ import networkx as nx
 PACKAGE = pathlib.Path(__file__).parent.parent / "bjcalc"
 
 # the edges: what turns results into text and what parses the command line
-EDGES = {"cli", "render", "render_counting", "html", "report", "tables"}
+RENDERERS = {"render", "render.common", "render.text", "render.markdown", "render.csvfile", "render.jsondoc",
+             "render.html"}
+EDGES = {"cli", *RENDERERS, "report", "tables"}
 EDGE_LIBRARIES = {"click", "tabulate"}
 # what the engine may import from the rest of bjcalc: the plain values below it
 BELOW_THE_ENGINE = {"actions", "cards", "errors", "numbers", "rules"}
@@ -38,7 +40,7 @@ def _imports() -> dict[str, set[str]]:
                 names.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 names.add(node.module)
-                if node.module.startswith("bjcalc"):  # from bjcalc import render; from bjcalc.engine import dealer
+                if node.module.startswith("bjcalc"):  # from bjcalc.render import text; from bjcalc.engine import dealer
                     names.update(f"{node.module}.{alias.name}" for alias in node.names)
         deps = set()
         for name in names:

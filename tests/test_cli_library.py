@@ -21,7 +21,7 @@ import bjcalc
 from bjcalc.cli import cli
 
 CLI = pathlib.Path(bjcalc.__file__).parent / "cli.py"
-RENDERERS = {"render", "html", "render_counting"}
+RENDERERS = {"render.text", "render.markdown", "render.csvfile", "render.jsondoc", "render.html"}
 SMALL = ("--shoe", "2,2,2,2,2,2,2,2,2,8", "--max-cards", "4", "--split-hands", "1")
 TINY = ("--shoe", "1,1,1,1,1,1,1,1,1,8")
 

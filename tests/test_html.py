@@ -1,4 +1,4 @@
-"""HTML pages (bjcalc.html): structure, every chart cell, legend, escaping, self-containment, and a
+"""HTML pages (bjcalc.render.html): structure, every chart cell, legend, escaping, self-containment, and a
 real render in a headless browser when one is installed."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from html.parser import HTMLParser
 import pytest
 
 from bjcalc.errors import BjcalcError
-from bjcalc.html import ASSUMED_FLAG, CODES, PALETTE, TEXT_COLOUR, chart_page, report_page
+from bjcalc.render.html import ASSUMED_FLAG, CODES, PALETTE, TEXT_COLOUR, chart_page, report_page
 
 CHART_FILE = pathlib.Path(__file__).resolve().parent.parent / "tables" / "atlantic-city-gold.json"
 UP_CARDS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "A"]

@@ -11,10 +11,12 @@ import pytest
 import sympy
 from click.testing import CliRunner
 
-from bjcalc import render
 from bjcalc.cli import cli
 from bjcalc.errors import BjcalcError
 from bjcalc.presets import game
+from bjcalc.render.common import fixed, number
+from bjcalc.render.markdown import effects_markdown
+from bjcalc.render.text import effects_text
 from bjcalc.strategy import CHART_CODES, load_chart
 
 ONE_DECK = ("--decks", "1")  # the default game with one deck: fast, and it has a card limit
@@ -309,18 +311,18 @@ def test_unconditional_hands_say_so_in_every_number():
     ],
 )
 def test_fixed_never_prints_negative_zero(value, places, sign, text):
-    assert render.fixed(value, places, sign=sign) == text
+    assert fixed(value, places, sign=sign) == text
 
 
 def test_rendered_tables_have_no_negative_zero(rules):
     effects = [("no card limit", 0.35479999999, -1e-9), ("dealer hits soft 17", 0.553, 0.198239)]
-    for page in (render.effects_text("t", rules, 0.3548, effects),
-                 render.effects_markdown("t", rules, -1e-7, effects)):
+    for page in (effects_text("t", rules, 0.3548, effects),
+                 effects_markdown("t", rules, -1e-7, effects)):
         assert not re.search(r"-0\.0+(?![0-9])", page), page
         assert "0.000000" in page and "+0.198239" in page
-    assert render.number(-1e-12, False) == "0.000000"
-    assert render.number(sympy.Rational(-1, 10**9), True) == "0.000000  (-1/1000000000)"
-    assert render.number(sympy.Rational(-1, 2), True) == "-0.500000  (-1/2)"
+    assert number(-1e-12, False) == "0.000000"
+    assert number(sympy.Rational(-1, 10**9), True) == "0.000000  (-1/1000000000)"
+    assert number(sympy.Rational(-1, 2), True) == "-0.500000  (-1/2)"
 
 
 # B9: the games' rule texts, as an installed user can find them

@@ -6,17 +6,24 @@ The chart is drawn like a casino strategy card: one colour per kind of play (hit
 split, surrender), the code printed in every cell, a legend of the codes that appear, and a print
 stylesheet that keeps the chart on one A4 or Letter page.
 
-Input is plain data (the chart dict of ``docs/charts.md``, rows of strings), so this module
-depends on nothing else in bjcalc but its errors; every piece of text is escaped here.
+The pages (:func:`chart_page`, :func:`report_page`) take plain data (the chart dict of
+``docs/charts.md``, rows of strings) and escape every piece of text; :func:`chart_html` and
+:func:`report_html`, what the commands call, turn results into that data with the rows the
+other formats print too (:mod:`bjcalc.render.common`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bjcalc.errors import BjcalcError
+from bjcalc.render.common import fixed, report_figures, report_sections, rules_line, rules_rows
+
+if TYPE_CHECKING:
+    from bjcalc.report import Report
+    from bjcalc.results import ChartException
 
 #: Column order of every chart table, as printed cards have it.
 UP_CARDS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
@@ -453,3 +460,33 @@ def report_page(
             )
         body.append("</section>")
     return _page(title, body)
+
+
+# -- results as pages ---------------------------------------------------------------------------
+
+
+def _exceptions_dicts(exceptions_: Sequence[ChartException]) -> list[dict[str, Any]]:
+    return [e.to_dict() for e in exceptions_]
+
+
+def report_html(report: Report, seen: Sequence[str] = ()) -> str:
+    return report_page(
+        title=report.title,
+        rules=rules_rows(report.rules, seen),
+        assumed=list(report.assumed),
+        figures=report_figures(report),
+        chart=report.chart.to_dict(),
+        exceptions=_exceptions_dicts(report.exceptions),
+        sections=report_sections(report),
+    )
+
+
+def chart_html(chart, result, exceptions_, seen: Sequence[str] = ()) -> str:
+    return chart_page(
+        chart.to_dict(),
+        title=f"Basic strategy: {rules_line(chart.rules, seen)}",
+        rules=rules_rows(chart.rules, seen),
+        figures=[("player EV per round (unconditional)", fixed(result.ev)),
+                 ("house edge", f"{fixed(100 * float(result.house_edge), 4)} %")],
+        exceptions=_exceptions_dicts(exceptions_),
+    )

@@ -1,0 +1,207 @@
+"""What every output format shares: numbers as text (:func:`fixed`, :func:`number`,
+:func:`exact_text`), the shoe and the rules in words (:func:`rules_line`, :func:`rules_rows`),
+the orders of tables' rows and columns, and the rows that more than one format prints (a
+dealer table's outcomes, an EOR table's rows, a report's figures and sections). Nothing here
+computes a probability, and nothing here imports tabulate or click.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from bjcalc.cards import RANK_NOTATION
+from bjcalc.numbers import constant
+from bjcalc.results import (
+    UP_ORDER,
+    DealerResult,
+    by_up,
+    is_rational,
+)
+from bjcalc.rules import Rules
+
+if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
+    from bjcalc.counting import EffectsOfRemoval, PlayEffects
+    from bjcalc.report import Report
+
+
+def fixed(value: Any, places: int = 6, sign: bool = False) -> str:
+    """``value`` with ``places`` decimals (``sign``: ``+`` on positive values), never as a
+    negative zero: what rounds to zero prints ``0.000000``, unsigned.
+
+    >>> fixed(-0.5384331), fixed(-1e-9), fixed(0.1982394, sign=True), fixed(-1e-9, 4, sign=True)
+    ('-0.538433', '0.000000', '+0.198239', '0.0000')
+    """
+    text = f"{float(value):{'+' if sign else ''}.{places}f}"
+    return text[1:] if text[0] in "+-" and not text.strip("+-0.") else text
+
+
+def number(value: Any, exact: bool) -> str:
+    """A value as text: ``-0.538433``, or with its exact fraction in exact mode."""
+    if exact:
+        fraction = Fraction(int(value.p), int(value.q))
+        return f"{fixed(fraction)}  ({fraction})" if fraction.denominator != 1 else str(fraction)
+    return fixed(value)
+
+
+def exact_text(value: Any) -> str:
+    """An exact number as JSON text: ``"p/q"``, or ``"n"`` for a whole number.
+
+    >>> import sympy
+    >>> exact_text(sympy.Rational(-6, 4)), exact_text(sympy.Integer(3)), exact_text(Fraction(0))
+    ('-3/2', '3', '0')
+    """
+    return str(value if isinstance(value, Fraction) else Fraction(int(value.p), int(value.q)))
+
+
+def exact_or_fixed(value: Any, exact: bool, places: int = 6, sign: bool = False) -> str:
+    """``-0.003557``, or in exact mode the exact fraction beside it (``Fraction`` or
+    ``sympy.Rational``), a whole number alone."""
+    shown = fixed(value, places, sign)
+    if not exact or not is_rational(value):
+        return shown
+    text = exact_text(value)
+    return text if "/" not in text else f"{shown}  ({text})"
+
+
+SEEN_LISTED = 12  # more cards seen than this are counted, not listed
+
+
+def shoe_words(rules: Rules, seen: Sequence[str] = ()) -> str:
+    """The shoe in words: ``8 decks``, ``counts A..T 2,2,...``; with cards already seen and
+    removed (``seen``, out of ``rules``' shoe already), the shoe they came from and what went:
+    ``8 decks less A,T,5`` (more than a dozen cards: how many, and the counts left).
+
+    >>> shoe_words(Rules(decks=1).without("A,T,5"), ("A", "T", "5"))
+    '1 deck less A,T,5'
+    """
+    if not seen:
+        return dict(rules.describe())["shoe"]
+    counts = list(rules.shoe_counts)
+    for card in seen:
+        counts[RANK_NOTATION.index(card)] += 1
+    decks = counts[0] // 4
+    if decks and counts == [4 * decks] * 9 + [16 * decks]:
+        before = f"{decks} deck{'s' if decks != 1 else ''}"
+    else:
+        before = "counts A..T " + ",".join(map(str, counts))
+    if len(seen) <= SEEN_LISTED:
+        return f"{before} less {','.join(seen)}"
+    return f"{before} less {len(seen)} seen cards (counts A..T {','.join(map(str, rules.shoe_counts))} left)"
+
+
+def rules_rows(rules: Rules, seen: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """The rules as (name, value) rows (:meth:`Rules.describe`); with cards seen and removed,
+    the shoe row says what was removed from what, and the counts left."""
+    rows = rules.describe()
+    if not seen:
+        return rows
+    left = "" if len(seen) > SEEN_LISTED else f" (counts A..T {','.join(map(str, rules.shoe_counts))} left)"
+    return [(name, shoe_words(rules, seen) + left if name == "shoe" else value) for name, value in rows]
+
+
+def rules_line(rules: Rules, seen: Sequence[str] = ()) -> str:
+    """A one-line summary: ``8 decks, S17, BJ pays 3:2, double any, DAS, split to 4 hands, late
+    surrender, peek``; with cards seen and removed, ``8 decks less A,T,5, S17, ...``. After the
+    shoe, each rule's words as its declaration (:data:`bjcalc.DECLARED_RULES`) gives them."""
+    from bjcalc.ruleset import rules_words
+
+    return ", ".join([shoe_words(rules, seen), *rules_words(rules)])
+
+
+CHART_KINDS = (("hard", "Hard totals"), ("soft", "Soft totals"), ("pairs", "Pairs"))
+
+
+RANK_ORDER = UP_ORDER  # ranks in the columns of an EOR table: 2..9, T, A, as published tables
+
+
+MATRIX_ACTIONS = ("stand", "hit", "double", "split", "surrender")
+
+
+# count systems: one row per system; an index is (true count or None, whether the first play is
+# better at or above it)
+Index = tuple[Any, bool | None]
+
+
+def outcome_label(outcome: str) -> str:
+    """A dealer outcome as a column name. A total below 17 is a hand stopped by the card limit.
+
+    >>> outcome_label("16"), outcome_label("17"), outcome_label("bust")
+    ('16 (card limit)', '17', 'bust')
+    """
+    return f"{outcome} (card limit)" if outcome.isdigit() and int(outcome) < 17 else outcome
+
+
+def dealer_columns(results: Sequence[DealerResult], exact: bool) -> tuple[list[str], dict[str, dict[str, Any]]]:
+    """Every outcome any up card has, in order, and the tables with each of them (0 where an up
+    card cannot reach it: only some up cards can stop below 17 at a card limit)."""
+    tables = {str(r.up): {str(o): p for o, p in r.items()} for r in results}
+    columns: list[str] = []
+    for table in tables.values():
+        columns += [outcome for outcome in table if outcome not in columns]
+    columns.sort(key=lambda c: (not c.isdigit(), int(c) if c.isdigit() else 0, c))
+    zero = constant(0, exact)
+    return columns, {up: {o: table.get(o, zero) for o in columns} for up, table in tables.items()}
+
+
+def eor_rows(result: EffectsOfRemoval, plays: Sequence[PlayEffects]) -> list[tuple[str, str, Any, dict[str, Any]]]:
+    """(row name, frame, EV or EV difference, rank -> EOR per unit) of the round and each play."""
+    rows = [("round", "unconditional", result.base, by_up(result.eor))]
+    for play in plays:
+        name = f"{play.label} (per unit insured)" if play.first is None else play.label
+        rows.append((name, "conditioned" if play.conditioned else "unconditional", play.difference, by_up(play.eor)))
+    return rows
+
+
+def report_figures(report: Report) -> list[tuple[str, str]]:
+    """The report's headline figures as (label, value) text."""
+    figures = [
+        ("house edge, basic chart", f"{fixed(100 * report.basic.house_edge, 4)} %"),
+        ("house edge, CD play (CDZ-)", f"{fixed(100 * report.cd.house_edge, 4)} %"),
+    ]
+    for label, variance in (("basic chart", report.basic_variance), ("CD play (CDZ-)", report.cd_variance)):
+        if variance.sd is not None:
+            figures.append((f"standard deviation per round, {label}", fixed(variance.sd, 4)))
+    if report.cd.insurance is not None:
+        figures.append(("insurance EV, off the top", fixed(report.cd.insurance)))
+    for bet in report.side_bets:
+        figures.append((f"house edge, {bet.name}", f"{fixed(-100 * float(bet.expected_return), 4)} %"))
+    return figures
+
+
+BET_BEHIND_SENTENCE = (
+    "A Bet Behind rides on a seated player's hand and follows their decisions; it never insures, "
+    "and when the bettor cannot afford a double they take one card at their single bet, when they "
+    "cannot afford a split they follow the first (right-hand) hand."
+)
+
+
+def report_sections(report: Report) -> list[tuple[str, list[list[str]], list[str]]]:
+    """The report's tables beyond the figures and the chart, as (heading, rows with the header
+    first, notes): the EV by up card, the side bets' pay tables, Bet Behind by seated player."""
+    by_up = [["up card", "P(up card)", "EV, basic chart", "EV, CD play"]]
+    for up in sorted(report.cd.by_upcard, key=lambda u: UP_ORDER.index(str(u))):
+        by_up.append([str(up), fixed(report.cd.upcard_probability[up]), fixed(report.basic.by_upcard[up]),
+                      fixed(report.cd.by_upcard[up])])
+    sections = [("EV by up card", by_up, ["unconditional, per initial bet, given the up card; "
+                                          "the round's EV weights them by P(up card)"])]
+    for bet in report.side_bets:
+        rows = [["category", "pays", "probability"]]
+        rows += [[name.replace("_", " "), "loses" if pays < 0 else f"{pays} to 1", fixed(probability, 8)]
+                 for name, (_, probability, pays) in bet.categories.items()]
+        sections.append((f"Side bet: {bet.name}", rows,
+                         [f"house edge {fixed(-100 * float(bet.expected_return), 4)} % "
+                          f"(exact, from the full shoe)"]))
+    if not report.side_bets and report.side_bets_missing:
+        sections.append(("Side bets", [], [report.side_bets_missing]))
+    if report.bet_behind:
+        rows = [["seated player", "follows all", "no doubles or splits"]]
+        rows += [[str(result.seated), fixed(result.follows_everything),
+                  fixed(result.cannot_afford)] for result in report.bet_behind]
+        sections.append(("Bet Behind", rows, [
+            BET_BEHIND_SENTENCE,
+            "EV per unit bet behind, unconditional (the house edge is minus the EV); \"no doubles or "
+            "splits\": the bettor cannot afford them (one card instead of a double, the first hand "
+            "of a split)."]))
+    return sections

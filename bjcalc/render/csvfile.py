@@ -1,0 +1,143 @@
+"""CSV files: one header line, then one line per row, numbers as Python floats (``repr``) or,
+with ``exact``, exact fractions ``p/q``. Nothing here computes a probability. A chart's CSV is
+the file ``--chart FILE`` reads back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from bjcalc.cards import RANK_NOTATION
+from bjcalc.render.common import (
+    CHART_KINDS,
+    MATRIX_ACTIONS,
+    RANK_ORDER,
+    Index,
+    eor_rows,
+    exact_text,
+)
+from bjcalc.results import (
+    is_rational,
+)
+
+if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
+    from bjcalc.counting import CountFigures, EffectsOfRemoval, PlayEffects
+    from bjcalc.countshoe import InsuranceTable
+    from bjcalc.matrix import EvMatrix
+
+
+def _csv(rows: Sequence[Sequence[Any]]) -> str:
+    import csv
+    import io
+
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()
+
+
+def chart_csv(chart) -> str:
+    """The chart's three tables, one line per row: ``table`` (hard, soft, pairs), ``row``, then
+    the code against each up card (2..9, T, A)."""
+    columns = list(next(iter(chart.table("hard").values())).keys())
+    rows = [["table", "row"] + columns]
+    for kind, _ in CHART_KINDS:
+        rows += [[kind, row] + list(cells.values()) for row, cells in chart.table(kind).items()]
+    return _csv(rows)
+
+
+def _csv_number(value: Any, exact: bool) -> str:
+    return exact_text(value) if exact and is_rational(value) else repr(float(value))
+
+
+def eor_csv(result: EffectsOfRemoval, plays: Sequence[PlayEffects], exact: bool) -> str:
+    """One line per row of the table: the bet its numbers are per (``bet``: the initial bet, or
+    the insurance bet), its EV (the round) or EV difference (a play) per unit of that bet, and
+    its EOR for each rank in % of that bet, each column's unit in its header (exact fractions
+    with ``exact``; empty where the shoe holds none of the rank)."""
+    rows: list[list[str]] = [["row", "frame", "bet", "ev_or_difference_per_bet"]
+                             + [f"eor_{r}_percent_of_bet" for r in RANK_ORDER]]
+    for (name, frame, value, eor), play in zip(eor_rows(result, plays), [None, *plays]):
+        unit = "insurance_bet" if play is not None and play.first is None else "initial_bet"
+        cells = [_csv_number(100 * eor[rank], exact) if rank in eor else "" for rank in RANK_ORDER]
+        rows.append([play.label if play is not None else name, frame, unit, _csv_number(value, exact)] + cells)
+    return _csv(rows)
+
+
+def _csv_optional(value: float | None) -> str:
+    return "" if value is None else repr(value)
+
+
+def _tag_csv(value: Fraction) -> str:
+    """A tag in a CSV cell: ``1``, ``0.5`` (a spreadsheet reads ``1/2`` as a date)."""
+    return str(value.numerator) if value.denominator == 1 else repr(float(value))
+
+
+def count_csv(plays: Sequence[PlayEffects], figures: Sequence[CountFigures], indices: Sequence[Sequence[Index]],
+              exact: bool) -> str:
+    """One line per system: tags (2..T, A), balanced, BC, IC, the advantage per true count in %,
+    the playing efficiency (empty where not computed) and, per play, its index and which side
+    of it the first play is the better."""
+    header = ["system"] + [f"tag_{r}" for r in RANK_ORDER] + [
+        "balanced", "betting_correlation", "insurance_correlation", "advantage_per_true_count_percent",
+        "playing_efficiency"]
+    for play in plays:
+        header += [f"index: {play.label}", f"deviate: {play.label}"]
+    rows: list[list[str]] = [header]
+    for f, row in zip(figures, indices):
+        tags = f.system.tags
+        line = [f.system.name] + [_tag_csv(tags[RANK_NOTATION.index(r)]) for r in RANK_ORDER]
+        line += ["yes" if f.system.balanced else "no", _csv_optional(f.betting_correlation),
+                 _csv_optional(f.insurance_correlation),
+                 _csv_number(f.per_true_count_exact if exact and f.per_true_count_exact is not None
+                             else f.per_true_count, exact),
+                 _csv_optional(f.playing_efficiency)]
+        for value, above in row:
+            line += ["", ""] if value is None else [
+                _csv_number(value, exact), "at_or_above" if above else "at_or_below"]
+        rows.append(line)
+    return _csv(rows)
+
+
+def matrix_csv(result: EvMatrix, exact: bool) -> str:
+    """One line per (hand, up card): P(up card and hand), every action's EV (empty where not
+    allowed) in ``frame``, the best play and its EV unconditional, P(dealer blackjack), and the
+    best play's win/push/loss (empty for a split); exact fractions with ``exact``."""
+    header = ["hand", "same_face", "up", "probability", *MATRIX_ACTIONS, "best", "frame", "best_unconditional",
+              "dealer_blackjack", "win", "push", "loss"]
+    rows: list[list[str]] = [header]
+    for cell in result.cells:
+        data = cell.to_data()
+        line = []
+        for key in header:
+            value = data[key]
+            if key == "same_face":
+                line.append("yes" if value else "no")
+            elif value is None or isinstance(value, str):
+                line.append(value or "")
+            else:
+                line.append(_csv_number(value, exact))
+        rows.append(line)
+    return _csv(rows)
+
+
+def _csv_value(value: Fraction | None, exact: bool) -> str:
+    if value is None:
+        return ""
+    return exact_text(value) if exact else repr(float(value))
+
+
+def insurance_csv(table: InsuranceTable, exact: bool) -> str:
+    """One line per depth: cards left, the index as RC and TC, insurance's EV there, the same for
+    the count below, and whether the EV rises with the count at that depth."""
+    rows: list[Sequence[Any]] = [["cards_left", "decks_left", "running_count", "true_count", "ev",
+                                  "below_running_count", "below_true_count", "below_ev", "monotone"]]
+    for row in table.rows:
+        at = None if row.running_count is None else row.evs[row.running_count]
+        below = None if row.below is None else row.evs[row.below]
+        rows.append([row.cards_left, _csv_value(Fraction(row.cards_left, 52), exact),
+                     _csv_value(row.running_count, exact), _csv_value(row.true_count, exact), _csv_value(at, exact),
+                     _csv_value(row.below, exact), _csv_value(row.below_true_count, exact),
+                     _csv_value(below, exact), "yes" if row.monotone else "no"])
+    return _csv(rows)

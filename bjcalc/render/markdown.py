@@ -1,0 +1,136 @@
+"""Markdown pages (GitHub tables), as ``--format markdown`` prints them and ``bjcalc tables``
+writes them. Nothing here computes a probability; the tables are
+:mod:`bjcalc.render.text`'s, in ``github`` format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from tabulate import tabulate
+
+from bjcalc.render.common import (
+    CHART_KINDS,
+    RANK_ORDER,
+    Index,
+    eor_rows,
+    exact_or_fixed,
+    fixed,
+    report_figures,
+    rules_line,
+    rules_rows,
+)
+from bjcalc.render.text import (
+    COUNT_NOTES,
+    INSURANCE_NOTES,
+    LEGEND,
+    MATRIX_NOTES,
+    count_tables,
+    edge_summary,
+    effects_rows,
+    eor_cells,
+    eor_head,
+    exact_base,
+    exceptions_lines,
+    insurance_heading,
+    insurance_index_table,
+    insurance_missing,
+    matrix_round_lines,
+    matrix_tables,
+    pe_note,
+    section_lines,
+    weighted_sum_line,
+)
+from bjcalc.results import (
+    Strategy,
+)
+from bjcalc.rules import Rules
+
+if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
+    from bjcalc.counting import CountFigures, EffectsOfRemoval, PlayEffects
+    from bjcalc.countshoe import InsuranceTable
+    from bjcalc.matrix import EvMatrix
+    from bjcalc.report import Report, RuleEffects
+
+
+def chart_markdown(chart, result, exceptions_, exact: bool, seen: Sequence[str] = ()) -> str:
+    columns = list(next(iter(chart.table("hard").values())).keys())
+    lines = [f"# Basic strategy: {rules_line(chart.rules, seen)}", "", LEGEND + ".", ""]
+    for kind, title in CHART_KINDS:
+        rows = [[row] + list(cells.values()) for row, cells in chart.table(kind).items()]
+        lines.append(f"## {title}")
+        lines.append("")
+        lines.append(tabulate(rows, headers=[title.split()[0]] + columns, tablefmt="github", disable_numparse=True))
+        lines.append("")
+    lines += edge_summary(result, exact)
+    lines += exceptions_lines(exceptions_, markdown=True)
+    return "\n".join(lines) + "\n"
+
+
+def report_markdown(report: Report, seen: Sequence[str] = ()) -> str:
+    lines = [f"# {report.title}", "", "## Rules as understood", "",
+             tabulate(rules_rows(report.rules, seen), headers=["rule", "value"], tablefmt="github",
+                      disable_numparse=True), ""]
+    for note in report.assumed:
+        lines.append(f"- *Assumed (the game's text is silent):* {note}")
+    lines += ["", "## Figures", "", "Unconditional, per round or per unit bet, reshuffle every round.", "",
+              tabulate(report_figures(report), headers=["figure", "value"], tablefmt="github",
+                       disable_numparse=True), ""]
+    body = chart_markdown(report.chart, report.basic, report.exceptions, exact=report.exact, seen=seen)
+    lines.append(body.replace("# Basic strategy", "## Basic strategy", 1))
+    lines += ["", *section_lines(report, markdown=True)]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def effects_markdown(title: str, rules: Rules, base: float, effects: Sequence[tuple[str, float, float]],
+                     exact: RuleEffects | None = None) -> str:
+    rows, headers = effects_rows(effects, exact)
+    return "\n".join([
+        f"# Rule-by-rule effects: {title}",
+        "",
+        (f"Baseline: the game as it is ({rules_line(rules)}), house edge **{fixed(base, 4)} %**{exact_base(exact)} "
+        "(CD play, split hands CDZ-, unconditional, reshuffle every round). Each row changes one "
+        "rule; the effect is in percentage points of house edge (+ = worse for the player)."),
+        "",
+        tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True),
+        "",
+    ])
+
+
+def eor_markdown(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strategy: Strategy, exact: bool,
+                 fixed_chart: bool, seen: Sequence[str] = ()) -> str:
+    rows = [[name, frame, exact_or_fixed(value, exact)] + eor_cells(eor)
+            for name, frame, value, eor in eor_rows(result, plays)]
+    return "\n".join([
+        f"# Effects of removal: {rules_line(result.rules, seen)}", "",
+        *[f"- {line}" for line in eor_head(result, plays, play_strategy)], "",
+        tabulate(rows, headers=["", "frame", "EV"] + list(RANK_ORDER), tablefmt="github", disable_numparse=True),
+        "", weighted_sum_line(result, fixed_chart), "",
+    ])
+
+
+def count_markdown(result: EffectsOfRemoval, plays: Sequence[PlayEffects], figures: Sequence[CountFigures],
+                   indices: Sequence[Sequence[Index]], exact: bool, seen: Sequence[str] = (),
+                   pe_model: Mapping[str, Any] | None = None) -> str:
+    return "\n".join([
+        f"# Count systems: {rules_line(result.rules, seen)}", "",
+        f"- EORs of the round (unconditional), strategy: {result.strategy}",
+        *[f"- {note}" for note in [*COUNT_NOTES, *pe_note(pe_model)]], "",
+        *count_tables(result, plays, figures, indices, exact, "github"), "",
+    ])
+
+
+def matrix_markdown(result: EvMatrix, exact: bool, seen: Sequence[str] = ()) -> str:
+    exact_note = ["exact fractions of every cell: --format csv or json with --exact"] if exact else []
+    head = [f"- {line}" for line in (*matrix_round_lines(result, exact), *MATRIX_NOTES, *exact_note)]
+    return "\n".join([f"# EV matrix: {rules_line(result.rules, seen)}", "", *head,
+                      *matrix_tables(result, "github", "## "), ""])
+
+
+def insurance_markdown(table: InsuranceTable, rules: Rules, exact: bool) -> str:
+    shoe, *heading = insurance_heading(table, rules)
+    return "\n".join([f"# Insurance index by cards left: {shoe}", "",
+                      *[f"- {line}" for line in [*heading, *INSURANCE_NOTES]], "",
+                      insurance_index_table(table, exact, "github"),
+                      *[f"\n{line}" for line in insurance_missing(table)], ""])
