@@ -581,7 +581,9 @@ class InsuranceTable:
         return sum(t * n for t, n in zip(self.tags, self.shoe)) == 0
 
     def to_data(self) -> dict[str, Any]:
-        return {"system": self.system, "tags": [self.tags[r] for r in list(range(1, 10)) + [ACE]],
+        # the tags are given, not computed: plain numbers (as the count command prints them), no exact mirror
+        tags = [self.tags[r] for r in list(range(1, 10)) + [ACE]]
+        return {"system": self.system, "tags": [int(t) if t.denominator == 1 else float(t) for t in tags],
                 "balanced": self.balanced, "initial_running_count": self.initial_running_count,
                 "hand": ",".join(map(str, self.hand)), "up": "A",
                 "rows": [row.to_data() for row in self.rows]}

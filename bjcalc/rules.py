@@ -93,8 +93,10 @@ class BlackjackTakes:
     def in_words(self) -> str:
         """What the policy takes, in words.
 
-        >>> BLACKJACK_TAKES["live"].in_words
-        'a double loses both bets to an ace-up blackjack, only the original bet to a ten-up one; a split loses every hand'
+        >>> for part in BLACKJACK_TAKES["live"].in_words.split("; "):
+        ...     print(part)
+        a double loses both bets to an ace-up blackjack, only the original bet to a ten-up one
+        a split loses every hand
         """
         words = []
         for extra, every, vs_ace, vs_ten in (("a double", "both bets", self.doubles_vs_ace, self.doubles_vs_ten),
