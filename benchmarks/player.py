@@ -34,12 +34,8 @@ def depleted(full: tuple[int, ...], i: int) -> tuple[int, ...]:
 
 def run(decks: int, shoes: int) -> dict:
     from bjcalc import Analysis, Rules
-    from bjcalc.engine.dealer import kernel_available as dealer_kernel
-    try:
-        from bjcalc.engine.values import kernel_available as player_kernel
-    except ImportError:  # a bjcalc from before the compiled player loop (to compare)
-        def player_kernel() -> bool:
-            return False
+    from bjcalc.engine.kernels import dealer_kernel_available as dealer_kernel
+    from bjcalc.engine.kernels import player_kernel_available as player_kernel
 
     rules = dict(surrender="late", split_hands=4, double_after_split=True)
     full = Rules(decks=decks, **rules)

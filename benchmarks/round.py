@@ -22,7 +22,7 @@ def run(decks: int, exact: bool) -> dict:
     started = time.perf_counter()
     from bjcalc import Analysis, Rules
     from bjcalc.cards import RANK_NOTATION
-    from bjcalc.engine.dealer import kernel_available
+    from bjcalc.engine.kernels import dealer_kernel_available
 
     imported = time.perf_counter()
     rules = Rules(decks=decks, surrender="late", split_hands=4, double_after_split=True)
@@ -50,7 +50,7 @@ def run(decks: int, exact: bool) -> dict:
         "house_edge_cd": f"{100 * float(cd.house_edge):.6f} %",
         "house_edge_basic": f"{100 * float(basic.house_edge):.6f} %",
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        "dealer_loop": "compiled" if kernel_available() else "numpy",
+        "dealer_loop": "compiled" if dealer_kernel_available() else "numpy",
     }
 
 

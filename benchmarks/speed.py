@@ -110,13 +110,13 @@ def main() -> None:
     # PYTHONDONTWRITEBYTECODE, and an editable install would then recompile every module of
     # bjcalc in every process (about 0.1 s)
     import bjcalc
-    from bjcalc.engine.dealer import exact_kernel_available, kernel_available
+    from bjcalc.engine.kernels import dealer_kernel_available, exact_dealer_kernel_available
     from bjcalc.engine.store import cache_directory
 
     compileall.compile_dir(os.path.dirname(bjcalc.__file__), quiet=1)
     cache = str(cache_directory() or tempfile.mkdtemp())
-    print(f"dealer loop: {'compiled' if kernel_available() else 'numpy'}"
-          f"{' (exact in 128-bit integers)' if exact_kernel_available() else ''}; store: {cache}; "
+    print(f"dealer loop: {'compiled' if dealer_kernel_available() else 'numpy'}"
+          f"{' (exact in 128-bit integers)' if exact_dealer_kernel_available() else ''}; store: {cache}; "
           f"{os.cpu_count()} cores")
     header = ["decks", "first run", "cold", "warm (+1 shoe)", "exact", "peak MB float / exact"]
     print(" | ".join(header))

@@ -21,7 +21,7 @@ def run(decks: int, exact: bool) -> dict:
     started = time.perf_counter()
     from bjcalc import Analysis, Rules
     from bjcalc.cards import RANK_NOTATION
-    from bjcalc.engine.dealer import kernel_available
+    from bjcalc.engine.kernels import dealer_kernel_available
 
     imported = time.perf_counter()
     # stand/hit/double/surrender only: splits are timed by benchmarks/round.py
@@ -47,7 +47,7 @@ def run(decks: int, exact: bool) -> dict:
         "compute_s": round(done - imported, 3),
         "total_s": round(done - started, 3),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        "dealer_loop": "compiled" if kernel_available() else "numpy",
+        "dealer_loop": "compiled" if dealer_kernel_available() else "numpy",
     }
 
 

@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, cast, overload
 import numpy as np
 
 from bjcalc.actions import Action
-from bjcalc.cards import ACE, TEN, Rank, as_cards, counts_total, is_blackjack, parse_card, ten_faces
+from bjcalc.cards import ACE, BLACKJACK, BUST, TEN, Rank, as_cards, counts_total, is_blackjack, parse_card, ten_faces
 from bjcalc.engine.analyser import Engine
 from bjcalc.engine.codes import Code
-from bjcalc.engine.dealer import BLACKJACK, BUST, compiled_dealer, max_draws, outcome_numerators
+from bjcalc.engine.dealer import compiled_dealer, max_draws, outcome_numerators
 from bjcalc.engine.payout import Frame, action_values, hand_frame
 from bjcalc.engine.split import PostSplit
 from bjcalc.engine.walk import Dealt, Optimal, deal, round_totals

@@ -132,7 +132,7 @@ def _whole(value: object) -> bool:
 
 
 MAX_DECKS = 1_000_000
-MAX_CARDS = 52 * MAX_DECKS  # below dealer.EXACT_CARD_LIMIT, where exact residues stay in int64
+MAX_CARDS = 52 * MAX_DECKS  # below engine.residues.EXACT_CARD_LIMIT, where exact residues stay in int64
 MAX_PAYOUT = 1000  # to 1: a blackjack or side-bet payout above this is a typing error
 FEWEST_CARDS, MOST_CARDS = 3, 99  # card limits and Charlie (2 would mean no hand ever draws)
 

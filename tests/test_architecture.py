@@ -82,13 +82,39 @@ def test_the_engine_imports_nothing_above_it():
     imports = _imports()
     graph = _graph(imports)
     engine = {m for m in imports if m == "engine" or m.startswith("engine.")}
-    assert {"engine.dealer", "engine.hands", "engine.split", "engine.walk"} <= engine
+    assert {"engine.dealer", "engine.jointdealer", "engine.kernels", "engine.residues", "engine.hands", "engine.split",
+            "engine.walk"} <= engine
     ours = set(imports)
     for module in sorted(engine):
         reached = nx.descendants(graph, module)
         above = {m for m in reached & ours if m not in engine and m not in BELOW_THE_ENGINE}
         assert not above, f"{module} reaches {sorted(above)}"
         assert not reached & EDGE_LIBRARIES, f"{module} reaches {sorted(reached & EDGE_LIBRARIES)}"
+
+
+# the engine's foundations: loading the compiled loops, exact integers too large for machine
+# words, the disk store of compiled graphs and the pools; every engine module may use them and
+# they use no other engine module
+ENGINE_FOUNDATIONS = {"engine.kernels", "engine.residues", "engine.store", "engine.pools"}
+
+
+def test_the_engine_foundations_import_no_engine_module():
+    imports = _imports()
+    for module in sorted(ENGINE_FOUNDATIONS):
+        inside = {m for m in imports[module] if m.startswith("engine.")}  # the package itself is its docstring
+        assert not inside, f"{module} imports {sorted(inside)}"
+
+
+def test_the_compiled_loops_are_loaded_in_one_module():
+    # engine/kernels.py loads both optional C extensions and says whether each may run
+    loaders = set()
+    for path, module in _module_names().items():
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [alias.name for alias in node.names] + [getattr(node, "module", None) or ""]
+                if any(name.rsplit(".", 1)[-1] in ("_dealer_kernel", "_player_kernel") for name in names):
+                    loaders.add(module)
+    assert loaders == {"engine.kernels"}, loaders
 
 
 def test_the_checks_see_the_imports():

@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 
 from bjcalc import Analysis, Rules
+from bjcalc.cards import BUST
 from bjcalc.engine import dealer as d
+from bjcalc.engine import jointdealer, kernels, pools, residues
 
-needs_kernel = pytest.mark.skipif(d._dealer_kernel is None, reason="compiled dealer loop not built")
+needs_kernel = pytest.mark.skipif(kernels.dealer_kernel is None, reason="compiled dealer loop not built")
 
 
 def _numpy_float(dealer, shoe, removed, depth):
@@ -54,7 +56,7 @@ def test_kernel_matches_exact_numerators():
             assert abs(got - float(want)) <= 1e-15
 
 
-needs_joint = pytest.mark.skipif(not d.joint_available(), reason="compiled joint dealer pass not built")
+needs_joint = pytest.mark.skipif(not kernels.joint_kernel_available(), reason="compiled joint dealer pass not built")
 
 
 @needs_joint
@@ -65,15 +67,15 @@ def test_joint_pass_equals_each_up_cards_exact_numerators(h17, max_cards, shoe):
     numerators, outcome by outcome, on depleted shoes (some ranks run out); a row that leaves
     no card of the up card's rank gets zeros for that up card."""
     rng = np.random.default_rng(sum(shoe) + 7 * h17 + (max_cards or 0))
-    joint = d.joint_dealer(h17, max_cards)
+    joint = jointdealer.joint_dealer(h17, max_cards)
     removed = np.minimum(rng.integers(0, 3, size=(83, 10)), np.array(shoe))  # 83: not a whole block
     depths, pays = [], np.zeros((10, joint.n_out, 2))
     for up in range(10):
         after = shoe[:up] + (shoe[up] - 1,) + shoe[up + 1 :]
         depths.append(d.max_draws(d.compiled_dealer(up, h17, max_cards), after) if shoe[up] else -1)
         pays[up, :, 0] = 1  # the stand columns: all outcomes, and the bust alone
-        pays[up, :, 1] = [o == d.BUST for o in joint.outcomes[up]] + [0] * (joint.n_out - len(joint.outcomes[up]))
-    matrix, stand = d.joint_numerators(joint, shoe, removed, depths, pays)
+        pays[up, :, 1] = [o == BUST for o in joint.outcomes[up]] + [0] * (joint.n_out - len(joint.outcomes[up]))
+    matrix, stand = jointdealer.joint_numerators(joint, shoe, removed, depths, pays)
     for up in range(10):
         if not shoe[up]:
             continue
@@ -87,25 +89,25 @@ def test_joint_pass_equals_each_up_cards_exact_numerators(h17, max_cards, shoe):
             for got, want, den in zip(matrix[up][live][:, slot], exact[outcome], denominators):
                 assert abs(got / float(den) - Fraction(int(want), int(den))) <= 1e-15, (up, outcome)
         np.testing.assert_allclose(stand[up][live][:, 0], [float(den) for den in denominators], rtol=1e-14)
-        busts = matrix[up][:, dealer.outcomes.index(d.BUST)] if d.BUST in dealer.outcomes else 0 * stand[up][:, 1]
+        busts = matrix[up][:, dealer.outcomes.index(BUST)] if BUST in dealer.outcomes else 0 * stand[up][:, 1]
         np.testing.assert_allclose(stand[up][:, 1], busts, rtol=1e-15)
 
 
 @needs_joint
 def test_joint_pass_on_both_cores_gives_the_same_numbers(monkeypatch):
-    joint = d.joint_dealer(False, None)
+    joint = jointdealer.joint_dealer(False, None)
     shoe = (32,) * 9 + (128,)
     removed = np.random.default_rng(3).integers(0, 4, size=(5000, 10))
     depths = [d.max_draws(d.compiled_dealer(up, False, None), shoe[:up] + (shoe[up] - 1,) + shoe[up + 1 :])
               for up in range(10)]
     pay = np.ones((10, joint.n_out, 1))
-    whole = d.joint_numerators(joint, shoe, removed, depths, pay)
-    monkeypatch.setattr(d, "_WORKERS", 1)
-    single = d.joint_numerators(joint, shoe, removed, depths, pay)
+    whole = jointdealer.joint_numerators(joint, shoe, removed, depths, pay)
+    monkeypatch.setattr(pools, "_PARTS", 1)
+    single = jointdealer.joint_numerators(joint, shoe, removed, depths, pay)
     assert all(np.array_equal(a, b) for a, b in zip(whole, single))
 
 
-needs_exact_kernel = pytest.mark.skipif(not d._EXACT_KERNEL, reason="no 128-bit exact loop in this build")
+needs_exact_kernel = pytest.mark.skipif(not kernels.HAS_EXACT_PASS, reason="no 128-bit exact loop in this build")
 
 
 @needs_exact_kernel
@@ -118,7 +120,7 @@ def test_exact_kernel_matches_the_residue_arithmetic(h17, max_cards):
                      tuple(int(n) for n in rng.integers(0, 5, size=10))):  # a few cards
             removed = np.minimum(rng.integers(0, 4, size=(67, 10)), np.array(shoe)[None, :])
             depth = d.max_draws(dealer, shoe)
-            assert d._fits_128_bits(shoe, removed, depth)
+            assert residues.fits_128_bits(shoe, removed, depth)
             fast, fast_den = d._kernel_numerators(dealer, shoe, removed, depth, exact=True)
             slow, slow_den = d._exact_numerators(dealer, shoe, removed, depth)
             assert fast.keys() == slow.keys() and fast_den.tolist() == slow_den.tolist()
@@ -130,7 +132,7 @@ def test_shoes_too_large_for_128_bits_take_the_residues():
     dealer = d.compiled_dealer(9, False, None)
     huge = (4_000_000,) * 9 + (16_000_000,)
     removed = np.zeros((1, 10), dtype=np.int64)
-    assert not d._fits_128_bits(huge, removed, d.max_draws(dealer, huge))
+    assert not residues.fits_128_bits(huge, removed, d.max_draws(dealer, huge))
     table = Analysis(Rules(decks=1_000_000), exact=True).dealer("T")
     assert sum(table.values()) == 1
 
@@ -140,7 +142,7 @@ def test_round_same_with_numpy_loop(monkeypatch):
     rules = Rules(decks=2, hit_soft_17=True, split_hands=4, surrender="late", double_after_split=True)
     compiled = Analysis(rules).round().ev
     monkeypatch.setenv("BJCALC_NUMPY_DEALER", "1")
-    assert not d.kernel_available()
+    assert not kernels.dealer_kernel_available()
     with_numpy = Analysis(rules).round().ev
     assert abs(compiled - with_numpy) < 1e-13
 
@@ -152,7 +154,7 @@ def test_large_batches_cut_into_parts_give_the_same_numbers(monkeypatch):
     removed = np.random.default_rng(5).integers(0, 5, size=(5000, 10))
     depth = d.max_draws(dealer, shoe)
     parts, _ = d._kernel_numerators(dealer, shoe, removed, depth)
-    monkeypatch.setattr(d, "_WORKERS", 1)
+    monkeypatch.setattr(pools, "_PARTS", 1)
     whole, _ = d._kernel_numerators(dealer, shoe, removed, depth)
     for outcome in whole:
         assert np.array_equal(parts[outcome], whole[outcome])
@@ -165,7 +167,7 @@ def test_the_compiled_loop_is_in_use_where_a_compiler_is():
 
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         pytest.skip("no C compiler: the numpy loop is the expected one")
-    assert d._dealer_kernel is not None, (
+    assert kernels.dealer_kernel is not None, (
         "bjcalc/_dealer_kernel is not built in the source tree: install with "
         "`python3 -m pip install -e '.[test]'` (or run `python3 setup.py build_ext --inplace`)"
     )
@@ -179,7 +181,7 @@ def test_exact_halves_join_to_the_same_integers():
     depth = d.max_draws(dealer, shoe)
     halves = d.exact_halves(dealer, shoe, removed, depth)
     assert halves is not None and halves.dtype == np.uint64 and halves.shape == (2, len(dealer.outcomes), 2)
-    joined = d.join_halves(halves)
+    joined = residues.join_halves(halves)
     exact, _ = d._exact_numerators(dealer, shoe, removed, depth)
     for i, outcome in enumerate(dealer.outcomes):
         assert joined[:, i].tolist() == exact[outcome].tolist()
@@ -194,7 +196,7 @@ def test_exact_halves_join_to_the_same_integers():
 def test_a_float_analysis_on_the_joint_pass_equals_the_exact_one(rules):
     """Float mode reads the joint pass (every up card at once), exact mode the exact pass of each
     up card: the round and a hand against each up card agree to rounding, on a depleted deck."""
-    assert d.joint_available()
+    assert kernels.joint_kernel_available()
     shoe = (4, 3, 4, 4, 3, 4, 4, 4, 4, 15)
     float_, exact = Analysis(Rules(shoe=shoe, **rules)), Analysis(Rules(shoe=shoe, **rules), exact=True)
     assert float_.engine._joint is not None and exact.engine._joint is None

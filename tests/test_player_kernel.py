@@ -10,13 +10,14 @@ import numpy as np
 import pytest
 
 from bjcalc import Analysis, Rules
+from bjcalc.engine import kernels
 from bjcalc.engine import values as v
 from bjcalc.engine.codes import Code
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.hands import hand_layers
 from bjcalc.engine.split import may_double_after_split
 
-needs_kernel = pytest.mark.skipif(v._player_kernel is None, reason="compiled player loop not built")
+needs_kernel = pytest.mark.skipif(kernels.player_kernel is None, reason="compiled player loop not built")
 
 SHOE = (8, 8, 8, 8, 8, 8, 8, 8, 8, 32)  # two decks: quick, and deep enough for every rule
 
@@ -36,10 +37,10 @@ RULE_SETS = {
 def _both(monkeypatch, build):
     """``build()`` with the compiled loop, then with the numpy loop."""
     monkeypatch.delenv("BJCALC_NUMPY_PLAYER", raising=False)
-    assert v.kernel_available()
+    assert kernels.player_kernel_available()
     compiled = build()
     monkeypatch.setenv("BJCALC_NUMPY_PLAYER", "1")
-    assert not v.kernel_available()
+    assert not kernels.player_kernel_available()
     return compiled, build()
 
 
@@ -182,7 +183,7 @@ def test_the_kernel_refuses_arrays_that_do_not_fit():
     def call(rows_out=rows, stand=inputs.stand, counts=flat.counts):
         out = [np.empty(rows_out) for _ in range(4)]
         two = np.empty(len(layers.counts[0]))
-        v._player_kernel.solve(counts, flat.children, flat.starts, inputs.shoe_rows, stand, inputs.suffixes,
+        kernels.player_kernel.solve(counts, flat.children, flat.starts, inputs.shoe_rows, stand, inputs.suffixes,
                                None, None, *out, np.empty(rows_out, dtype=np.int64), two, two.copy(),
                                2, -1, 0, 1, 0, 21, 0, context.depth)
 
@@ -202,7 +203,7 @@ def test_the_compiled_loop_is_in_use_where_a_compiler_is():
 
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         pytest.skip("no C compiler: the numpy loop is the expected one")
-    assert v._player_kernel is not None, (
+    assert kernels.player_kernel is not None, (
         "bjcalc/engine/_player_kernel is not built in the source tree: install with "
         "`python3 -m pip install -e '.[test]'` (or run `python3 setup.py build_ext --inplace`)"
     )

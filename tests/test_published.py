@@ -102,9 +102,9 @@ def test_insurance_off_the_top(row):
 def test_exact_dealer_primes_are_the_largest_primes_below_2_31():
     import sympy
 
-    from bjcalc.engine.dealer import _primes_below_2_31
+    from bjcalc.engine.residues import primes_below_2_31
 
-    primes = _primes_below_2_31(40)
+    primes = primes_below_2_31(40)
     expected = [sympy.prevprime(2**31)]
     while len(expected) < 40:
         expected.append(sympy.prevprime(expected[-1]))
@@ -112,7 +112,7 @@ def test_exact_dealer_primes_are_the_largest_primes_below_2_31():
 
 
 def test_the_largest_shoe_allowed_keeps_exact_residues_in_int64():
-    from bjcalc.engine.dealer import EXACT_CARD_LIMIT
+    from bjcalc.engine.residues import EXACT_CARD_LIMIT
     from bjcalc.rules import MAX_CARDS
 
     # a residue (< 2**31) times a card count, summed over ten ranks, must stay below 2**63

@@ -47,7 +47,7 @@ def test_stored_arrays_read_back_as_the_compiled_graphs():
                 assert {o: w.tolist() for o, w in a.stops.items()} == {o: w.tolist() for o, w in b.stops.items()}
                 assert np.array_equal(a.stop_counts, b.stop_counts)
     built = hands._compile_hands((4,) * 9 + (16,), 5)
-    read = hands._layers_from_arrays(hands._layers_arrays(built))
+    read = hands._layers_from_arrays(hands._layers_arrays(built), built.key)
     for field in ("counts", "children", "totals", "soft"):
         pairs = zip(getattr(built, field), getattr(read, field))
         assert all(np.array_equal(x, y) and x.dtype == y.dtype for x, y in pairs)

@@ -28,7 +28,7 @@
 #define MULTIVERSION
 #endif
 
-/* The dealer graph, flattened by bjcalc.engine.dealer.flat_dealer. Step s (the dealer holds s cards
+/* The dealer graph, flattened by bjcalc.engine.dealer (CompiledDealer.flat). Step s (the dealer holds s cards
  * beyond the up card and draws one more) has edges edge_start[s] .. edge_start[s+1]-1, each from
  * a drawing state `parent` of level s to state `child` of level s+1, drawing `rank` of which the
  * parent holds `held`. Level s+1 has width[s] states; stop[node_start[s] + i] is the outcome
@@ -258,7 +258,7 @@ fail:
 }
 
 
-/* The dealer of every up card in one pass per shoe (float): bjcalc.engine.dealer.JointDealer.
+/* The dealer of every up card in one pass per shoe (float): bjcalc.engine.jointdealer.JointDealer.
  *
  * A node is a multiset F of the dealer's cards, up card included, laid out level by level
  * (level = |F|); for a shoe T (before the up card) its weight is w(F) = prod_r ff(T_r, F_r),

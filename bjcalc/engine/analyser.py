@@ -10,7 +10,7 @@ from typing import Any
 
 from bjcalc.engine.batch import JointBatch, ShoeIndex
 from bjcalc.engine.context import UpcardContext
-from bjcalc.engine.dealer import joint_available
+from bjcalc.engine.kernels import joint_kernel_available
 from bjcalc.engine.split import Decide, PostSplit, SplitSolver
 from bjcalc.engine.values import HandValues, unsplit_layers, unsplit_table
 from bjcalc.numbers import quotient
@@ -25,7 +25,8 @@ class Engine:
         self._contexts: dict[int, UpcardContext] = {}
         self._index = ShoeIndex(rules.infinite)  # the shoes the hands leave, shared by the up cards
         # float mode: one dealer pass per shoe for every up card (with the compiled loop)
-        self._joint = JointBatch(rules, self._index) if not exact and not rules.infinite and joint_available() else None
+        joint = not exact and not rules.infinite and joint_kernel_available()
+        self._joint = JointBatch(rules, self._index) if joint else None
         self._tables: dict[int, HandValues] = {}
         self._splits: dict[int, SplitSolver] = {}
         self._chart_splits: dict[int, dict[tuple[Any, int], dict[int, HandValues]]] = {}

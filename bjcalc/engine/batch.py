@@ -22,17 +22,15 @@ from bjcalc.engine.dealer import (
     after_up,
     compiled_dealer,
     exact_halves,
-    exact_kernel_available,
     exact_kernel_fits,
-    join_halves,
-    joint_dealer,
-    joint_numerators,
-    kernel_available,
     max_draws,
     outcome_numerators,
 )
 from bjcalc.engine.hands import PACK, HandLayers, LayersKey
+from bjcalc.engine.jointdealer import joint_dealer, joint_numerators
+from bjcalc.engine.kernels import dealer_kernel_available, exact_dealer_kernel_available
 from bjcalc.engine.pools import ahead_thread
+from bjcalc.engine.residues import join_halves
 from bjcalc.numbers import as_numbers
 from bjcalc.rules import Rules
 
@@ -156,7 +154,7 @@ def _pay_tables(outcomes: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.n
 
 class JointBatch:
     """Every up card's dealer outcomes on the shoes of a :class:`ShoeIndex`, in one pass per
-    shoe for all up cards (:class:`bjcalc.engine.dealer.JointDealer`; float mode, compiled
+    shoe for all up cards (:class:`bjcalc.engine.jointdealer.JointDealer`; float mode, compiled
     loop): one analysis shares it between its up cards' :class:`DealerBatch`. Rows are
     evaluated in chunks as they are registered, in a background thread."""
 
@@ -268,7 +266,8 @@ class DealerBatch:
             return
         if more:
             return
-        if self._pending is not None or not kernel_available() or (self.exact and not exact_kernel_available()):
+        compiled = exact_dealer_kernel_available() if self.exact else dealer_kernel_available()
+        if self._pending is not None or not compiled:
             return
         if len(self.index) > self._evaluated:
             end = len(self.index)

@@ -9,7 +9,11 @@ level by level through the graph counts the legal orders once per multiset and e
 whole dealer for any number of shoes in one pass: the shoes are columns of a numpy array.
 
 The graph is built with networkx (it is the natural model of "hands and draws") and compiled
-once to flat index arrays; the hot loop sees only numpy arrays.
+once to flat index arrays, kept on disk by :mod:`bjcalc.engine.store`; the hot loop sees only
+numpy arrays. It runs in the compiled loop where one is built (:mod:`bjcalc.engine.kernels`),
+else in numpy; exact numerators are carried as residues or 128-bit halves
+(:mod:`bjcalc.engine.residues`). Every up card's graph in one, for one pass per shoe:
+:mod:`bjcalc.engine.jointdealer`.
 
 Outcome codes: ``0..21`` the dealer stands on that total (below 17 only with a card limit),
 ``BUST`` and ``BLACKJACK``.
@@ -19,20 +23,15 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import math
-import os
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-try:  # the compiled float loop (optional build, see setup.py); BJCALC_NUMPY_DEALER=1 skips it
-    from bjcalc.engine import _dealer_kernel  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - depends on the build
-    _dealer_kernel = None
-
 from bjcalc.cards import ACE, BLACKJACK, BUST, TEN, hard_total
 from bjcalc.engine import store
-from bjcalc.engine.pools import DEALER_WORKERS, dealer_threads
+from bjcalc.engine.kernels import dealer_kernel, dealer_kernel_available, exact_dealer_kernel_available
+from bjcalc.engine.pools import in_parts
+from bjcalc.engine.residues import fits_128_bits, from_residues, primes_above
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -276,7 +275,7 @@ def outcome_numerators(
     removed = np.asarray(removed, dtype=np.int64).reshape(-1, 10)
     if replacement:
         return _replacement_numerators(dealer, shoe, len(removed), depth, exact)
-    if exact_halves_fit(shoe, removed, depth) if exact else kernel_available():
+    if exact_halves_fit(shoe, removed, depth) if exact else dealer_kernel_available():
         return _kernel_numerators(dealer, shoe, removed, depth, exact)
     parts = [
         _outcome_numerators(dealer, shoe, removed[i : i + chunk], depth, exact)
@@ -311,83 +310,9 @@ def _replacement_numerators(
     return out, np.full(n, denominator, dtype=dtype)
 
 
-# Residues are below 2**31 and are multiplied by card counts and summed over ten ranks, so int64
-# holds every intermediate while a shoe has fewer than 2**63 / 2**31 / 10 > 2**28 cards
-# (rules.MAX_CARDS stays below this; a test checks it).
-EXACT_CARD_LIMIT = 2**28
-
-
-def _is_prime(n: int) -> bool:
-    """Deterministic Miller-Rabin for ``n < 2**32`` (the bases 2, 7 and 61 suffice there)."""
-    if n < 2 or n % 2 == 0:
-        return n == 2
-    d, s = n - 1, 0
-    while d % 2 == 0:
-        d, s = d // 2, s + 1
-    for a in (2, 7, 61):
-        if a % n == 0:
-            continue
-        x = pow(a, d, n)
-        if x in (1, n - 1):
-            continue
-        for _ in range(s - 1):
-            x = x * x % n
-            if x == n - 1:
-                break
-        else:
-            return False
-    return True
-
-
-@functools.lru_cache(maxsize=8)
-def _primes_below_2_31(count: int) -> tuple[int, ...]:
-    """The ``count`` largest primes below ``2**31``."""
-    primes: list[int] = []
-    n = 2**31 - 1
-    while len(primes) < count:
-        if _is_prime(n):
-            primes.append(n)
-        n -= 2
-    return tuple(primes)
-
-
-def _primes_above(bound: int) -> list[int]:
-    """The fewest primes below ``2**31`` whose product exceeds ``bound`` (for the Chinese
-    remainder theorem: every numerator is below its denominator, which is at most ``bound``)."""
-    count = bound.bit_length() // 30 + 1  # each prime is above 2**30
-    return list(_primes_below_2_31(count))
-
-
-def kernel_available() -> bool:
-    """Whether the compiled dealer loop is built and not switched off."""
-    return _dealer_kernel is not None and os.environ.get("BJCALC_NUMPY_DEALER", "") in ("", "0")
-
-
-def _exact_kernel() -> bool:
-    """Whether the compiled loop has its 128-bit exact pass (a compiler with 128-bit integers)."""
-    if _dealer_kernel is None or not hasattr(_dealer_kernel, "numerators_exact"):
-        return False
-    try:  # an empty batch: raises NotImplementedError where the build has no 128-bit integers
-        empty = np.zeros(1, dtype=np.int32)
-        _dealer_kernel.numerators_exact(empty, empty, empty, empty, empty, empty, empty, empty, 0, 0, 0,
-                                        np.zeros((0, 10), dtype=np.int64), np.zeros(0, dtype=np.uint64),
-                                        np.zeros(0, dtype=np.uint64))
-    except NotImplementedError:
-        return False
-    return True
-
-
-_EXACT_KERNEL = _exact_kernel()
-
-
-def exact_kernel_available() -> bool:
-    """Whether exact dealer passes can run in the compiled loop (shoes up to about 2**127)."""
-    return kernel_available() and _EXACT_KERNEL
-
-
 def exact_halves_fit(shoe: tuple[int, ...], removed: np.ndarray, depth: int) -> bool:
     """Whether the compiled exact loop runs for the shoes ``shoe - removed``."""
-    return exact_kernel_available() and _fits_128_bits(shoe, removed, depth)
+    return exact_dealer_kernel_available() and fits_128_bits(shoe, removed, depth)
 
 
 def exact_kernel_fits(shoe: tuple[int, ...], depth: int) -> bool:
@@ -438,195 +363,16 @@ def _flatten(dealer: CompiledDealer) -> _FlatDealer:
     )
 
 
-_WORKERS = DEALER_WORKERS  # the parts a large pass is cut into, one per pool thread (tests set 1)
-
-
-def _fits_128_bits(shoe: tuple[int, ...], removed: np.ndarray, depth: int) -> bool:
-    """Whether the exact compiled loop can run: every partial sum is at most a shoe's
-    denominator ``ff(cards left, depth)``, which must stay below 2**127 (8 decks: about 2**96)."""
-    most = sum(shoe) - int(removed.sum(axis=1).min(initial=0))
-    return math.perm(max(most, 0), depth) < 2**127 if most >= depth else True
-
-
 def exact_halves(dealer: CompiledDealer, shoe: tuple[int, ...], removed: np.ndarray, depth: int) -> np.ndarray | None:
     """The exact numerators of :func:`outcome_numerators` as 128-bit integers in two uint64
     halves, shape (shoes, outcomes in ``dealer.outcomes`` order, [high, low]): a sixth of the
-    memory of Python ints, joined only when read (:func:`join_halves`). ``None`` where the
+    memory of Python ints, joined only when read (:func:`bjcalc.engine.residues.join_halves`). ``None`` where the
     compiled exact loop cannot run for these shoes."""
     removed = np.asarray(removed, dtype=np.int64).reshape(-1, 10)
     if not exact_halves_fit(shoe, removed, depth):
         return None
     out = _kernel_numerators(dealer, shoe, removed, depth, exact=True, halves=True)[0]
     return np.stack([out[o] for o in dealer.outcomes], axis=1)
-
-
-def join_halves(halves: np.ndarray) -> np.ndarray:
-    """Python ints (an object array) from :func:`exact_halves`' [high, low] pairs."""
-    return halves[..., 0].astype(object) * 2**64 + halves[..., 1].astype(object)
-
-
-@dataclasses.dataclass(frozen=True)
-class JointDealer:
-    """Every up card's dealer graph as one graph, for one pass per shoe for all up cards
-    (the compiled loop ``joint``; float mode).
-
-    A node is a multiset ``F`` of the dealer's cards *with* the up card. Its outcome, and
-    whether the dealer draws there, depend on ``F`` alone (a blackjack is an ace and a ten,
-    whichever is up), so the up cards' graphs share their nodes; what differs is how many legal
-    orders of ``F`` start with each up card, ``c_u(F)``, counted once here. For a shoe ``T``
-    (before the up card) ``P(up u, dealer ends on F) = c_u(F) prod_r ff(T_r, F_r) / ff(|T|, |F|)``,
-    and ``prod_r ff(T_r, F_r)`` takes one multiplication per node from a parent. Nodes are
-    laid out by level (``|F|``), each with the parent it is computed from (an index into the
-    drawing nodes kept, ``store``; -1 at level 1), the rank it adds and how many of that rank
-    the parent holds; a stopping node's entries are ``(up * n_out + outcome slot, c_u(F))``,
-    slots in the order of that up card's :attr:`CompiledDealer.outcomes`. Busting multisets
-    are left out (nearly half the work): a bust is what the other outcomes leave of 1."""
-
-    level_start: np.ndarray  # int32: first node of each level (1, 2, ...), and the node count
-    parent: np.ndarray  # int32 per node
-    rank: np.ndarray
-    held: np.ndarray
-    store: np.ndarray  # int32 per node: where a drawing node's weight is kept, -1 = it stops
-    entry_start: np.ndarray  # int32 per node, and the entry count
-    entry_out: np.ndarray  # int32
-    entry_c: np.ndarray  # float64: legal orders (exact integers)
-    bust_slot: np.ndarray  # int32 per up card: the slot of a bust (-1: none), which has no nodes
-    n_out: int  # outcome slots per up card
-    max_held: int
-    outcomes: tuple[tuple[int, ...], ...]  # per up card
-
-
-@functools.lru_cache(maxsize=8)
-def joint_dealer(hit_soft_17: bool, max_cards: int | None) -> JointDealer:
-    """:class:`JointDealer` for a rule set, cached in memory and in the store."""
-    return store.load_or_build(
-        f"joint-{'h17' if hit_soft_17 else 's17'}-{max_cards or 0}", _DIGEST,
-        lambda: _compile_joint(hit_soft_17, max_cards),
-        lambda joint: {name: np.asarray(getattr(joint, name)) for name in _JOINT_ARRAYS} | {
-            "sizes": np.array([joint.n_out, joint.max_held], dtype=np.int64)},
-        lambda arrays: _joint_from_arrays(arrays, hit_soft_17, max_cards),
-    )
-
-
-_JOINT_ARRAYS = ("level_start", "parent", "rank", "held", "store", "entry_start", "entry_out", "entry_c", "bust_slot")
-
-
-def _joint_from_arrays(arrays: dict[str, np.ndarray], hit_soft_17: bool, max_cards: int | None) -> JointDealer:
-    n_out, max_held = (int(v) for v in arrays["sizes"])
-    parts = {name: np.ascontiguousarray(arrays[name], dtype=np.float64 if name == "entry_c" else np.int32)
-             for name in _JOINT_ARRAYS}
-    outcomes = tuple(tuple(compiled_dealer(up, hit_soft_17, max_cards).outcomes) for up in range(10))
-    return JointDealer(**parts, n_out=n_out, max_held=max_held, outcomes=outcomes)
-
-
-def _compile_joint(hit_soft_17: bool, max_cards: int | None) -> JointDealer:
-    """The joint graph from the up cards' compiled graphs: each up card's states become nodes
-    ``F = drawn + up``, and a forward pass with every weight 1 counts the legal orders."""
-    dealers = [compiled_dealer(up, hit_soft_17, max_cards) for up in range(10)]
-    outcomes = tuple(tuple(d.outcomes) for d in dealers)
-    n_out = max(len(o) for o in outcomes)
-    # node key (packed F) -> [level, draws again, parent key, rank, held]; entries by key
-    nodes: dict[int, tuple[int, bool, int, int, int]] = {}
-    entries: dict[int, list[tuple[int, int]]] = {}
-    pack = 64 ** np.arange(10, dtype=np.int64)
-    for up, dealer in enumerate(dealers):
-        slot = {o: i for i, o in enumerate(outcomes[up])}
-        counts = np.zeros((1, 10), dtype=np.int64)
-        counts[0, up] = 1
-        ways = np.ones(1, dtype=np.int64)
-        key0 = int(counts[0] @ pack)
-        nodes.setdefault(key0, (1, True, -1, up, 0))
-        for level, step in enumerate(dealer.steps, start=2):
-            child_counts = np.zeros((step.width, 10), dtype=np.int64)
-            child_ways = np.zeros(step.width, dtype=np.int64)
-            parent_of = np.zeros(step.width, dtype=np.int64)
-            rank_of = np.zeros(step.width, dtype=np.int64)
-            for r in range(10):
-                p, c = step.parents[r], step.children[r]
-                child_counts[c] = counts[p]
-                child_counts[c, r] += 1
-                np.add.at(child_ways, c, ways[p])
-                parent_of[c], rank_of[c] = p, r
-            keys = (child_counts @ pack).tolist()
-            parent_keys = (counts @ pack).tolist()
-            code = np.full(step.width, -1, dtype=np.int64)
-            for outcome, where in step.stops.items():
-                code[where] = outcome
-            for i, key in enumerate(keys):
-                drawing = i < step.n_drawing
-                if code[i] == BUST:
-                    continue  # a bust is what the other outcomes leave (the loop's complement)
-                r = int(rank_of[i])
-                node = (level, drawing, parent_keys[parent_of[i]], r, int(child_counts[i, r]) - 1)
-                known = nodes.setdefault(key, node)
-                assert known[1] == drawing  # whether the dealer draws depends on F alone
-                if not drawing:
-                    entries.setdefault(key, []).append((up * n_out + slot[int(code[i])], int(child_ways[i])))
-            counts, ways = child_counts[: step.n_drawing], child_ways[: step.n_drawing]
-    order = sorted(nodes, key=lambda k: (nodes[k][0], not nodes[k][1], k))
-    store_of: dict[int, int] = {}
-    for key in order:
-        if nodes[key][1]:
-            store_of[key] = len(store_of)
-    levels = [nodes[k][0] for k in order]
-    level_start = np.searchsorted(np.array(levels), np.arange(1, max(levels) + 2)).astype(np.int32)
-    entry_out: list[int] = []
-    entry_c: list[float] = []
-    entry_start = [0]
-    for key in order:
-        for out_slot, orders in entries.get(key, []):
-            entry_out.append(out_slot)
-            entry_c.append(float(orders))
-        entry_start.append(len(entry_out))
-    i32 = functools.partial(np.array, dtype=np.int32)
-    return JointDealer(
-        level_start=level_start,
-        parent=i32([store_of.get(nodes[k][2], -1) for k in order]),
-        rank=i32([nodes[k][3] for k in order]),
-        held=i32([nodes[k][4] for k in order]),
-        store=i32([store_of.get(k, -1) for k in order]),
-        entry_start=i32(entry_start),
-        entry_out=i32(entry_out),
-        entry_c=np.array(entry_c, dtype=np.float64),
-        bust_slot=i32([o.index(BUST) if BUST in o else -1 for o in outcomes]),
-        n_out=n_out,
-        max_held=int(max(nodes[k][4] for k in order)) + 1,
-        outcomes=outcomes,
-    )
-
-
-def joint_available() -> bool:
-    """Whether the compiled loop has the joint float pass (and is not switched off)."""
-    return kernel_available() and hasattr(_dealer_kernel, "joint")
-
-
-def joint_numerators(
-    joint: JointDealer, shoe: tuple[int, ...], removed: np.ndarray, depths: list[int], pay: np.ndarray,
-    outcomes: bool = True,
-) -> tuple[np.ndarray | None, np.ndarray]:
-    """Every up card's dealer outcome numerators for the shoes ``shoe - removed[i]`` (``shoe``
-    before the up card), each over ``ff(cards left after the up card, depths[up])`` as
-    :func:`outcome_numerators` gives them for that up card: ``(matrix, stand)`` of shapes
-    (10, shoes, ``joint.n_out``) and (10, shoes, payoffs), ``stand[u] = matrix[u] @ pay[u]``.
-    Up cards whose depth is -1 are left at zero; without ``outcomes``, only ``stand`` is
-    computed (``matrix`` is None). Large batches run on every core."""
-    removed = np.ascontiguousarray(removed, dtype=np.int64).reshape(-1, 10)
-    n = len(removed)
-    matrix = np.zeros((10, n if outcomes else 0, joint.n_out))
-    stand = np.zeros((10, n, pay.shape[2]))
-    arguments = (
-        joint.level_start, joint.parent, joint.rank, joint.held, joint.store, joint.entry_start, joint.entry_out,
-        joint.entry_c, joint.bust_slot, np.array(depths, dtype=np.int32), np.ascontiguousarray(pay, dtype=np.float64),
-        joint.n_out, pay.shape[2], joint.max_held, int((joint.store >= 0).sum()),
-        np.array(shoe, dtype=np.int64), removed, matrix, stand,
-    )
-    size = -(-n // _WORKERS // 64) * 64
-    if _WORKERS > 1 and n >= 2048:
-        parts = [(i, min(i + size, n)) for i in range(0, n, size)]
-        list(dealer_threads().map(lambda part: _dealer_kernel.joint(*arguments, *part), parts))
-    else:
-        _dealer_kernel.joint(*arguments, 0, n)
-    return (matrix if outcomes else None), stand
 
 
 def _kernel_numerators(dealer, shoe, removed, depth, exact=False, halves=False):
@@ -641,21 +387,17 @@ def _kernel_numerators(dealer, shoe, removed, depth, exact=False, halves=False):
     def part(rows: np.ndarray) -> np.ndarray:
         if not exact:
             out = np.zeros((len(flat.outcomes), len(rows)), dtype=np.float64)
-            _dealer_kernel.numerators(*graph, rows, out)
+            dealer_kernel.numerators(*graph, rows, out)
             return out
         low = np.zeros((len(flat.outcomes), len(rows)), dtype=np.uint64)
         high = np.zeros_like(low)
-        _dealer_kernel.numerators_exact(*graph, rows, low, high)
+        dealer_kernel.numerators_exact(*graph, rows, low, high)
         if halves:
             return np.stack([high, low], axis=-1)  # (outcomes, rows, 2)
         return high.astype(object) * 2**64 + low.astype(object)
 
-    size = -(-len(left) // _WORKERS // 64) * 64  # whole blocks of 64 shoes per part
-    if _WORKERS > 1 and len(left) >= (256 if exact else 4096):
-        parts = list(dealer_threads().map(part, [left[i : i + size] for i in range(0, len(left), size)]))
-        out = np.concatenate(parts, axis=1)
-    else:
-        out = part(left)
+    parts = in_parts(lambda start, stop: part(left[start:stop]), len(left), 256 if exact else 4096)
+    out = np.concatenate(parts, axis=1) if len(parts) > 1 else parts[0]
     return dict(zip(flat.outcomes, out)), _denominators(left.sum(axis=1), depth, exact)
 
 
@@ -692,15 +434,14 @@ def _exact_numerators(dealer, shoe, removed, depth):
     """The exact numerators without big integers in the loop: every numerator is a
     non-negative integer below its denominator ``ff(cards left, depth)``, so it is computed
     modulo enough primes below 2**31 (int64 arithmetic) and rebuilt by the Chinese remainder
-    theorem."""
+    theorem (:mod:`bjcalc.engine.residues`)."""
     n = len(removed)
     left = np.asarray(shoe, dtype=np.int64)[None, :] - removed
     n_left = left.sum(axis=1)
     bound = 1
     for size in range(depth):
         bound *= max(int(n_left.max(initial=0)) - size, 1)
-    primes = _primes_above(bound)
-    product = math.prod(primes)
+    primes = primes_above(bound)
     moduli = np.array(primes, dtype=np.int64)
     m3, m2 = moduli[:, None, None], moduli[:, None]
     most = depth + 1  # the dealer never holds more than ``depth`` cards of one rank
@@ -720,14 +461,7 @@ def _exact_numerators(dealer, shoe, removed, depth):
         for outcome, where in step.stops.items():
             residues[outcome] = (residues[outcome] + following[:, where].sum(axis=1)) % m2
         values = following[:, : step.n_drawing]
-    # Chinese remainder theorem: x = sum_i r_i * (M / p_i) * ((M / p_i)^-1 mod p_i)  (mod M)
-    weights = [(product // p) * pow(product // p, -1, p) for p in primes]
-    numerators = {}
-    for outcome, r in residues.items():
-        total = np.zeros(n, dtype=object)
-        for i, weight in enumerate(weights):
-            total = total + np.array(r[i].tolist(), dtype=object) * weight
-        numerators[outcome] = total % product
+    numerators = {outcome: from_residues(r, primes) for outcome, r in residues.items()}
     return numerators, _denominators(n_left, depth, True)
 
 

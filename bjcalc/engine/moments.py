@@ -36,9 +36,10 @@ from typing import Any
 
 import numpy as np
 
+from bjcalc.cards import BLACKJACK, BUST
 from bjcalc.engine.codes import Code
 from bjcalc.engine.context import UpcardContext
-from bjcalc.engine.dealer import BLACKJACK, BUST, outcome_numerators
+from bjcalc.engine.dealer import outcome_numerators
 from bjcalc.engine.hands import PACK
 from bjcalc.engine.values import HandValues, stacked_values
 from bjcalc.errors import InvalidShoeError

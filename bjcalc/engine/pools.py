@@ -3,8 +3,9 @@
 Two thread pools, each made at its first use and kept for the life of the process:
 
 - :func:`dealer_threads`: :data:`DEALER_WORKERS` threads (one per core, at most 8), named
-  ``bjcalc-dealer``. :mod:`bjcalc.engine.dealer` splits one large dealer pass (many shoes) into
-  parts and runs them side by side; the compiled dealer loop releases the GIL.
+  ``bjcalc-dealer``. :func:`in_parts` cuts one large dealer pass (many shoes, in
+  :mod:`bjcalc.engine.dealer` and :mod:`bjcalc.engine.jointdealer`) into parts and runs them
+  side by side on them; the compiled dealer loop releases the GIL.
 - :func:`ahead_thread`: one thread, named ``bjcalc-ahead``. :mod:`bjcalc.engine.batch` starts
   dealer passes on it ahead of need (``DealerBatch.start``, ``JointBatch.start``), so that they
   overlap with the Python work of the next up card.
@@ -27,6 +28,10 @@ import concurrent.futures
 import multiprocessing.context
 import os
 import threading
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 DEALER_WORKERS = max(1, min(os.cpu_count() or 1, 8))
 
@@ -48,6 +53,19 @@ def _thread_pool(name: str, workers: int) -> concurrent.futures.ThreadPoolExecut
 def dealer_threads() -> concurrent.futures.ThreadPoolExecutor:
     """The :data:`DEALER_WORKERS` threads that share one dealer pass (:mod:`bjcalc.engine.dealer`)."""
     return _thread_pool("dealer", DEALER_WORKERS)
+
+
+_PARTS = DEALER_WORKERS  # the parts a large pass is cut into, one per dealer thread (tests set 1)
+
+
+def in_parts(run: Callable[[int, int], T], rows: int, least: int) -> list[T]:
+    """``run(start, stop)`` over the rows ``0..rows`` of one dealer pass: cut into one part per
+    dealer thread (whole blocks of 64 rows), run side by side, when there are at least ``least``
+    rows; else one call. The results in the order of the rows."""
+    if _PARTS > 1 and rows >= least:
+        size = -(-rows // _PARTS // 64) * 64
+        return list(dealer_threads().map(lambda start: run(start, min(start + size, rows)), range(0, rows, size)))
+    return [run(0, rows)]
 
 
 def ahead_thread() -> concurrent.futures.ThreadPoolExecutor:

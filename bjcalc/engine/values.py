@@ -17,38 +17,28 @@ Several shoes can be solved in one pass (:func:`solve_many`): their rows are sta
 layer and no operation mixes rows of different shoes.
 
 In float mode the pass runs in a small C loop, ``bjcalc/engine/_player_kernel.c`` (an optional
-build, like the dealer's): it works each hand's cards left, blackjack units and draw values out
-row by row instead of building (rows, 10) arrays, with the same operations in the same order as
-the numpy code here, which stays as the fallback and for exact mode (``BJCALC_NUMPY_PLAYER=1``
-forces it).
+build, like the dealer's, loaded by :mod:`bjcalc.engine.kernels`): it works each hand's cards
+left, blackjack units and draw values out row by row instead of building (rows, 10) arrays, with
+the same operations in the same order as the numpy code here, which stays as the fallback and
+for exact mode (``BJCALC_NUMPY_PLAYER=1`` forces it).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import os
 from collections.abc import Sequence
 
 import numpy as np
-
-try:  # the compiled float loop (optional build, see setup.py); BJCALC_NUMPY_PLAYER=1 skips it
-    from bjcalc.engine import _player_kernel  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - depends on the build
-    _player_kernel = None
 
 from bjcalc.cards import CHARLIE
 from bjcalc.engine.codes import Code
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.hands import HandLayers, hand_layers
+from bjcalc.engine.kernels import player_kernel, player_kernel_available
 from bjcalc.errors import InvalidShoeError
 from bjcalc.numbers import as_numbers
 from bjcalc.rules import Rules
-
-
-def kernel_available() -> bool:
-    """Whether the compiled float player loop is built and not switched off."""
-    return _player_kernel is not None and os.environ.get("BJCALC_NUMPY_PLAYER", "") in ("", "0")
 
 
 def stop_at(rules: Rules) -> int:
@@ -300,7 +290,7 @@ def solve_many(
     limit = stop_at(context.rules) if limit is None else limit
     can_hit = [size < limit for size in sizes]
     double_layer = sizes.index(2) if 2 in sizes and can_hit[sizes.index(2)] else None
-    if not context.exact and kernel_available() and not context.replacement:
+    if not context.exact and player_kernel_available() and not context.replacement:
         passed = _kernel_pass(context, layers, extras, loss, limit, double_layer, may_double, decisions)
     else:
         passed = _numpy_pass(context, layers, extras, loss, can_hit, double_layer, may_double, decisions)
@@ -454,7 +444,7 @@ def _kernel_pass(
     if double_layer is not None:
         width = copies * len(layers.counts[double_layer])
         double, one_card = np.empty(width), np.empty(width)
-    _player_kernel.solve(
+    player_kernel.solve(
         np.ascontiguousarray(flat.counts, dtype=np.int64),
         np.ascontiguousarray(flat.children, dtype=np.intp),
         np.ascontiguousarray(flat.starts, dtype=np.int64),

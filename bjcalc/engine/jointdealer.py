@@ -1,0 +1,177 @@
+"""Every up card's dealer graph as one graph, evaluated in one pass per shoe for all up cards.
+
+The per-up-card graphs of :mod:`bjcalc.engine.dealer` share their states once the up card is
+counted among the dealer's cards; :class:`JointDealer` is that shared graph, compiled from them
+(and kept in :mod:`bjcalc.engine.store` like them), and :func:`joint_numerators` runs it in the
+compiled loop (float mode only: :func:`bjcalc.engine.kernels.joint_kernel_available`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+import numpy as np
+
+from bjcalc.cards import BUST
+from bjcalc.engine import dealer, store
+from bjcalc.engine.dealer import compiled_dealer
+from bjcalc.engine.kernels import dealer_kernel
+from bjcalc.engine.pools import in_parts
+
+_DIGEST = store.source_digest(__file__, dealer.__file__)  # built from the up cards' compiled graphs
+
+
+@dataclasses.dataclass(frozen=True)
+class JointDealer:
+    """Every up card's dealer graph as one graph, for one pass per shoe for all up cards
+    (the compiled loop ``joint``; float mode).
+
+    A node is a multiset ``F`` of the dealer's cards *with* the up card. Its outcome, and
+    whether the dealer draws there, depend on ``F`` alone (a blackjack is an ace and a ten,
+    whichever is up), so the up cards' graphs share their nodes; what differs is how many legal
+    orders of ``F`` start with each up card, ``c_u(F)``, counted once here. For a shoe ``T``
+    (before the up card) ``P(up u, dealer ends on F) = c_u(F) prod_r ff(T_r, F_r) / ff(|T|, |F|)``,
+    and ``prod_r ff(T_r, F_r)`` takes one multiplication per node from a parent. Nodes are
+    laid out by level (``|F|``), each with the parent it is computed from (an index into the
+    drawing nodes kept, ``store``; -1 at level 1), the rank it adds and how many of that rank
+    the parent holds; a stopping node's entries are ``(up * n_out + outcome slot, c_u(F))``,
+    slots in the order of that up card's
+    :attr:`~bjcalc.engine.dealer.CompiledDealer.outcomes`. Busting multisets are left out
+    (nearly half the work): a bust is what the other outcomes leave of 1."""
+
+    level_start: np.ndarray  # int32: first node of each level (1, 2, ...), and the node count
+    parent: np.ndarray  # int32 per node
+    rank: np.ndarray
+    held: np.ndarray
+    store: np.ndarray  # int32 per node: where a drawing node's weight is kept, -1 = it stops
+    entry_start: np.ndarray  # int32 per node, and the entry count
+    entry_out: np.ndarray  # int32
+    entry_c: np.ndarray  # float64: legal orders (exact integers)
+    bust_slot: np.ndarray  # int32 per up card: the slot of a bust (-1: none), which has no nodes
+    n_out: int  # outcome slots per up card
+    max_held: int
+    outcomes: tuple[tuple[int, ...], ...]  # per up card
+
+
+@functools.lru_cache(maxsize=8)
+def joint_dealer(hit_soft_17: bool, max_cards: int | None) -> JointDealer:
+    """:class:`JointDealer` for a rule set, cached in memory and in the store."""
+    return store.load_or_build(
+        f"joint-{'h17' if hit_soft_17 else 's17'}-{max_cards or 0}", _DIGEST,
+        lambda: _compile_joint(hit_soft_17, max_cards),
+        lambda joint: {name: np.asarray(getattr(joint, name)) for name in _JOINT_ARRAYS} | {
+            "sizes": np.array([joint.n_out, joint.max_held], dtype=np.int64)},
+        lambda arrays: _joint_from_arrays(arrays, hit_soft_17, max_cards),
+    )
+
+
+_JOINT_ARRAYS = ("level_start", "parent", "rank", "held", "store", "entry_start", "entry_out", "entry_c", "bust_slot")
+
+
+def _joint_from_arrays(arrays: dict[str, np.ndarray], hit_soft_17: bool, max_cards: int | None) -> JointDealer:
+    n_out, max_held = (int(v) for v in arrays["sizes"])
+    parts = {name: np.ascontiguousarray(arrays[name], dtype=np.float64 if name == "entry_c" else np.int32)
+             for name in _JOINT_ARRAYS}
+    outcomes = tuple(tuple(compiled_dealer(up, hit_soft_17, max_cards).outcomes) for up in range(10))
+    return JointDealer(**parts, n_out=n_out, max_held=max_held, outcomes=outcomes)
+
+
+def _compile_joint(hit_soft_17: bool, max_cards: int | None) -> JointDealer:
+    """The joint graph from the up cards' compiled graphs: each up card's states become nodes
+    ``F = drawn + up``, and a forward pass with every weight 1 counts the legal orders."""
+    dealers = [compiled_dealer(up, hit_soft_17, max_cards) for up in range(10)]
+    outcomes = tuple(tuple(d.outcomes) for d in dealers)
+    n_out = max(len(o) for o in outcomes)
+    # node key (packed F) -> [level, draws again, parent key, rank, held]; entries by key
+    nodes: dict[int, tuple[int, bool, int, int, int]] = {}
+    entries: dict[int, list[tuple[int, int]]] = {}
+    pack = 64 ** np.arange(10, dtype=np.int64)
+    for up, compiled in enumerate(dealers):
+        slot = {o: i for i, o in enumerate(outcomes[up])}
+        counts = np.zeros((1, 10), dtype=np.int64)
+        counts[0, up] = 1
+        ways = np.ones(1, dtype=np.int64)
+        key0 = int(counts[0] @ pack)
+        nodes.setdefault(key0, (1, True, -1, up, 0))
+        for level, step in enumerate(compiled.steps, start=2):
+            child_counts = np.zeros((step.width, 10), dtype=np.int64)
+            child_ways = np.zeros(step.width, dtype=np.int64)
+            parent_of = np.zeros(step.width, dtype=np.int64)
+            rank_of = np.zeros(step.width, dtype=np.int64)
+            for r in range(10):
+                p, c = step.parents[r], step.children[r]
+                child_counts[c] = counts[p]
+                child_counts[c, r] += 1
+                np.add.at(child_ways, c, ways[p])
+                parent_of[c], rank_of[c] = p, r
+            keys = (child_counts @ pack).tolist()
+            parent_keys = (counts @ pack).tolist()
+            code = np.full(step.width, -1, dtype=np.int64)
+            for outcome, where in step.stops.items():
+                code[where] = outcome
+            for i, key in enumerate(keys):
+                drawing = i < step.n_drawing
+                if code[i] == BUST:
+                    continue  # a bust is what the other outcomes leave (the loop's complement)
+                r = int(rank_of[i])
+                node = (level, drawing, parent_keys[parent_of[i]], r, int(child_counts[i, r]) - 1)
+                known = nodes.setdefault(key, node)
+                assert known[1] == drawing  # whether the dealer draws depends on F alone
+                if not drawing:
+                    entries.setdefault(key, []).append((up * n_out + slot[int(code[i])], int(child_ways[i])))
+            counts, ways = child_counts[: step.n_drawing], child_ways[: step.n_drawing]
+    order = sorted(nodes, key=lambda k: (nodes[k][0], not nodes[k][1], k))
+    store_of: dict[int, int] = {}
+    for key in order:
+        if nodes[key][1]:
+            store_of[key] = len(store_of)
+    levels = [nodes[k][0] for k in order]
+    level_start = np.searchsorted(np.array(levels), np.arange(1, max(levels) + 2)).astype(np.int32)
+    entry_out: list[int] = []
+    entry_c: list[float] = []
+    entry_start = [0]
+    for key in order:
+        for out_slot, orders in entries.get(key, []):
+            entry_out.append(out_slot)
+            entry_c.append(float(orders))
+        entry_start.append(len(entry_out))
+    i32 = functools.partial(np.array, dtype=np.int32)
+    return JointDealer(
+        level_start=level_start,
+        parent=i32([store_of.get(nodes[k][2], -1) for k in order]),
+        rank=i32([nodes[k][3] for k in order]),
+        held=i32([nodes[k][4] for k in order]),
+        store=i32([store_of.get(k, -1) for k in order]),
+        entry_start=i32(entry_start),
+        entry_out=i32(entry_out),
+        entry_c=np.array(entry_c, dtype=np.float64),
+        bust_slot=i32([o.index(BUST) if BUST in o else -1 for o in outcomes]),
+        n_out=n_out,
+        max_held=int(max(nodes[k][4] for k in order)) + 1,
+        outcomes=outcomes,
+    )
+
+
+def joint_numerators(
+    joint: JointDealer, shoe: tuple[int, ...], removed: np.ndarray, depths: list[int], pay: np.ndarray,
+    outcomes: bool = True,
+) -> tuple[np.ndarray | None, np.ndarray]:
+    """Every up card's dealer outcome numerators for the shoes ``shoe - removed[i]`` (``shoe``
+    before the up card), each over ``ff(cards left after the up card, depths[up])`` as
+    :func:`outcome_numerators` gives them for that up card: ``(matrix, stand)`` of shapes
+    (10, shoes, ``joint.n_out``) and (10, shoes, payoffs), ``stand[u] = matrix[u] @ pay[u]``.
+    Up cards whose depth is -1 are left at zero; without ``outcomes``, only ``stand`` is
+    computed (``matrix`` is None). Large batches run on every core."""
+    removed = np.ascontiguousarray(removed, dtype=np.int64).reshape(-1, 10)
+    n = len(removed)
+    matrix = np.zeros((10, n if outcomes else 0, joint.n_out))
+    stand = np.zeros((10, n, pay.shape[2]))
+    arguments = (
+        joint.level_start, joint.parent, joint.rank, joint.held, joint.store, joint.entry_start, joint.entry_out,
+        joint.entry_c, joint.bust_slot, np.array(depths, dtype=np.int32), np.ascontiguousarray(pay, dtype=np.float64),
+        joint.n_out, pay.shape[2], joint.max_held, int((joint.store >= 0).sum()),
+        np.array(shoe, dtype=np.int64), removed, matrix, stand,
+    )
+    in_parts(lambda start, stop: dealer_kernel.joint(*arguments, start, stop), n, 2048)
+    return (matrix if outcomes else None), stand
