@@ -23,10 +23,11 @@ __version__ = "0.1.0"
 # report and rule effects, side bets, the tables, and the names the rule options are built from
 _EVERY_CLI_NUMBER = {
     **dict.fromkeys(
-        ["CountFigures", "CountSystem", "CountTable", "EffectsOfRemoval", "EorStrategy", "EorTable", "HandTotal",
-         "PlayEffects", "SYSTEMS", "WorkerPool", "count_figures", "count_table", "effects_of_removal", "eor_table",
-         "insurance_effects", "parse_hand", "parse_play", "parse_tags", "play_effects", "play_index"],
-        "bjcalc.counting"),
+        ["EffectsOfRemoval", "EorStrategy", "EorTable", "HandTotal", "PlayEffects", "WorkerPool", "effects_of_removal",
+         "eor_table", "insurance_effects", "parse_hand", "parse_play", "play_effects"],
+        "bjcalc.eor"),
+    **dict.fromkeys(["SYSTEMS", "CountSystem", "parse_tags"], "bjcalc.systems"),
+    **dict.fromkeys(["CountFigures", "CountTable", "count_figures", "count_table", "play_index"], "bjcalc.counting"),
     **dict.fromkeys(["REPORT_STEPS", "Report", "RuleChange", "RuleEffects", "build_report", "one_rule_changes",
                      "rule_effects"],
                     "bjcalc.report"),
@@ -243,27 +244,20 @@ if TYPE_CHECKING:
     from bjcalc.strategy import Chart, load_chart, simple_policy
 
 if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
-    from bjcalc.counting import (
-        SYSTEMS,
-        CountFigures,
-        CountSystem,
-        CountTable,
+    from bjcalc.counting import CountFigures, CountTable, count_figures, count_table, play_index
+    from bjcalc.eor import (
         EffectsOfRemoval,
         EorStrategy,
         EorTable,
         HandTotal,
         PlayEffects,
         WorkerPool,
-        count_figures,
-        count_table,
         effects_of_removal,
         eor_table,
         insurance_effects,
         parse_hand,
         parse_play,
-        parse_tags,
         play_effects,
-        play_index,
     )
     from bjcalc.presets import (
         DEFAULT_GAME,
@@ -281,6 +275,7 @@ if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
         SideBets,
         side_bets,
     )
+    from bjcalc.systems import SYSTEMS, CountSystem, parse_tags
     from bjcalc.tables import (
         table_games,
         write_tables,
