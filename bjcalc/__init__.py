@@ -45,9 +45,9 @@ _HOMES = {
     "parse_cards": "bjcalc.cards",
     "PostSplit": "bjcalc.engine.split",
     "Shoe": "bjcalc.shoe",
-    "Chart": "bjcalc.strategy",
-    "load_chart": "bjcalc.strategy",
-    "simple_policy": "bjcalc.strategy",
+    "Chart": "bjcalc.chart",
+    "load_chart": "bjcalc.chart",
+    "simple_policy": "bjcalc.chart",
     "SuitedShoe": "bjcalc.sidebets",
     "SideBetResult": "bjcalc.sidebets",
     "perfect_pairs": "bjcalc.sidebets",
@@ -193,6 +193,7 @@ if TYPE_CHECKING:
     from bjcalc.actions import Action
     from bjcalc.analysis import Analysis
     from bjcalc.cards import Rank, parse_card, parse_cards
+    from bjcalc.chart import Chart, load_chart, simple_policy
     from bjcalc.countshoe import (  # the counter's shoe (issue 20)
         BestInsuranceIndex,
         CountShoe,
@@ -241,7 +242,6 @@ if TYPE_CHECKING:
     from bjcalc.ruleset import DECLARED_RULES, Flag, Rule, rule_flags, rules_from_flags
     from bjcalc.shoe import Shoe
     from bjcalc.sidebets import SideBetResult, SuitedShoe, perfect_pairs, twenty_one_plus_three
-    from bjcalc.strategy import Chart, load_chart, simple_policy
 
 if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
     from bjcalc.counting import CountFigures, CountTable, count_figures, count_table, play_index

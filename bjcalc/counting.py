@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from bjcalc.cards import ACE, Rank
+from bjcalc.chart import Chart
 from bjcalc.efficiency import (
     StrategyVariation,
     even_depths,
@@ -35,7 +36,6 @@ from bjcalc.eor import EffectsOfRemoval, EorStrategy, EorTable, PlayEffects, Pro
 from bjcalc.numbers import to_fraction
 from bjcalc.results import _Data
 from bjcalc.rules import Rules
-from bjcalc.strategy import Chart
 from bjcalc.systems import SYSTEMS, CountSystem
 
 

@@ -36,12 +36,12 @@ from typing import Any
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
 from bjcalc.cards import ACE, TEN, UP_ORDER, Rank, as_cards, parse_card, parse_cards
+from bjcalc.chart import Chart
 from bjcalc.engine import pools
 from bjcalc.errors import InvalidCardError, InvalidHandError, InvalidRulesError
 from bjcalc.numbers import to_api, to_fraction
 from bjcalc.results import Strategy, _Data, by_up
 from bjcalc.rules import Rules
-from bjcalc.strategy import Chart
 
 
 class EorStrategy(str, enum.Enum):

@@ -37,12 +37,12 @@ from bjcalc.results import (
 from bjcalc.rules import Rules
 
 if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
+    from bjcalc.chart import Chart
     from bjcalc.counting import CountFigures
     from bjcalc.eor import EffectsOfRemoval, PlayEffects
     from bjcalc.matrix import EvMatrix, MatrixCell
     from bjcalc.report import Report, RuleEffects
     from bjcalc.sidebets import SideBetResult
-    from bjcalc.strategy import Chart
 
 SCHEMA = "bjcalc/1"  # every JSON output's "schema"; docs/bjcalc.schema.json describes it
 
