@@ -23,10 +23,11 @@ __version__ = "0.1.0"
 # report and rule effects, side bets, the tables, and the names the rule options are built from
 _EVERY_CLI_NUMBER = {
     **dict.fromkeys(
-        ["CountFigures", "CountSystem", "CountTable", "EffectsOfRemoval", "EorStrategy", "EorTable", "HandTotal",
-         "PlayEffects", "SYSTEMS", "WorkerPool", "count_figures", "count_table", "effects_of_removal", "eor_table",
-         "insurance_effects", "parse_hand", "parse_play", "parse_tags", "play_effects", "play_index"],
-        "bjcalc.counting"),
+        ["EffectsOfRemoval", "EorStrategy", "EorTable", "HandTotal", "PlayEffects", "WorkerPool", "effects_of_removal",
+         "eor_table", "insurance_effects", "parse_hand", "parse_play", "play_effects"],
+        "bjcalc.eor"),
+    **dict.fromkeys(["SYSTEMS", "CountSystem", "parse_tags"], "bjcalc.systems"),
+    **dict.fromkeys(["CountFigures", "CountTable", "count_figures", "count_table", "play_index"], "bjcalc.counting"),
     **dict.fromkeys(["REPORT_STEPS", "Report", "RuleChange", "RuleEffects", "build_report", "one_rule_changes",
                      "rule_effects"],
                     "bjcalc.report"),
@@ -44,9 +45,9 @@ _HOMES = {
     "parse_cards": "bjcalc.cards",
     "PostSplit": "bjcalc.engine.split",
     "Shoe": "bjcalc.shoe",
-    "Chart": "bjcalc.strategy",
-    "load_chart": "bjcalc.strategy",
-    "simple_policy": "bjcalc.strategy",
+    "Chart": "bjcalc.chart",
+    "load_chart": "bjcalc.chart",
+    "simple_policy": "bjcalc.chart",
     "SuitedShoe": "bjcalc.sidebets",
     "SideBetResult": "bjcalc.sidebets",
     "perfect_pairs": "bjcalc.sidebets",
@@ -192,6 +193,7 @@ if TYPE_CHECKING:
     from bjcalc.actions import Action
     from bjcalc.analysis import Analysis
     from bjcalc.cards import Rank, parse_card, parse_cards
+    from bjcalc.chart import Chart, load_chart, simple_policy
     from bjcalc.countshoe import (  # the counter's shoe (issue 20)
         BestInsuranceIndex,
         CountShoe,
@@ -240,30 +242,22 @@ if TYPE_CHECKING:
     from bjcalc.ruleset import DECLARED_RULES, Flag, Rule, rule_flags, rules_from_flags
     from bjcalc.shoe import Shoe
     from bjcalc.sidebets import SideBetResult, SuitedShoe, perfect_pairs, twenty_one_plus_three
-    from bjcalc.strategy import Chart, load_chart, simple_policy
 
 if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
-    from bjcalc.counting import (
-        SYSTEMS,
-        CountFigures,
-        CountSystem,
-        CountTable,
+    from bjcalc.counting import CountFigures, CountTable, count_figures, count_table, play_index
+    from bjcalc.eor import (
         EffectsOfRemoval,
         EorStrategy,
         EorTable,
         HandTotal,
         PlayEffects,
         WorkerPool,
-        count_figures,
-        count_table,
         effects_of_removal,
         eor_table,
         insurance_effects,
         parse_hand,
         parse_play,
-        parse_tags,
         play_effects,
-        play_index,
     )
     from bjcalc.presets import (
         DEFAULT_GAME,
@@ -281,6 +275,7 @@ if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
         SideBets,
         side_bets,
     )
+    from bjcalc.systems import SYSTEMS, CountSystem, parse_tags
     from bjcalc.tables import (
         table_games,
         write_tables,

@@ -52,7 +52,8 @@ from bjcalc.shoe import Shoe
 if TYPE_CHECKING:
     from sympy import Rational
 
-    from bjcalc.strategy import Chart, ChartPolicy
+    from bjcalc.chart import Chart
+    from bjcalc.chartpolicy import ChartPolicy
 
 
 def _counts(cards: Sequence[Rank]) -> tuple[int, ...]:
@@ -120,7 +121,7 @@ class Analysis(Generic[N]):
     def _chart_policy(self, engine: Engine, chart: Chart) -> ChartPolicy:
         """The policy playing ``chart`` on ``engine``, kept for the chart's plays: evaluating a
         chart, its exceptions, variance and Bet Behind solve its hands once."""
-        from bjcalc.strategy import ChartPolicy
+        from bjcalc.chartpolicy import ChartPolicy
 
         key = (engine is self.engine, chart.key)
         if key not in self._chart_policies:
@@ -128,7 +129,7 @@ class Analysis(Generic[N]):
         return self._chart_policies[key]
 
     def _check_chart(self, chart: Chart) -> None:
-        from bjcalc.strategy import Chart
+        from bjcalc.chart import Chart
 
         if not isinstance(chart, Chart):
             raise InvalidChartError(f"chart must be a bjcalc Chart (Analysis.chart(), load_chart), not {chart!r}")
@@ -151,7 +152,7 @@ class Analysis(Generic[N]):
         cell shows the play of two-card hands and, where it differs, that of three or more
         cards (``H/S``); ``two_card_plays=False``: one play per total, as classic charts."""
         if two_card_plays not in self._charts:
-            from bjcalc.strategy import basic_strategy
+            from bjcalc.optimiser import basic_strategy
 
             self._charts[two_card_plays] = basic_strategy(self.rules, self._floats(), two_card_plays)
         return self._charts[two_card_plays]
@@ -175,7 +176,7 @@ class Analysis(Generic[N]):
     def exceptions(self, chart: Chart) -> list[ChartException]:
         """Two-card hands where CD play beats ``chart``'s first play, by up card (2..T, A),
         largest gain first."""
-        from bjcalc.strategy import exceptions
+        from bjcalc.chartpolicy import exceptions
 
         self._check_chart(chart)
         floats = self._floats()
@@ -184,7 +185,7 @@ class Analysis(Generic[N]):
     def deviations(self, chart: Chart, optimal: Chart | None = None) -> list[Deviation]:
         """Every cell of ``chart`` that differs from ``optimal`` (default: :meth:`chart`), with
         its cost per round (float), largest first."""
-        from bjcalc.strategy import deviations
+        from bjcalc.chartpolicy import deviations
 
         self._check_chart(chart)
         return deviations(self._floats(), chart, self.chart() if optimal is None else optimal)

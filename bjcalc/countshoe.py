@@ -299,8 +299,8 @@ class CountShoe:
     @classmethod
     def named(cls, system: str, **fields: Any) -> CountShoe:
         """The counter's shoe for a built-in count system (``hi-lo``, ``ko``, ...; see
-        :data:`bjcalc.counting.SYSTEMS`)."""
-        from bjcalc.counting import CountSystem
+        :data:`bjcalc.systems.SYSTEMS`)."""
+        from bjcalc.systems import CountSystem
 
         return cls(tags=CountSystem.named(system).tags, **fields)
 

@@ -12,11 +12,11 @@ from collections.abc import Callable
 from typing import Any, Generic
 
 from bjcalc.analysis import Analysis
+from bjcalc.chart import Chart
 from bjcalc.results import BetBehindResult, ChartException, N, RoundResult, Strategy, Variance
 from bjcalc.rules import Rules
 from bjcalc.ruleset import one_rule_variants
 from bjcalc.sidebets import SideBetResult
-from bjcalc.strategy import Chart
 
 
 @dataclasses.dataclass(frozen=True)

@@ -79,16 +79,10 @@ COUNTING_PLAYS = ("T,6 v T stand hit", "T,2 v 4 stand hit", "A,7 v 2 double stan
 def counting_tables() -> str:
     """Effects of removal (round, a few decisions, insurance) and the count systems' figures for
     :data:`COUNTING_RULES`, in Markdown: what ``COUNTING_COMMAND`` prints, and ``bjcalc count``."""
-    from bjcalc.counting import (
-        SYSTEMS,
-        CountSystem,
-        count_figures,
-        effects_of_removal,
-        insurance_effects,
-        parse_play,
-        play_effects,
-    )
+    from bjcalc.counting import count_figures
+    from bjcalc.eor import effects_of_removal, insurance_effects, parse_play, play_effects
     from bjcalc.render.markdown import count_markdown, eor_markdown
+    from bjcalc.systems import SYSTEMS, CountSystem
 
     rules = COUNTING_RULES
     result = effects_of_removal(rules, "cd", workers=1)

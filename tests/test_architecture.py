@@ -69,6 +69,21 @@ def test_no_import_cycle():
     assert not cycles, f"import cycles: {cycles}"
 
 
+# charts and counting, lowest first: each imports none of those after it (the chart model, then
+# what plays and optimises it, the front door, effects of removal, playing efficiency, the
+# figures of a count; the count systems' tags below them all)
+CHART_AND_COUNT_LAYERS = ["systems", "chart", "chartpolicy", "optimiser", "analysis", "eor", "efficiency",
+                          "counting"]
+
+
+def test_charts_and_counting_follow_their_layers():
+    imports = _imports()
+    for low, module in enumerate(CHART_AND_COUNT_LAYERS):
+        above = set(CHART_AND_COUNT_LAYERS[low + 1:]) & imports[module]
+        assert not above, f"{module} imports {sorted(above)}, above it"
+    assert {"chart", "optimiser", "chartpolicy"} <= imports["analysis"] and "systems" in imports["counting"]
+
+
 def test_the_core_imports_nothing_from_the_edges():
     imports = _imports()
     graph = _graph(imports)

@@ -70,8 +70,8 @@ def test_cli_imports_only_bjcalc_the_renderers_click_and_the_stdlib():
 
 
 def test_the_import_walk_sees_a_private_import():
-    tree = ast.parse("def f():\n    from bjcalc.counting import parse_play\n    from bjcalc import _HOMES\n")
-    assert _imports(tree) == [("bjcalc.counting", ["parse_play"]), ("bjcalc", ["_HOMES"])]
+    tree = ast.parse("def f():\n    from bjcalc.eor import parse_play\n    from bjcalc import _HOMES\n")
+    assert _imports(tree) == [("bjcalc.eor", ["parse_play"]), ("bjcalc", ["_HOMES"])]
 
 
 def test_every_cli_number_is_one_library_call_away():

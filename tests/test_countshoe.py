@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from oracles import naive_countshoe as naive
 
 from bjcalc.cards import Rank
-from bjcalc.counting import SYSTEMS
 from bjcalc.countshoe import (
     CountShoe,
     DeckEstimate,
@@ -29,6 +28,7 @@ from bjcalc.countshoe import (
     true_count_distribution,
 )
 from bjcalc.errors import CardNotInShoeError, InvalidHandError, InvalidShoeError
+from bjcalc.systems import SYSTEMS
 
 HI_LO = SYSTEMS["hi-lo"]
 KO = SYSTEMS["ko"]

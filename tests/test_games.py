@@ -9,10 +9,10 @@ from click.testing import CliRunner
 from oracles import naive_reference as naive
 
 from bjcalc import Analysis, Rules
+from bjcalc.chart import chart_from_tables, simple_policy
 from bjcalc.cli import cli
 from bjcalc.numbers import to_fraction
 from bjcalc.presets import game
-from bjcalc.strategy import chart_from_tables, simple_policy
 
 
 def run(*args):

@@ -1,4 +1,4 @@
-"""Playing efficiency (bjcalc/counting.py: strategy_variations, playing_efficiency): the published
+"""Playing efficiency (bjcalc/efficiency.py: strategy_variations, playing_efficiency): the published
 PE of eight count systems on Griffin's single-deck game, and the pieces of the normal model each
 checked on its own against an independent computation (numerical integration, enumeration of
 every subset of a small shoe, hand-worked deal probabilities). docs/counting.md states the model.
@@ -15,17 +15,17 @@ from click.testing import CliRunner
 
 from bjcalc import Rules
 from bjcalc.cli import cli
-from bjcalc.counting import (
-    CountSystem,
+from bjcalc.counting import count_figures
+from bjcalc.efficiency import (
     StrategyVariation,
-    count_figures,
-    effects_of_removal,
     even_depths,
     playing_efficiency,
     strategy_variations,
     unit_normal_loss,
     variation_gain,
 )
+from bjcalc.eor import effects_of_removal
+from bjcalc.systems import CountSystem
 
 # Published playing efficiencies, ../shared/reference/counting.md section 2 (blackjackapprenticeship.com
 # card-counting systems table; lifesagambol.com from the Blackjack Review encyclopedia and QFIT), all in

@@ -11,13 +11,13 @@ import pytest
 import sympy
 from click.testing import CliRunner
 
+from bjcalc.chart import CHART_CODES, load_chart
 from bjcalc.cli import cli
 from bjcalc.errors import BjcalcError
 from bjcalc.presets import game
 from bjcalc.render.common import fixed, number
 from bjcalc.render.markdown import effects_markdown
 from bjcalc.render.text import effects_text
-from bjcalc.strategy import CHART_CODES, load_chart
 
 ONE_DECK = ("--decks", "1")  # the default game with one deck: fast, and it has a card limit
 KINDS = ("hard", "soft", "pairs")

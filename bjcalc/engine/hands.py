@@ -100,7 +100,7 @@ class HandLayers:
     @functools.cached_property
     def cells(self) -> list[np.ndarray]:
         """Each hand's chart cell: its total, plus :data:`~bjcalc.cards.SOFT_CELL` when soft
-        (see bjcalc.strategy)."""
+        (see bjcalc.chart)."""
         return [t + SOFT_CELL * s for t, s in zip(self.totals, self.soft)]
 
     @functools.cached_property

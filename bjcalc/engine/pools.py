@@ -75,7 +75,7 @@ def ahead_thread() -> concurrent.futures.ThreadPoolExecutor:
 
 def processes(workers: int, context: multiprocessing.context.BaseContext) -> concurrent.futures.ProcessPoolExecutor:
     """A pool of ``workers`` processes started by ``context``, for the caller to use in a
-    ``with`` block (:class:`bjcalc.counting.WorkerPool`, which shuts it down when its own block
+    ``with`` block (:class:`bjcalc.eor.WorkerPool`, which shuts it down when its own block
     ends); it is not kept here."""
     return concurrent.futures.ProcessPoolExecutor(workers, mp_context=context)
 

@@ -22,7 +22,7 @@ from bjcalc.results import (
 from bjcalc.rules import Rules
 
 if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
-    from bjcalc.counting import EffectsOfRemoval, PlayEffects
+    from bjcalc.eor import EffectsOfRemoval, PlayEffects
     from bjcalc.report import Report
 
 

@@ -23,8 +23,9 @@ from bjcalc.results import (
 )
 
 if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
-    from bjcalc.counting import CountFigures, EffectsOfRemoval, PlayEffects
+    from bjcalc.counting import CountFigures
     from bjcalc.countshoe import InsuranceTable
+    from bjcalc.eor import EffectsOfRemoval, PlayEffects
     from bjcalc.matrix import EvMatrix
 
 

@@ -42,12 +42,13 @@ from bjcalc.results import (
 from bjcalc.rules import Rules
 
 if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
-    from bjcalc.counting import CountFigures, EffectsOfRemoval, PlayEffects
+    from bjcalc.chart import Chart
+    from bjcalc.counting import CountFigures
     from bjcalc.countshoe import InsuranceTable
+    from bjcalc.eor import EffectsOfRemoval, PlayEffects
     from bjcalc.matrix import EvMatrix
     from bjcalc.report import Report, RuleEffects
     from bjcalc.sidebets import SideBetResult
-    from bjcalc.strategy import Chart
 
 
 SCHEMA = "bjcalc/1"  # every JSON output's "schema"; docs/bjcalc.schema.json describes it

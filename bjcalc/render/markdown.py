@@ -48,8 +48,9 @@ from bjcalc.results import (
 from bjcalc.rules import Rules
 
 if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
-    from bjcalc.counting import CountFigures, EffectsOfRemoval, PlayEffects
+    from bjcalc.counting import CountFigures
     from bjcalc.countshoe import InsuranceTable
+    from bjcalc.eor import EffectsOfRemoval, PlayEffects
     from bjcalc.matrix import EvMatrix
     from bjcalc.report import Report, RuleEffects
 

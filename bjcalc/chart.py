@@ -1,43 +1,37 @@
-"""Strategy charts: total-dependent basic strategy, its exact EV, and where CD play differs.
+"""Strategy charts: the chart model (per up card, the play of each hard and soft cell and each
+pair), the plays it makes as the engine asks for them, and its file format.
 
-**Total-dependent (TD) basic strategy**, per up card: per hard or soft total, one hit/stand
-decision for two-card hands and one for hands of three or more cards (printed ``H/S`` where they
-differ: a two-card 16 v T hits, a longer one stands; ``two_card_plays=False`` gives the classic
-chart, one decision for every size), split hands included; one first-two-card decision per
-total (double, surrender, or neither: play by hit/stand), also used by two-card split hands
-where doubling after a split is allowed; one decision per pair (split, surrender, or play as
-its total). Each decision maximises the round's EV given all the others: a hit/stand or
-double/surrender choice maximises the EV summed over every unsplit hand that reaches it
-(weighted by the probability of reaching it under the chart), a pair's choice is made on the
-exact EVs of splitting it (split hands following the chart) and of its alternatives; the
-choices are repeated until none changes (a fixed point). Decisions are chosen in floating
-point; the EV of the resulting chart is then computed exactly in exact mode.
+A chart prints as three tables (hard, soft, pairs: row -> up card -> code, codes in
+docs/charts.md) and is read back from the JSON or CSV that ``bjcalc chart`` writes
+(:func:`load_chart`). Basic strategy is optimised in :mod:`bjcalc.optimiser`; a chart is played
+on the engine by :class:`bjcalc.chartpolicy.ChartPolicy`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from bjcalc.actions import Action
-from bjcalc.cards import ACE, RANK_NOTATION, SOFT_CELL, TEN, UP_INDICES, Rank, counts_total, is_blackjack, parse_card
-from bjcalc.engine.analyser import Engine
+from bjcalc.cards import ACE, RANK_NOTATION, SOFT_CELL, TEN, UP_INDICES, parse_card
 from bjcalc.engine.codes import Code
-from bjcalc.engine.deal import same_face_share, two_card_hands
 from bjcalc.engine.hands import HandLayers
-from bjcalc.engine.payout import Frame, action_values, surrender_value
-from bjcalc.engine.split import SplitSolver
-from bjcalc.engine.values import HandValues, solve, stop_at, unsplit_layers
-from bjcalc.engine.walk import Dealt, EngineNumber, Optimal, round_totals
 from bjcalc.errors import InvalidCardError, InvalidChartError
-from bjcalc.results import ChartException, ChartTable, Deviation
+from bjcalc.results import ChartTable
 from bjcalc.rules import Rules, Surrender
 
 HARD_ROWS = list(range(4, 22))
 SOFT_ROWS = list(range(12, 22))
+CELLS = 2 * SOFT_CELL  # hard and soft chart cells: a total, plus SOFT_CELL when soft
+CHART_CODES = ("H", "S", "Dh", "Ds", "Rh", "Rs", "P", "Ph", "Ps", "Pd", "Rp")  # docs/charts.md
+TOTAL_CODES = CHART_CODES[:6]  # what a hard or soft cell may hold; a pairs cell takes them all
+_CANONICAL_CODES = {code.lower(): code for code in CHART_CODES}
+MORE_CARDS = ("H", "S")  # a code may end in /H or /S: the play of three or more cards, where it differs
+CHART_TABLES = ("hard", "soft", "pairs")
+CHART_ROWS = {"hard": [str(t) for t in HARD_ROWS], "soft": [str(t) for t in SOFT_ROWS], "pairs": list(RANK_NOTATION)}
+_ROW_SPANS = {"hard": "4..21", "soft": "12..21", "pairs": "A, 2..9, T"}
 
 
 def cell_of(total: int, soft: bool) -> int:
@@ -109,8 +103,7 @@ class Chart:
     written: dict[str, dict[str, dict[str, str]]] | None = None  # a chart file's codes as written
 
     def rows(self, kind: str) -> list[str]:
-        return {"hard": [str(t) for t in HARD_ROWS], "soft": [str(t) for t in SOFT_ROWS],
-                "pairs": list(RANK_NOTATION)}[kind]
+        return list(CHART_ROWS[kind])
 
     def table(self, kind: str) -> ChartTable:
         """The ``"hard"``, ``"soft"`` or ``"pairs"`` table: row -> up card -> code, printable
@@ -128,170 +121,30 @@ class Chart:
 
     def to_dict(self) -> dict[str, Any]:
         return {"rules": self.rules.to_dict(), "strategy": self.strategy,
-                **{kind: self.table(kind).to_dict() for kind in ("hard", "soft", "pairs")}}
+                **{kind: self.table(kind).to_dict() for kind in CHART_TABLES}}
 
 
-class _ChartOptimiser:
-    """The TD optimisation for one up card (float)."""
-
-    def __init__(self, engine: Engine, up: int, two_card_plays: bool = True) -> None:
-        self.engine, self.up = engine, up
-        self.two_card_plays = two_card_plays  # else one hit/stand play per total, as classic charts
-        self.context = engine.context(up)
-        self.rules = engine.rules
-        self.layers = unsplit_layers(self.rules)
-        self.cells = self.layers.cells
-        first = self.layers.counts[0]
-        dealt: dict[tuple[int, ...], Fraction] = {}  # both kinds of a pair of tens together
-        for counts, p_hand, _ in two_card_hands(self.context.shoe, self.rules, up):
-            dealt[counts] = dealt.get(counts, Fraction(0)) + p_hand
-        self.deal = np.array([float(dealt.get(tuple(row), 0)) for row in first.tolist()])
-        self.natural = np.array([is_blackjack(row) for row in first.tolist()])
-        self.pair_rank = np.array([next((r for r in range(10) if row[r] == 2), -1) for row in first.tolist()])
-        # the share of each pair that the pair decision covers: all of it, but for tens where
-        # unlike faces may not be split (those play by their total)
-        self.split_share = np.ones(len(first))
-        if not self.rules.split_unlike_tens:
-            self.split_share[self.pair_rank == TEN] = float(same_face_share(self.rules, up))
-
-    def values(self, chart: UpcardChart):
-        solved = solve(self.context, self.layers, decisions=chart.decisions(self.layers))
-        as_float = [np.asarray(x, dtype=float) / float(g) for x, g in zip(solved.stand, solved.scale)]
-        hit = [np.asarray(x, dtype=float) / float(g) for x, g in zip(solved.hit, solved.scale)]
-        double = None if solved.double is None else np.asarray(solved.double, dtype=float) / float(solved.scale[0])
-        p_bj = np.asarray(solved.blackjack[0], dtype=float) / float(solved.scale[0])
-        return solved, as_float, hit, double, p_bj
+# -- the chart's plays, as the engine asks for them -----------------------------------------------
 
 
-    def optimise(self, initial: UpcardChart, rounds: int = 60) -> UpcardChart:
-        chart = initial
-        for _ in range(4):
-            for _ in range(rounds):
-                if not self._improve_totals(chart):
-                    break
-            if not self._improve_pairs(chart):
-                break
-        self._mark_das_only(chart)
-        return chart
-
-    def _as_total(self, chart: UpcardChart) -> tuple[np.ndarray, np.ndarray]:
-        """Each two-card hand's value when played by its total's cells (no split), and
-        P(dealer blackjack)."""
-        _, stand, hit, double, p_bj = self.values(chart)
-        options = self._first_options(chart, stand, hit, double, p_bj)
-        as_total = options[Code.NONE].copy()
-        for key, value in options.items():
-            as_total = np.where(chart.first[self.cells[0]] == key, value, as_total)
-        return as_total, p_bj
-
-    def _mark_das_only(self, chart: UpcardChart) -> None:
-        """Which splits pay only because doubling after a split is allowed (codes Ph/Ps/Pd)."""
-        chart.das_only = np.zeros(10, dtype=bool)
-        if not self.rules.double_after_split or self.rules.split_hands < 2:
-            return
-        as_total, p_bj = self._as_total(chart)
-        plain = self.engine.chart_splits(self.up, chart_decider(chart, double_after_split=False))
-        for row in np.flatnonzero((self.pair_rank >= 0) & (self.deal > 0)):  # pairs this shoe can deal
-            rank = self.pair_rank[row]
-            if chart.pair[rank] == Code.SPLIT:
-                chart.das_only[rank] = float(plain.value(rank)) < as_total[row]
-
-    def _reach(self, chart: UpcardChart, playing: np.ndarray) -> list[np.ndarray]:
-        """P(reaching each unsplit state and then choosing by hit/stand)."""
-        layers, shoe = self.layers, np.array(self.context.shoe)
-        reach = [self.deal * playing]
-        for k in range(len(layers.counts) - 1):
-            hitting = reach[k] * (chart.hit_two if layers.sizes[k] == 2 else chart.hit)[self.cells[k]]
-            if self.context.replacement:
-                left = np.broadcast_to(shoe[None, :] / shoe.sum(), layers.counts[k].shape)
-            else:
-                n_left = sum(self.context.shoe) - layers.sizes[k]
-                left = np.maximum(shoe[None, :] - layers.counts[k], 0) / n_left
-            child = layers.children[k]
-            ok = child >= 0
-            flow = (hitting[:, None] * left)[ok]
-            reach.append(np.bincount(child[ok], weights=flow, minlength=len(layers.counts[k + 1])))
-        return reach
-
-    def _first_options(self, chart, stand, hit, double, p_bj):
-        rules = self.rules
-        cells = self.cells[0]
-        play = np.where(chart.hit_two[cells], hit[0], stand[0])
-        options = {Code.NONE: play}
-        totals, soft = self.layers.totals[0], self.layers.soft[0]
-        if double is not None:
-            may = np.array([rules.double.allows_total(int(t)) for t in totals]) & (rules.double_soft | ~soft)
-            options[Code.DOUBLE] = np.where(may, double, -np.inf)
-        if rules.surrender is not Surrender.NONE:
-            options[Code.SURRENDER] = surrender_value(self.rules.surrender, self.context.peeked, p_bj)
-        return options
-
-    def _improve_totals(self, chart: UpcardChart) -> bool:
-        _, stand, hit, double, p_bj = self.values(chart)
-        splitting = (self.pair_rank >= 0) & (chart.pair[np.maximum(self.pair_rank, 0)] != Code.NONE)
-        first_cells = self.cells[0]
-        # the share of each two-card hand played by the hard/soft cells
-        playing_first = ~self.natural * (1 - splitting * self.split_share)
-        playing = playing_first * (chart.first[first_cells] == Code.NONE)
-        reach = self._reach(chart, playing)
-        # two-card hands (k = 0) and longer ones decide apart: each cell has a two-card play and
-        # a play for three or more cards (the chart prints both where they differ)
-        gain, gain_two = np.zeros(44), np.zeros(44)
-        for k in range(len(self.cells)):
-            can_hit = self.layers.sizes[k] < stop_at(self.rules)
-            if can_hit:
-                into = gain_two if self.layers.sizes[k] == 2 else gain
-                into += np.bincount(self.cells[k], weights=reach[k] * (hit[k] - stand[k]), minlength=44)
-        # a cell no unsplit hand reaches under this chart (its two-card hands all double, split
-        # or surrender) still serves split hands, and a two-card hand whose double or surrender is
-        # not offered: decide it as if every hand reached it by hitting
-        potential, potential_two = np.zeros(44), np.zeros(44)
-        everything = UpcardChart(np.ones(44, dtype=bool), chart.first, chart.pair, chart.split_beats_total)
-        for k, weights in enumerate(self._reach(everything, ~self.natural)):
-            if self.layers.sizes[k] < stop_at(self.rules):
-                into = potential_two if self.layers.sizes[k] == 2 else potential
-                into += np.bincount(self.cells[k], weights=weights * (hit[k] - stand[k]), minlength=44)
-        if not self.two_card_plays:  # one play per total for hands of every size
-            gain, potential = gain + gain_two, potential + potential_two
-            gain_two, potential_two = gain, potential
-        new_hit = np.where(gain > 0, True, np.where(gain < 0, False, potential > 0))
-        new_two = np.where(gain_two > 0, True, np.where(gain_two < 0, False, potential_two > 0))
-        longer = (gain != 0) | (potential != 0)  # cells that hands of three or more cards reach
-        shorter = (gain_two != 0) | (potential_two != 0)
-        new_hit = np.where(longer, new_hit, new_two)  # no such hands: one play for the cell
-        new_two = np.where(shorter, new_two, new_hit)
-        options = self._first_options(chart, stand, hit, double, p_bj)
-        weights = self.deal * playing_first
-        totals = {key: np.zeros(44) for key in options}
-        for key, value in options.items():
-            finite = np.where(np.isfinite(value), value, -1e9)
-            totals[key] += np.bincount(first_cells, weights=weights * finite, minlength=44)
-        keys = list(options)
-        stacked = np.vstack([totals[key] for key in keys])
-        new_first = np.array([keys[i] for i in stacked.argmax(axis=0)])
-        new_first[stacked.max(axis=0) == stacked[0]] = Code.NONE  # ties (and empty cells): no extra play
-        changed = not (np.array_equal(new_hit, chart.hit) and np.array_equal(new_first, chart.first)
-                       and np.array_equal(new_two, chart.hit_two))
-        chart.hit, chart.first, chart.two_cards = new_hit, new_first, new_two
-        return changed
-
-    def _improve_pairs(self, chart: UpcardChart) -> bool:
-        if self.rules.split_hands < 2:
-            return False
-        as_total, p_bj = self._as_total(chart)
-        splitter = self.engine.chart_splits(self.up, chart_decider(chart))
-        changed = False
-        for row in np.flatnonzero((self.pair_rank >= 0) & (self.deal > 0)):  # pairs this shoe can deal
-            rank = self.pair_rank[row]
-            split = float(splitter.value(rank))
-            choices = {Code.NONE: as_total[row], Code.SPLIT: split}
-            if self.rules.surrender is not Surrender.NONE:
-                choices[Code.SURRENDER] = surrender_value(self.rules.surrender, self.context.peeked, p_bj[row])
-            best = max(choices, key=lambda key: (choices[key], key == Code.NONE))
-            chart.split_beats_total[rank] = split > as_total[row]
-            if best != chart.pair[rank]:
-                chart.pair[rank], changed = best, True
-        return changed
+def chart_action(rules: Rules, chart: UpcardChart, counts: tuple[int, ...], total: int, soft: bool,
+                 same_face: bool = True) -> Action:
+    """The first play the chart makes with a (non-blackjack) two-card hand (``same_face``:
+    False for two tens of unlike faces where those may not be split: they play by total)."""
+    pair = next((r for r in range(10) if counts[r] == 2), None)
+    if pair == TEN and not same_face and not rules.split_unlike_tens:
+        pair = None
+    if pair is not None and rules.split_hands >= 2:
+        if chart.pair[pair] == Code.SPLIT:
+            return Action.SPLIT
+        if chart.pair[pair] == Code.SURRENDER and rules.surrender is not Surrender.NONE:
+            return Action.SURRENDER
+    cell = cell_of(total, soft)
+    if chart.first[cell] == Code.DOUBLE and rules.double.allows_total(total) and (rules.double_soft or not soft):
+        return Action.DOUBLE
+    if chart.first[cell] == Code.SURRENDER and rules.surrender is not Surrender.NONE:
+        return Action.SURRENDER
+    return Action.HIT if chart.hit_two[cell] else Action.STAND
 
 
 def chart_decider(chart: UpcardChart, double_after_split: bool = True):
@@ -319,106 +172,7 @@ def chart_decider(chart: UpcardChart, double_after_split: bool = True):
     return decide
 
 
-def basic_strategy(rules: Rules, engine: Engine | None = None, two_card_plays: bool = True) -> Chart:
-    """The total-dependent basic strategy chart for ``rules`` (see the module docstring).
-    ``engine``: a float engine of the same rules to share work with. ``two_card_plays``: a
-    cell may have one hit/stand play for two-card hands and another for longer ones (printed
-    ``H/S``); False: one play per total for every hand, as classic charts print."""
-    if engine is None or engine.exact:
-        from bjcalc.engine.split import PostSplit
-
-        engine = Engine(rules, False, PostSplit.CDZ)
-    ups = {}
-    engine.prepare_all()
-    for up in engine.ups():
-        solver = _ChartOptimiser(engine, up, two_card_plays)
-        initial = UpcardChart(
-            hit=np.array([t < 17 if c < 22 else t < 18 for c, t in ((c, c % 22) for c in range(44))]),
-            first=np.full(44, Code.NONE),
-            pair=np.full(10, Code.NONE),
-            split_beats_total=np.zeros(10, dtype=bool),
-        )
-        ups[up] = solver.optimise(initial)
-    return Chart(rules=rules, ups=ups)
-
-
-def chart_action(rules: Rules, chart: UpcardChart, counts: tuple[int, ...], total: int, soft: bool,
-                 same_face: bool = True) -> Action:
-    """The first play the chart makes with a (non-blackjack) two-card hand (``same_face``:
-    False for two tens of unlike faces where those may not be split: they play by total)."""
-    pair = next((r for r in range(10) if counts[r] == 2), None)
-    if pair == TEN and not same_face and not rules.split_unlike_tens:
-        pair = None
-    if pair is not None and rules.split_hands >= 2:
-        if chart.pair[pair] == Code.SPLIT:
-            return Action.SPLIT
-        if chart.pair[pair] == Code.SURRENDER and rules.surrender is not Surrender.NONE:
-            return Action.SURRENDER
-    cell = cell_of(total, soft)
-    if chart.first[cell] == Code.DOUBLE and rules.double.allows_total(total) and (rules.double_soft or not soft):
-        return Action.DOUBLE
-    if chart.first[cell] == Code.SURRENDER and rules.surrender is not Surrender.NONE:
-        return Action.SURRENDER
-    return Action.HIT if chart.hit_two[cell] else Action.STAND
-
-
-class ChartPolicy:
-    """A :class:`~bjcalc.engine.walk.Policy` that plays a chart: first plays, later hit/stand
-    and split hands all follow it."""
-
-    def __init__(self, engine: Engine, chart: Chart) -> None:
-        self.engine, self.chart = engine, chart
-        self._hands: dict[int, HandValues] = {}
-        self._splits: dict[int, SplitSolver] = {}
-
-    @property
-    def label(self) -> str:
-        return f"{self.chart.strategy} (chart; split hands by the chart)"
-
-    def hands(self, up: int) -> HandValues:
-        if up not in self._hands:
-            layers = unsplit_layers(self.engine.rules)
-            self._hands[up] = solve(self.engine.context(up), layers, decisions=self.chart.ups[up].decisions(layers))
-        return self._hands[up]
-
-    def splits(self, up: int) -> SplitSolver:
-        if up not in self._splits:
-            self._splits[up] = self.engine.chart_splits(up, chart_decider(self.chart.ups[up]))
-        return self._splits[up]
-
-    def first(self, up: int, counts: tuple[int, ...], same_face: bool) -> tuple[Action, EngineNumber]:
-        rules = self.engine.rules
-        if is_blackjack(counts):
-            action = Action.STAND  # paid as a natural
-        else:
-            total, soft = counts_total(counts)
-            action = chart_action(rules, self.chart.ups[up], counts, total, soft, same_face)
-        values, _ = action_values(self.engine, self, up, counts, same_face, Frame.UNCONDITIONAL, [action])
-        return action, values[action]
-
-
-def exceptions(engine: Engine, plays: list[Dealt]) -> list[ChartException]:
-    """Two-card hands where CD play (split hands by the engine's post-split strategy) beats
-    the chart's first play, largest gain first."""
-    out = []
-    for play in plays:
-        if is_blackjack(play.counts):
-            continue
-        best, value = Optimal(engine).first(play.up, play.counts, play.same_face)
-        gain = float(value) - float(play.value)
-        if best is not play.action and gain > 1e-12:
-            cards = tuple(Rank.from_index(r) for r in range(10) for _ in range(play.counts[r]))
-            out.append(ChartException(Rank.from_index(play.up), cards, play.action, best, gain))
-    return sorted(out, key=lambda e: (UP_INDICES.index(e.up.index), -e.gain))
-
-
-CHART_CODES = ("H", "S", "Dh", "Ds", "Rh", "Rs", "P", "Ph", "Ps", "Pd", "Rp")  # docs/charts.md
-TOTAL_CODES = CHART_CODES[:6]  # what a hard or soft cell may hold; a pairs cell takes them all
-_CANONICAL_CODES = {code.lower(): code for code in CHART_CODES}
-MORE_CARDS = ("H", "S")  # a code may end in /H or /S: the play of three or more cards, where it differs
-_TABLES = ("hard", "soft", "pairs")
-CHART_ROWS = {"hard": [str(t) for t in HARD_ROWS], "soft": [str(t) for t in SOFT_ROWS], "pairs": list(RANK_NOTATION)}
-_ROW_SPANS = {"hard": "4..21", "soft": "12..21", "pairs": "A, 2..9, T"}
+# -- the chart file: codes, tables, JSON and CSV --------------------------------------------------
 
 
 def _where(name: str | None) -> str:
@@ -512,13 +266,13 @@ def _checked_tables(rules: Rules, tables: Any, where: str) -> tuple[Tables, Tabl
     rows, up cards and codes), and the same with the codes as written."""
     if not isinstance(tables, dict):
         raise InvalidChartError(f"{where} must map hard, soft and pairs to their tables")
-    absent = [kind for kind in _TABLES if not tables.get(kind)]
+    absent = [kind for kind in CHART_TABLES if not tables.get(kind)]
     if absent:
         raise InvalidChartError(f"{where} has no {_quoted(absent)} table{'s' * (len(absent) > 1)}")
     needed = _chart_ups(rules)
     codes: Tables = {}
     written: Tables = {}
-    for kind in _TABLES:
+    for kind in CHART_TABLES:
         table = tables[kind]
         if not isinstance(table, dict):
             raise InvalidChartError(f"{where}: the {kind} table must map rows to up cards to codes")
@@ -563,9 +317,9 @@ def chart_from_tables(rules: Rules, tables: Tables, strategy: str,
         if not rules.shoe_counts[up]:
             continue
         key = RANK_NOTATION[up]
-        hit = np.array([c < 17 if c < SOFT_CELL else c - SOFT_CELL < 18 for c in range(2 * SOFT_CELL)])
+        hit = np.array([c < 17 if c < SOFT_CELL else c - SOFT_CELL < 18 for c in range(CELLS)])
         two = hit.copy()
-        first = np.full(44, Code.NONE)
+        first = np.full(CELLS, Code.NONE)
         pair = np.full(10, Code.NONE)
         beats = np.zeros(10, dtype=bool)
         das_only = np.zeros(10, dtype=bool)
@@ -599,7 +353,7 @@ def _json_tables(text: str, where: str) -> dict[str, Any]:
         raise InvalidChartError(f"{where} is not valid JSON: {error.msg}") from None
     if not isinstance(data, dict):
         raise InvalidChartError(f"{where} must be a JSON object with hard, soft and pairs tables")
-    return {kind: data[kind] for kind in _TABLES if kind in data}
+    return {kind: data[kind] for kind in CHART_TABLES if kind in data}
 
 
 def _csv_tables(text: str, where: str, needed: list[str]) -> Tables:
@@ -642,7 +396,7 @@ def _csv_tables(text: str, where: str, needed: list[str]) -> Tables:
     for number, cells in body:
         cells = [cell.strip() for cell in cells] + [""] * (len(header) - len(cells))
         kind, row = cells[at_table].lower(), cells[at_row]
-        if kind not in _TABLES:
+        if kind not in CHART_TABLES:
             raise InvalidChartError(f"{where}: unknown table {cells[at_table]!r} on line {number} (hard, soft, pairs)")
         if any(cell for column, cell in enumerate(cells) if column not in columns and column not in (at_table, at_row)):
             raise InvalidChartError(f"{where}: {kind} {row} has more cells than the header has up cards")
@@ -692,44 +446,15 @@ def simple_policy(rules: Rules, name: str) -> Chart:
     less, never double, split or surrender) and ``mimic-dealer`` (hit below 17 and, when the
     dealer hits soft 17, soft 17; never double, split or surrender)."""
     if name == "never-bust":
-        hit = np.array([c <= 11 if c < SOFT_CELL else c - SOFT_CELL <= 17 for c in range(2 * SOFT_CELL)])
+        hit = np.array([c <= 11 if c < SOFT_CELL else c - SOFT_CELL <= 17 for c in range(CELLS)])
     elif name == "mimic-dealer":
         hit = np.array([c < 17 if c < SOFT_CELL else (c - SOFT_CELL < 17 or (c - SOFT_CELL == 17 and rules.hit_soft_17))
-                        for c in range(2 * SOFT_CELL)])
+                        for c in range(CELLS)])
     else:
         raise InvalidChartError(f"unknown policy {name!r} (never-bust, mimic-dealer)")
     ups = {
-        up: UpcardChart(hit=hit.copy(), first=np.full(44, Code.NONE), pair=np.full(10, Code.NONE),
+        up: UpcardChart(hit=hit.copy(), first=np.full(CELLS, Code.NONE), pair=np.full(10, Code.NONE),
                         split_beats_total=np.zeros(10, dtype=bool))
         for up in range(10) if rules.shoe_counts[up]
     }
     return Chart(rules=rules, ups=ups, strategy=name)
-
-
-def deviations(engine: Engine, chart: Chart, optimal: Chart) -> list[Deviation]:
-    """Every cell of ``chart`` that plays differently from ``optimal``, with its cost: the
-    round EV of ``optimal`` minus that of ``optimal`` with only that cell changed. Largest
-    first. A cell written differently that plays the same (``Ph`` and ``P`` where doubling
-    after a split is allowed) is no deviation, nor is one that costs exactly nothing."""
-    out = []
-    base: dict[int, Any] = {}
-    tables = {k: optimal.table(k) for k in _TABLES}
-    for kind in _TABLES:
-        mine, best = chart.table(kind), tables[kind]
-        for row in mine:
-            for up_name, code in mine[row].items():
-                if code == best[row][up_name]:
-                    continue
-                up = RANK_NOTATION.index(up_name)
-                changed = chart_from_tables(engine.rules, {**tables, kind: {**best, row: {**best[row], up_name: code}}},
-                                            "deviation")
-                if changed.key == optimal.key:
-                    continue
-                if up not in base:
-                    base[up] = round_totals(engine, ChartPolicy(engine, optimal), [up]).ev
-                cost = float(base[up] - round_totals(engine, ChartPolicy(engine, changed), [up]).ev)
-                if cost == 0:
-                    continue
-                shown = chart.written[kind][row][up_name] if chart.written else code  # the user's own code
-                out.append(Deviation(kind, row, Rank(up_name), shown, best[row][up_name], cost))
-    return sorted(out, key=lambda d: -d.cost)

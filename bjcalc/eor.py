@@ -1,0 +1,612 @@
+"""Effects of removal: what each card does to the game and to a decision.
+
+**Effect of removal** (EOR) of a rank: the round's EV after removing one card of that rank from
+the shoe minus the EV before, per initial bet (``effects`` gives it in percent, as published
+tables do). It depends on how the game is played, so the strategy is always named:
+
+- ``chart``: the starting shoe's basic-strategy chart (or a given chart) held fixed for every
+  shoe; then the frequency-weighted EORs sum to exactly zero (removing a random card changes
+  nothing on average, the burn-card theorem);
+- ``basic``: basic strategy re-derived for each shoe;
+- ``cd``: composition-dependent play on each shoe (split hands by the analysis' post-split
+  strategy).
+
+A **play's EOR**: for one decision (a hand against an up card, two actions), the EOR of the EV
+difference of the two actions, in the decision's own frame (conditioned on no dealer blackjack
+where the dealer peeks). A decision is named as people write it (:func:`parse_play`), by its
+cards or by its total (:class:`HandTotal`).
+
+Each shoe is one analysis, run in worker processes (:class:`WorkerPool`); :func:`eor_table`
+gathers what ``bjcalc eor`` prints. How count systems measure up against these EORs is
+:mod:`bjcalc.counting`. See docs/counting.md for the definitions written out.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import enum
+import multiprocessing
+import os
+import re
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from bjcalc.actions import Action
+from bjcalc.analysis import Analysis
+from bjcalc.cards import ACE, TEN, UP_ORDER, Rank, as_cards, parse_card, parse_cards
+from bjcalc.chart import Chart
+from bjcalc.engine import pools
+from bjcalc.errors import InvalidCardError, InvalidHandError, InvalidRulesError
+from bjcalc.numbers import to_api, to_fraction
+from bjcalc.results import Strategy, _Data, by_up
+from bjcalc.rules import Rules
+
+
+class EorStrategy(str, enum.Enum):
+    """How every shoe of an EOR table is played (see the module docstring)."""
+
+    CHART = "chart"
+    BASIC = "basic"
+    CD = "cd"
+
+
+# -- the analyses, one shoe each (run in worker processes) ----------------------------------------
+
+
+def _shoe_ev(
+    rules: Rules, strategy: EorStrategy, chart: Chart | None, exact: bool, post_split: str,
+    two_card_plays: bool = True,
+) -> Fraction | float:
+    """The round's EV on ``rules``' shoe under ``strategy`` (a Fraction in exact mode;
+    ``two_card_plays=False``: basic strategy is the classic chart, one play per total)."""
+    analysis = Analysis(rules, exact=exact, post_split=post_split)
+    if strategy is EorStrategy.CD:
+        ev = analysis.round().ev
+    else:
+        played = chart if strategy is EorStrategy.CHART else analysis.chart(two_card_plays)
+        assert played is not None
+        ev = analysis.evaluate(played).round.ev
+    return to_fraction(ev) if exact else float(ev)
+
+
+def _play_difference(rules: Rules, cards: tuple[Rank, ...], up: Rank, first: Action, second: Action,
+                     exact: bool, post_split: str) -> Fraction | float:
+    """EV(first) - EV(second) for ``cards`` against ``up`` on ``rules``' shoe."""
+    result = Analysis(rules, exact=exact, post_split=post_split).hand(cards, up)
+    for action in (first, second):
+        if action not in result.evs:
+            raise InvalidHandError(f"{action.key} is not a play for {result.notation} against {up}")
+    difference = result.evs[first] - result.evs[second]
+    return to_fraction(difference) if exact else float(difference)
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """Worker processes that start clean: a fork server that has imported bjcalc once (never a
+    plain fork of this process, whose dealer threads may hold locks), else spawn."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["bjcalc.eor"])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+class WorkerPool:
+    """The one place the EOR pipeline's worker processes are made: ``workers`` processes
+    (default: one per core; 1 runs every job here), started at the first job that needs them
+    and shared by every job until the ``with`` block ends.
+
+    >>> with WorkerPool(1) as pool:
+    ...     pool.map(abs, [(-1,), (2,)])
+    [1, 2]
+    """
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers if workers is not None else (os.cpu_count() or 1)
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    def map(self, job: Callable[..., Any], arguments: list[tuple], progress: Callable[[str], None] | None = None,
+            names: Sequence[str] = ()) -> list[Any]:
+        """``job(*a)`` for every ``a``, reporting each finished one to ``progress`` by name."""
+        names = list(names) or [str(i) for i in range(len(arguments))]
+        if self.workers <= 1 or len(arguments) <= 1:
+            return self._here(job, arguments, progress, names)
+        try:
+            if self._pool is None:
+                self._pool = pools.processes(self.workers, _context())
+            futures = {self._pool.submit(job, *args): i for i, args in enumerate(arguments)}
+            results: list[Any] = [None] * len(arguments)
+            for future in concurrent.futures.as_completed(futures):
+                i = futures[future]
+                results[i] = future.result()
+                if progress:
+                    progress(names[i])
+            return results
+        except concurrent.futures.process.BrokenProcessPool:
+            # workers could not start (e.g. a __main__ they cannot import): do the work here
+            self.workers = 1
+            return self._here(job, arguments, progress, names)
+
+    @staticmethod
+    def _here(job: Callable[..., Any], arguments: list[tuple], progress: Callable[[str], None] | None,
+              names: list[str]) -> list[Any]:
+        out = []
+        for name, args in zip(names, arguments):
+            out.append(job(*args))
+            if progress:
+                progress(name)
+        return out
+
+
+def map_jobs(job: Callable[..., Any], arguments: list[tuple], workers: int | WorkerPool | None,
+         progress: Callable[[str], None] | None, names: list[str]) -> list[Any]:
+    """``job(*a)`` for every ``a`` in ``workers`` (a :class:`WorkerPool`, or the number of
+    processes of one made for these jobs alone)."""
+    if isinstance(workers, WorkerPool):
+        return workers.map(job, arguments, progress, names)
+    with WorkerPool(min(workers or os.cpu_count() or 1, max(1, len(arguments)))) as pool:
+        return pool.map(job, arguments, progress, names)
+
+
+# -- effects of removal ---------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class EffectsOfRemoval(_Data):
+    """EVs after removing one card of each rank, and the EORs. ``base`` and ``ev`` are per
+    initial bet, unconditional (``float``, or ``sympy.Rational`` in exact mode); ``effects``
+    are in percent of the initial bet (float); ``counts``: the starting shoe."""
+
+    rules: Rules
+    strategy: Strategy
+    base: Any
+    ev: dict[Rank, Any]
+    exact: bool
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        return self.rules.shoe_counts
+
+    @property
+    def eor(self) -> dict[Rank, Any]:
+        """EV after removal minus the EV before, per initial bet (exact in exact mode)."""
+        return {rank: ev - self.base for rank, ev in self.ev.items()}
+
+    @property
+    def effects(self) -> dict[Rank, float]:
+        """The EORs in percent of the initial bet, ranks in chart order (2..T, A)."""
+        return {rank: 100 * float(self.eor[rank]) for rank in _chart_order(self.ev)}
+
+    def weighted_sum(self) -> Any:
+        """``sum_r n_r EOR_r``: exactly zero when a fixed chart plays every shoe."""
+        return sum((self.counts[rank.index] * e for rank, e in self.eor.items()), 0 * self.base)
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "strategy": self.strategy.to_dict(),
+            "shoe_counts": list(self.counts),
+            "base_ev": self.base,
+            "ev": by_up(self.ev),
+            "eor": by_up(self.eor),
+            "eor_percent": by_up(self.effects),
+        }
+
+
+def _chart_order(ranks: Mapping[Rank, Any]) -> list[Rank]:
+    return sorted(ranks, key=lambda r: UP_ORDER.index(r.value))
+
+
+def effects_of_removal(
+    rules: Rules,
+    strategy: EorStrategy | str = EorStrategy.CHART,
+    *,
+    chart: Chart | None = None,
+    exact: bool = False,
+    post_split: str = "cdz-",
+    workers: int | WorkerPool | None = None,
+    progress: Callable[[str], None] | None = None,
+    two_card_plays: bool = True,
+) -> EffectsOfRemoval:
+    """The EOR of every rank the shoe holds (see the module docstring). ``chart``: the chart
+    held fixed (``strategy="chart"``; default: the starting shoe's basic strategy, the classic
+    one with ``two_card_plays=False``, as for ``strategy="basic"``)."""
+    try:
+        strategy = EorStrategy(strategy)
+    except ValueError:
+        choices = ", ".join(repr(s.value) for s in EorStrategy)
+        raise InvalidRulesError(f"strategy must be one of {choices}, not {strategy!r}") from None
+    if rules.infinite:
+        raise InvalidRulesError("an infinite deck has no effects of removal: cards are drawn with replacement")
+    if chart is not None and strategy is not EorStrategy.CHART:
+        raise InvalidRulesError(f"a chart is held fixed only with strategy 'chart', not {strategy.value!r}")
+    if strategy is EorStrategy.CHART and chart is None:
+        chart = Analysis(rules).chart(two_card_plays)
+    ranks = [rank for rank in Rank if rules.shoe_counts[rank.index] > 0]
+    shoes = [rules] + [rules.without([rank]) for rank in ranks]
+    arguments = [(shoe, strategy, chart, exact, post_split, two_card_plays) for shoe in shoes]
+    names = ["full shoe"] + [f"without one {rank}" for rank in ranks]
+    evs = map_jobs(_shoe_ev, arguments, workers, progress, names)
+    if strategy is EorStrategy.CD:
+        label = Analysis(rules, post_split=post_split).cd
+    elif strategy is EorStrategy.BASIC:
+        label = Strategy("basic" + ", classic" * (not two_card_plays) + ", re-derived for each shoe", chart=True,
+                         split_hands="by the chart")
+    else:
+        assert chart is not None
+        label = Strategy(f"{chart.strategy}, held fixed", chart=True, split_hands="by the chart")
+    return EffectsOfRemoval(
+        rules=rules,
+        strategy=label,
+        base=to_api(evs[0], exact),
+        ev={rank: to_api(ev, exact) for rank, ev in zip(ranks, evs[1:])},
+        exact=exact,
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class PlayEffects(_Data):
+    """A decision's EV difference (``first`` minus ``second``, per initial bet, in the hand's
+    frame) and its EOR for every rank left in the shoe (exact in exact mode)."""
+
+    cards: tuple[Rank, ...]
+    up: Rank
+    first: Action | None  # None for insurance: insuring minus not
+    second: Action | None
+    difference: Any
+    after: dict[Rank, Any]  # the difference after removing one card of the rank
+    conditioned: bool
+    rules: Rules  # the shoe the decision is taken from (before the hand is dealt)
+    total: HandTotal | None = None  # a decision named by its total: every two-card hand of it
+
+    @property
+    def eor(self) -> dict[Rank, Any]:
+        return {rank: d - self.difference for rank, d in self.after.items()}
+
+    @property
+    def hand_text(self) -> str:
+        """``T,6``; for a total, the total and the hands it stands for: ``hard 16 (T,6 or 9,7)``."""
+        if self.total is not None:
+            return f"{self.total} ({' or '.join(','.join(map(str, h)) for h in self.total.hands())})"
+        return ",".join(map(str, self.cards))
+
+    @property
+    def label(self) -> str:
+        """``T,6 v T: stand - hit``; ``insurance v A`` (insure minus not)."""
+        hand = self.hand_text
+        if self.first is None or self.second is None:
+            return f"insurance v {self.up}" + (f" ({hand} seen)" if hand else "")
+        return f"{hand} v {self.up}: {self.first.key} - {self.second.key}"
+
+    def shoe_left(self) -> tuple[Any, ...]:
+        """The shoe the EORs are taken on, A..T: the shoe without the hand and the up card; for a
+        total, without the up card and the hand's expected cards (each hand weighted by its
+        chance), exact fractions."""
+        if self.total is None:
+            return self.rules.without(list(self.cards) + [self.up]).shoe_counts
+        counts = self.rules.without([self.up]).shoe_counts
+        expected = [Fraction(0)] * 10
+        for hand, share in _total_weights(counts, self.total.hands(), self.up, self.conditioned).items():
+            for card in hand:
+                expected[card.index] += share
+        return tuple(n - e for n, e in zip(counts, expected))
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "play": self.label, "hand": self.hand_text, "up": str(self.up),
+            "first": self.first.key if self.first else "insure",
+            "second": self.second.key if self.second else "not",
+            "frame": "conditioned" if self.conditioned else "unconditional",
+            "difference": self.difference,
+            "eor": by_up(self.eor),
+        }
+
+
+def play_effects(
+    rules: Rules,
+    cards: str | Sequence[Rank | str] | HandTotal,
+    up: Rank | str,
+    first: Action | str,
+    second: Action | str,
+    *,
+    exact: bool = False,
+    post_split: str = "cdz-",
+    workers: int | WorkerPool | None = None,
+) -> PlayEffects:
+    """The EOR of ``EV(first) - EV(second)`` for ``cards`` against ``up`` (CD play after the
+    first decision), removing one card of each rank from the shoe left after the hand and the
+    up card. ``cards`` may name a total (``"16"``, ``"soft 18"``, :func:`parse_hand`): the
+    difference is then the average over every two-card hand of the total, each weighted by its
+    chance of being dealt with ``up``, on the shoe before and after each removal."""
+    hand = parse_hand(cards) if isinstance(cards, str) else cards
+    plays = [_action(first), _action(second)]
+    if isinstance(hand, HandTotal):
+        hands = hand.hands()
+        up_rank = parse_card(up)
+        left = rules.without([up_rank])
+        if not any(_hand_weight(left.shoe_counts, h) for h in hands):
+            raise InvalidHandError(f"the shoe cannot deal a {hand} against {up_rank}")
+        analysis = Analysis(rules, exact=exact, post_split=post_split)
+        for h in hands:
+            if _hand_weight(left.shoe_counts, h):
+                evs = analysis.hand(h, up_rank).evs
+                for action in plays:
+                    if action not in evs:
+                        raise InvalidHandError(f"{action.key} is not a play for {hand} against {up_rank}")
+        ranks = [rank for rank in Rank if left.shoe_counts[rank.index] > 0]
+        shoes = [rules] + [rules.without([rank]) for rank in ranks]
+        jobs: list[tuple] = [(shoe, hands, up_rank, plays[0], plays[1], exact, post_split) for shoe in shoes]
+        base_difference, *after = map_jobs(_total_difference, jobs, workers, None,
+                                       ["full shoe"] + [str(r) for r in ranks])
+        conditioned = analysis.hand(next(h for h in hands if _hand_weight(left.shoe_counts, h)), up_rank).conditioned
+        return PlayEffects(
+            cards=(), up=up_rank, first=plays[0], second=plays[1], difference=to_api(base_difference, exact),
+            after={rank: to_api(d, exact) for rank, d in zip(ranks, after)},
+            conditioned=conditioned, rules=rules, total=hand,
+        )
+    analysis = Analysis(rules, exact=exact, post_split=post_split)
+    base = analysis.hand(hand, up)
+    for action in plays:
+        if action not in base.evs:
+            raise InvalidHandError(f"{action.key} is not a play for {base.notation} against {base.up}")
+    left = rules.without(list(base.cards) + [base.up])
+    ranks = [rank for rank in Rank if left.shoe_counts[rank.index] > 0]
+    arguments = [(rules.without([rank]), base.cards, base.up, plays[0], plays[1], exact, post_split)
+                 for rank in ranks]
+    after = map_jobs(_play_difference, arguments, workers, None, [str(r) for r in ranks])
+    return PlayEffects(
+        cards=base.cards, up=base.up, first=plays[0], second=plays[1],
+        difference=base.evs[plays[0]] - base.evs[plays[1]],
+        after={rank: to_api(d, exact) for rank, d in zip(ranks, after)},
+        conditioned=base.conditioned, rules=rules,
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class HandTotal:
+    """A decision named by its total, as counters name them: every two-card hand of the total
+    that is not a pair (a pair is named by its cards, ``8,8``).
+
+    >>> HandTotal(16).hands(), str(HandTotal(18, soft=True))
+    (((Rank.TEN, Rank.SIX), (Rank.NINE, Rank.SEVEN)), 'soft 18')
+    """
+
+    value: int
+    soft: bool = False
+
+    def __str__(self) -> str:
+        return f"{'soft' if self.soft else 'hard'} {self.value}"
+
+    def hands(self) -> tuple[tuple[Rank, Rank], ...]:
+        """The two-card hands of the total, not pairs, higher card first."""
+        out = []
+        for high in range(10, 1, -1):  # 10 = a ten-valued card
+            for low in range(high - 1, 0, -1):
+                soft = low == 1
+                value = high + low + (10 if soft else 0)
+                if soft == self.soft and value == self.value and high != low:
+                    out.append((_rank_of(high), _rank_of(low)))
+        return tuple(out)
+
+
+def _rank_of(value: int) -> Rank:
+    return Rank.ACE if value == 1 else Rank.TEN if value == 10 else Rank(str(value))
+
+
+_TOTAL = re.compile(r"(?P<kind>h|hard|s|soft)?\s*(?P<value>\d{1,2})", re.IGNORECASE)
+
+
+def parse_hand(text: str) -> tuple[Rank, ...] | HandTotal:
+    """A hand as a play names it: cards (``T,6``, ``A7``, ``8,8``) or a total: ``16`` or ``h16``
+    (hard 16: T,6 and 9,7), ``s18`` or ``soft 18`` (A,7). Digits that read as two or more
+    cards (``55``) are cards; a total stands for the two-card hands of it that are not pairs.
+
+    >>> parse_hand("16"), parse_hand("soft18"), parse_hand("55")
+    (HandTotal(value=16, soft=False), HandTotal(value=18, soft=True), (Rank.FIVE, Rank.FIVE))
+    """
+    match = _TOTAL.fullmatch(text.strip()) if isinstance(text, str) else None
+    if match is None:
+        return parse_cards(text)
+    if match["kind"] is None:
+        try:
+            cards = parse_cards(text)
+        except InvalidCardError:
+            cards = ()
+        if len(cards) >= 2:
+            return cards
+    total = HandTotal(int(match["value"]), soft=(match["kind"] or "h").lower().startswith("s"))
+    if not total.hands():
+        kind = "soft" if total.soft else "hard"
+        raise InvalidHandError(
+            f"no two-card {kind} {total.value} that is not a pair, in {text!r}: a total is "
+            f"{'13 to 20 (soft)' if total.soft else '5 to 19 (hard)'}; give a pair by its cards, e.g. 8,8")
+    return total
+
+
+def _hand_weight(counts: Sequence[int], hand: tuple[Rank, ...]) -> int:
+    """How many ways ``counts`` deals the two distinct ranks of ``hand`` (proportional to its
+    chance)."""
+    a, b = hand[0].index, hand[1].index
+    return counts[a] * counts[b]
+
+
+def _total_weights(counts: Sequence[int], hands: Sequence[tuple[Rank, Rank]], up: Rank,
+                   conditioned: bool) -> dict[tuple[Rank, Rank], Fraction]:
+    """Each hand's share of the decision dealt from ``counts`` (the shoe once ``up`` is out):
+    its chance, and where the frame is conditioned, times the chance of no dealer blackjack
+    with it out (the hole card drawn from the cards left). Hands the shoe cannot deal: 0."""
+    raw: dict[tuple[Rank, Rank], Fraction] = {}
+    hole = {Rank.ACE: TEN, Rank.TEN: ACE}.get(up)
+    for hand in hands:
+        weight = Fraction(_hand_weight(counts, hand))
+        if conditioned and hole is not None and weight:
+            left = list(counts)
+            for card in hand:
+                left[card.index] -= 1
+            weight *= 1 - Fraction(left[hole], sum(left))
+        raw[hand] = weight
+    whole = sum(raw.values())
+    return {hand: w / whole if whole else Fraction(0) for hand, w in raw.items()}
+
+
+def _total_difference(rules: Rules, hands: Sequence[tuple[Rank, Rank]], up: Rank, first: Action, second: Action,
+                      exact: bool, post_split: str) -> Fraction | float:
+    """EV(first) - EV(second) averaged over ``hands`` against ``up`` on ``rules``' shoe, each
+    hand weighted by its share of the decision (:func:`_total_weights`)."""
+    counts = rules.without([up]).shoe_counts
+    analysis = Analysis(rules, exact=exact, post_split=post_split)
+    results = {h: analysis.hand(h, up) for h in hands if _hand_weight(counts, h)}
+    conditioned = next(iter(results.values())).conditioned
+    total: Fraction | float = Fraction(0) if exact else 0.0
+    for hand, share in _total_weights(counts, hands, up, conditioned).items():
+        if share:
+            evs = results[hand].evs
+            difference = evs[first] - evs[second]
+            total += to_fraction(difference) * share if exact else float(difference) * float(share)
+    return total
+
+
+def _action(action: Action | str) -> Action:
+    if isinstance(action, Action):
+        return action
+    for member in Action:
+        if str(action).lower() in (member.key, member.value.lower()):
+            return member
+    raise InvalidHandError(f"unknown play {action!r} (stand, hit, double, split, surrender)")
+
+
+_PLAY = re.compile(r"(?P<cards>.+?)\s+vs?\.?\s+(?P<up>\S+)\s+(?P<first>\S+)\s+(?P<second>\S+)", re.IGNORECASE)
+
+
+def parse_play(text: str) -> tuple[tuple[Rank, ...] | HandTotal, Rank, Action, Action]:
+    """A decision as people write it, ``"CARDS v UP FIRST SECOND"``: the hand (cards, or a
+    total: :func:`parse_hand`), the up card and the two plays compared (:func:`play_effects`
+    takes the first minus the second).
+
+    >>> parse_play("T,6 v T stand hit")
+    ((Rank.TEN, Rank.SIX), Rank.TEN, Action.STAND, Action.HIT)
+    """
+    match = _PLAY.fullmatch(text.strip()) if isinstance(text, str) else None
+    if match is None:
+        raise InvalidHandError(f"a play reads 'CARDS v UP ACTION ACTION', e.g. 'T,6 v T stand hit', not {text!r}")
+    first, second = _action(match["first"]), _action(match["second"])
+    if first is second:
+        raise InvalidHandError(f"a play compares two different actions, not {first.key} with itself in {text!r}")
+    return parse_hand(match["cards"]), parse_card(match["up"]), first, second
+
+
+def insurance_effects(rules: Rules, cards: str | Sequence[Rank | str] = ()) -> PlayEffects:
+    """The EOR of insurance (EV per unit of insurance bet, insuring minus not), exact: with
+    ``t`` tens among ``n`` cards left, insurance is worth ``(3 t - n) / n``."""
+    analysis = Analysis(rules, exact=True)
+    seen = as_cards(cards) if cards else ()
+    ace = Rank.ACE
+    base = to_fraction(analysis.insurance(ace, seen))
+    left = rules.without(list(seen) + [ace])
+    after = {}
+    for rank in Rank:
+        if left.shoe_counts[rank.index]:
+            after[rank] = analysis.insurance(ace, seen + (rank,))
+    return PlayEffects(cards=seen, up=ace, first=None, second=None, difference=to_api(base, True),
+                       after=after, conditioned=False, rules=rules)
+
+
+
+# -- the EOR table: what ``bjcalc eor`` prints ----------------------------------------------------
+
+Progress = Callable[[str, int], None]  # (the step just done, the number of steps in all)
+
+
+@dataclasses.dataclass(frozen=True)
+class EorTable:
+    """The round's effects of removal, each asked-for play's (then insurance's, where asked)
+    and the strategy the plays' EVs assume after the decision. ``fixed_chart``: one chart
+    played every shoe (the check ``sum n_r EOR_r`` is then exactly 0)."""
+
+    removal: EffectsOfRemoval
+    plays: tuple[PlayEffects, ...]
+    play_strategy: Strategy
+    fixed_chart: bool
+
+
+def _check_plays(rules: Rules, plays: Sequence[str | tuple[Any, Any, Any, Any]], post_split: str
+                 ) -> list[tuple[tuple[Rank, ...] | HandTotal, Rank, Action, Action]]:
+    """Every play parsed and checked against the rules and the shoe before any work."""
+    analysis = Analysis(rules, post_split=post_split)
+    out = []
+    for play in plays:
+        hand, up, first, second = parse_play(play) if isinstance(play, str) else (
+            parse_hand(play[0]) if isinstance(play[0], str) else play[0], parse_card(play[1]),
+            _action(play[2]), _action(play[3]))
+        where = f" in play {play!r}" if isinstance(play, str) else ""
+        if isinstance(hand, HandTotal):
+            dealt = [h for h in hand.hands() if _hand_weight(rules.without([up]).shoe_counts, h)]
+            if not dealt:
+                raise InvalidHandError(f"the shoe cannot deal a {hand} against {up}{where}")
+            hands: list[tuple[Rank, ...]] = list(dealt)
+            name = str(hand)
+        else:
+            hands, name = [hand], ",".join(map(str, hand))
+        for cards in hands:
+            evs = analysis.hand(cards, up).evs  # refuses cards the shoe cannot deal
+            for action in (first, second):
+                if action not in evs:
+                    raise InvalidHandError(
+                        f"{action.key} is not a play for {name} against {up} under these rules{where}")
+        out.append((hand, up, first, second))
+    return out
+
+
+def eor_table(
+    rules: Rules,
+    strategy: EorStrategy | str = EorStrategy.CHART,
+    *,
+    chart: Chart | None = None,
+    plays: Sequence[str | tuple[Any, Any, Any, Any]] = (),
+    insurance: bool = False,
+    exact: bool = False,
+    post_split: str = "cdz-",
+    workers: int | None = None,
+    progress: Progress | None = None,
+    two_card_plays: bool = True,
+) -> EorTable:
+    """Everything ``bjcalc eor`` prints: :func:`effects_of_removal` of the round under
+    ``strategy``, :func:`play_effects` of each of ``plays`` (text such as ``"T,6 v T stand
+    hit"`` or ``"16 v T stand hit"``, or (hand, up, first, second)) and, with ``insurance``,
+    :func:`insurance_effects`. Every play is checked before the work; the analyses share one
+    :class:`WorkerPool` of ``workers`` processes; ``progress`` hears of each step done.
+    ``two_card_plays=False``: the charts built (the one held fixed, or basic strategy for each
+    shoe) are classic, one play per total.
+
+    >>> table = eor_table(Rules(decks=1), workers=1)
+    >>> table.removal.weighted_sum() == 0 or abs(table.removal.weighted_sum()) < 1e-12
+    True
+    """
+    decisions = _check_plays(rules, plays, post_split)
+    if insurance and not rules.shoe_counts[Rank.ACE.index]:
+        raise InvalidHandError("insurance needs an ace up, and the shoe holds no ace")
+    extra = [insurance_effects(rules)] if insurance else []
+    steps = 1 + sum(1 for n in rules.shoe_counts if n) + len(decisions)
+
+    def step(name: str) -> None:
+        if progress is not None:
+            progress(name, steps)
+
+    with WorkerPool(workers) as pool:
+        removal = effects_of_removal(rules, strategy, chart=chart, exact=exact, post_split=post_split,
+                                     workers=pool, progress=step, two_card_plays=two_card_plays)
+        done = []
+        for hand, up, first, second in decisions:
+            done.append(play_effects(rules, hand, up, first, second, exact=exact, post_split=post_split,
+                                     workers=pool))
+            step(done[-1].label)
+    return EorTable(removal, tuple(done + extra), Analysis(rules, post_split=post_split).cd,
+                    EorStrategy(strategy) is EorStrategy.CHART)
