@@ -54,6 +54,27 @@ if TYPE_CHECKING:
 
     from bjcalc.chart import Chart
     from bjcalc.chartpolicy import ChartPolicy
+    from bjcalc.countshoe import CountShoe
+
+
+def _checked_count_shoe(rules: Rules, shoe: CountShoe | None) -> CountShoe | None:
+    """A counter's shoe for an analysis of ``rules``: its shoe the rules' shoe, nothing on the
+    table (the round's cards are the analysis' own)."""
+    if shoe is None:
+        return None
+    from bjcalc.countshoe import CountShoe
+
+    if not isinstance(shoe, CountShoe):
+        raise InvalidShoeError(f"shoe must be a bjcalc.CountShoe (a counter's shoe), not {shoe!r}")
+    if rules.infinite:
+        raise InvalidShoeError("a counter's shoe is a finite shoe: not with decks=inf")
+    if shoe.shoe != rules.shoe_counts:
+        raise InvalidShoeError(f"the counter's shoe {','.join(map(str, shoe.shoe))} is not the rules' shoe "
+                               f"{','.join(map(str, rules.shoe_counts))}")
+    if shoe.visible:
+        raise InvalidShoeError("an analysis deals the round's cards itself: give it the counter's shoe before "
+                               "the deal (CountShoe.undealt()), and the hand to hand()")
+    return shoe
 
 
 def _counts(cards: Sequence[Rank]) -> tuple[int, ...]:
@@ -70,18 +91,22 @@ class Analysis(Generic[N]):
 
     @overload
     def __init__(
-        self: Analysis[float], rules: Rules, *, exact: Literal[False] = ..., post_split: PostSplit | str = ...
+        self: Analysis[float], rules: Rules, *, exact: Literal[False] = ..., post_split: PostSplit | str = ...,
+        shoe: CountShoe | None = ...,
     ) -> None: ...
 
     @overload
     def __init__(
-        self: Analysis[Rational], rules: Rules, *, exact: Literal[True], post_split: PostSplit | str = ...
+        self: Analysis[Rational], rules: Rules, *, exact: Literal[True], post_split: PostSplit | str = ...,
+        shoe: CountShoe | None = ...,
     ) -> None: ...
 
     @overload
-    def __init__(self: Analysis[Any], rules: Rules, *, exact: bool, post_split: PostSplit | str = ...) -> None: ...
+    def __init__(self: Analysis[Any], rules: Rules, *, exact: bool, post_split: PostSplit | str = ...,
+                 shoe: CountShoe | None = ...) -> None: ...
 
-    def __init__(self, rules: Rules, *, exact: bool = False, post_split: PostSplit | str = PostSplit.CDZ) -> None:
+    def __init__(self, rules: Rules, *, exact: bool = False, post_split: PostSplit | str = PostSplit.CDZ,
+                 shoe: CountShoe | None = None) -> None:
         if not isinstance(rules, Rules):
             raise InvalidRulesError(f"rules must be a bjcalc.Rules, not {rules!r}")
         if not isinstance(exact, bool):
@@ -94,7 +119,9 @@ class Analysis(Generic[N]):
         self.rules = rules
         self.exact = exact
         self.shoe = Shoe(rules.shoe_counts)
-        self.engine = Engine(rules, exact, self.post_split)
+        self.count_shoe = _checked_count_shoe(rules, shoe)
+        self.model = None if self.count_shoe is None else self.count_shoe.draw_model()
+        self.engine = Engine(rules, exact, self.post_split, self.model)
         self._float_engine: Engine | None = None if exact else self.engine
         self._charts: dict[bool, Chart] = {}
         self._chart_policies: dict[tuple[bool, tuple], ChartPolicy] = {}
@@ -225,13 +252,21 @@ class Analysis(Generic[N]):
         row = np.array([without_up.counts], dtype=np.int64) - np.array([shoe.counts], dtype=np.int64)
         dealer = compiled_dealer(up_rank.index, self.rules.hit_soft_17, self.rules.dealer_max_cards)
         depth = max_draws(dealer, shoe.counts, replacement)
-        if not replacement and depth > len(shoe):
+        if not replacement and depth > len(shoe) - (0 if self.model is None else self.model.hidden):
             raise InvalidShoeError(f"shoe {self.shoe.notation()} is too small for the dealer to finish")
+        model = self.model
+        base = 0 if model is None else int(model.rank_codes()[up_rank.index])
         numerators, denominators = outcome_numerators(dealer, without_up.counts, row, depth, self.exact,
-                                                      replacement=replacement)
+                                                      replacement=replacement, model=model, base=base)
         # a card limit adds stopping states below 17; keep only those this shoe can reach
         values = {o: v[0] for o, v in numerators.items() if o >= 17 or v[0] != 0}
         total = denominators[0]
+        if model is not None:  # a counter's shoe: over the weight of the cards drawn before
+            weight = model.weights(np.array([base + model.code_of(tuple(row[0]))]), self.exact)[0]
+            if weight == 0:
+                raise InvalidShoeError(f"{str(up_rank)!r} up" + (f" and {','.join(map(str, gone))}" if gone else "")
+                                       + " cannot be dealt from the counter's shoe (probability 0)")
+            total = total * weight
         finished = sum(values.values())
         if finished != total if self.exact else abs(finished - total) > 1e-9 * total:
             # some order of drawing empties the shoe before the dealer can stop
@@ -265,6 +300,13 @@ class Analysis(Generic[N]):
             left = self.shoe
         else:
             left = self.shoe.remove((up_rank,) + (as_cards(removed) if removed else ()))
+        if self.count_shoe is not None:  # a counter's shoe: P(ten in the hole) from its draws
+            dealt = (up_rank,) + (as_cards(removed) if removed else ())
+            before = self.count_shoe.draw_probability(dealt)
+            if before == 0:
+                raise InvalidHandError("these cards cannot be dealt from the counter's shoe (probability 0)")
+            ten = self.count_shoe.draw_probability(dealt + (Rank.TEN,)) / before
+            return cast(N, constant(3 * ten - 1, self.exact))
         tens, n = left.counts[TEN], len(left)
         return cast(N, constant(Fraction(2 * tens - (n - tens), n), self.exact))
 
@@ -342,6 +384,9 @@ class Analysis(Generic[N]):
             raise InvalidHandError(f"hand {notation!r} is already over 21 ({total})")
         if not self.rules.infinite:
             self.shoe.remove((up_rank,) + hand)  # every card must be in the shoe
+        if self.count_shoe is not None and self.count_shoe.draw_probability((up_rank,) + hand) == 0:
+            raise InvalidHandError(f"hand {','.join(map(str, hand))!r} and {str(up_rank)!r} up cannot be dealt "
+                                   "from the counter's shoe (probability 0)")
         rules = self.rules
         engine = self.engine
         table = engine.table(up_rank.index)

@@ -31,6 +31,7 @@ from fractions import Fraction
 from typing import Any
 
 from bjcalc.cards import ACE, RANK_NOTATION, TEN, Rank, as_cards
+from bjcalc.engine.drawmodel import DrawModel
 from bjcalc.errors import BjcalcError, CardNotInShoeError, InvalidHandError, InvalidShoeError
 
 CARDS_PER_DECK = 52
@@ -348,6 +349,12 @@ class CountShoe:
         order, :attr:`classes`): each possible split of the discards into classes weighted by
         ``prod_j C(M_j, d_j)`` (``M_j`` cards of class ``j`` off the table, ``d_j`` of them
         discarded), normalised. The weights sum to exactly 1."""
+        weights = self._splits()
+        whole = sum(weights.values())
+        return {totals: Fraction(w, whole) for totals, w in weights.items()}
+
+    def _splits(self) -> dict[tuple[int, ...], int]:
+        """The posterior's weights before normalising: class totals left -> ``prod_j C(M_j, d_j)``."""
         values = self.classes.values
         pool = self._pool_totals
         weights: dict[tuple[int, ...], int] = {}
@@ -364,8 +371,22 @@ class CountShoe:
                     walk(j + 1, rest, total - values[j] * d, taken + (d,), ways * math.comb(pool[j], d))
 
         walk(0, self.seen, self.discard_sum, (), 1)
-        whole = sum(weights.values())
-        return {totals: Fraction(w, whole) for totals, w in sorted(weights.items())}
+        return dict(sorted(weights.items()))
+
+    def undealt(self) -> CountShoe:
+        """The same knowledge before this round's cards were dealt: the table's cards back among
+        the cards left, the running count without their tags (what an analysis of the round
+        deals from; the table's cards are then the round's first cards)."""
+        visible = _counts(self.visible)
+        return dataclasses.replace(self, hand=(), up=None, others=(),
+                                   running_count=self.running_count - sum(t * n for t, n in zip(self.tags, visible)))
+
+    def draw_model(self) -> DrawModel:
+        """The engine's view of this shoe (:class:`bjcalc.engine.drawmodel.DrawModel`): the
+        cards off the table, the hidden discards among them and the weight of every class total
+        drawn."""
+        return DrawModel(counts=self.off_table, hidden=self.seen, of_rank=self.classes.of_rank,
+                         pool=self._pool_totals, support=tuple(self._splits().items()))
 
     def expected_left(self) -> tuple[Fraction, ...]:
         """The expected number of cards of each rank left, aces first: a card off the table is

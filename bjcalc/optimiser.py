@@ -42,7 +42,10 @@ class _ChartOptimiser:
         self.cells = self.layers.cells
         first = self.layers.counts[0]
         dealt: dict[tuple[int, ...], Fraction] = {}  # both kinds of a pair of tens together
-        for counts, p_hand, _ in two_card_hands(self.context.shoe, self.rules, up):
+        model, shoe = self.context.model, self.context.shoe
+        for counts, p_hand, _ in two_card_hands(shoe, self.rules, up):
+            if model is not None:  # a counter's shoe: the deal's odds carry its weights
+                p_hand *= model.draw_factor(self.context.base, counts, sum(shoe))
             dealt[counts] = dealt.get(counts, Fraction(0)) + p_hand
         self.deal = np.array([float(dealt.get(tuple(row), 0)) for row in first.tolist()])
         self.natural = np.array([is_blackjack(row) for row in first.tolist()])
@@ -55,10 +58,12 @@ class _ChartOptimiser:
 
     def values(self, chart: UpcardChart):
         solved = solve(self.context, self.layers, decisions=chart.decisions(self.layers))
-        as_float = [np.asarray(x, dtype=float) / float(g) for x, g in zip(solved.stand, solved.scale)]
-        hit = [np.asarray(x, dtype=float) / float(g) for x, g in zip(solved.hit, solved.scale)]
-        double = None if solved.double is None else np.asarray(solved.double, dtype=float) / float(solved.scale[0])
-        p_bj = np.asarray(solved.blackjack[0], dtype=float) / float(solved.scale[0])
+        scales = [np.float64(g) if solved.weights is None else float(g) * np.asarray(w, dtype=float)
+                  for g, w in zip(solved.scale, solved.weights or solved.scale)]
+        as_float = [np.asarray(x, dtype=float) / g for x, g in zip(solved.stand, scales)]
+        hit = [np.asarray(x, dtype=float) / g for x, g in zip(solved.hit, scales)]
+        double = None if solved.double is None else np.asarray(solved.double, dtype=float) / scales[0]
+        p_bj = np.asarray(solved.blackjack[0], dtype=float) / scales[0]
         return solved, as_float, hit, double, p_bj
 
 

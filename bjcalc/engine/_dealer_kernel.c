@@ -40,14 +40,25 @@ typedef struct {
     int max_width, max_held;
 } Graph;
 
+/* A counter's shoe (bjcalc.engine.drawmodel): `hidden` of the cards are discards, so the level
+ * scales count the cards left; every stopping state is weighted by table[node_class * n_rc +
+ * row_class[b]] (the weight of the class totals its shoe's row and the dealer have drawn).
+ * NULL table: a composition, every weight 1. */
+typedef struct {
+    int hidden, n_rc;
+    const int32_t *node_class, *row_class;
+    const double *table;
+} Weights;
+
 MULTIVERSION
 static void run_block(const Graph *g, int depth, int n_out, int n, const int64_t *left,
-                      double *out, Py_ssize_t stride, double *cur, double *nxt, double *avail)
+                      double *out, Py_ssize_t stride, double *cur, double *nxt, double *avail,
+                      const Weights *w)
 {
-    double n_left[BLOCK], num[MAX_OUTCOMES][BLOCK];
+    double n_left[BLOCK], num[MAX_OUTCOMES][BLOCK], weight[BLOCK];
     int b, o;
     for (b = 0; b < BLOCK; b++) {
-        n_left[b] = 0.0;
+        n_left[b] = w ? -(double)w->hidden : 0.0;
         if (b < n)
             for (int r = 0; r < RANKS; r++)
                 n_left[b] += (double)left[b * RANKS + r];
@@ -80,9 +91,18 @@ static void run_block(const Graph *g, int depth, int n_out, int n, const int64_t
         const int32_t *stop = g->stop + g->node_start[s];
         for (int i = 0; i < g->width[s]; i++) {
             int slot = stop[i];
-            if (slot >= 0)
+            if (slot < 0)
+                continue;
+            if (!w) {
                 for (b = 0; b < BLOCK; b++)
                     num[slot][b] += nxt[(size_t)i * BLOCK + b];
+                continue;
+            }
+            const double *line = w->table + (size_t)w->node_class[g->node_start[s] + i] * w->n_rc;
+            for (b = 0; b < BLOCK; b++)
+                weight[b] = b < n ? line[w->row_class[b]] : 0.0;
+            for (b = 0; b < BLOCK; b++)
+                num[slot][b] += nxt[(size_t)i * BLOCK + b] * weight[b];
         }
         double *t = cur;
         cur = nxt;
@@ -157,7 +177,67 @@ static PyObject *numerators(PyObject *self, PyObject *args)
     for (Py_ssize_t i = 0; i < n; i += BLOCK) {
         int m = n - i < BLOCK ? (int)(n - i) : BLOCK;
         run_block(&g, depth, n_out, m, (const int64_t *)views[8].buf + i * RANKS,
-                  (double *)views[9].buf + i, n, cur, nxt, avail);
+                  (double *)views[9].buf + i, n, cur, nxt, avail, NULL);
+    }
+    Py_END_ALLOW_THREADS
+    free(cur), free(nxt), free(avail);
+    release(views, got);
+    Py_RETURN_NONE;
+fail:
+    release(views, got);
+    return NULL;
+}
+
+/* numerators_weighted(edge_start, parent, child, rank, held, width, node_start, stop,
+ *                     max_width, max_held, depth, left, out, hidden, node_class, row_class, table)
+ * As numerators, on a counter's shoe (Weights): node_class int32 per state of the flattened
+ * levels (as stop), row_class int32 per row of left, table float64 (node classes, row classes). */
+static PyObject *numerators_weighted(PyObject *self, PyObject *args)
+{
+    PyObject *objs[13];
+    int max_width, max_held, depth, hidden;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOiiiOOiOOO", &objs[0], &objs[1], &objs[2], &objs[3],
+                          &objs[4], &objs[5], &objs[6], &objs[7], &max_width, &max_held, &depth,
+                          &objs[8], &objs[9], &hidden, &objs[10], &objs[11], &objs[12]))
+        return NULL;
+    Py_buffer views[13];
+    int got = 0;
+    for (; got < 13; got++)
+        if (get(objs[got], &views[got], got == 9) < 0)
+            goto fail;
+    Graph g;
+    graph_of(&g, views, max_width, max_held);
+    Py_ssize_t n = views[8].len / (Py_ssize_t)(sizeof(int64_t) * RANKS);
+    int n_out = n ? (int)(views[9].len / (Py_ssize_t)sizeof(double) / n) : 0;
+    if (n_out > MAX_OUTCOMES) {
+        PyErr_SetString(PyExc_ValueError, "too many dealer outcomes");
+        goto fail;
+    }
+    Weights w;
+    w.hidden = hidden;
+    w.node_class = views[10].buf;
+    w.row_class = views[11].buf;
+    w.table = views[12].buf;
+    Py_ssize_t n_nc = 0;
+    for (Py_ssize_t i = 0; i < (Py_ssize_t)(views[10].len / (Py_ssize_t)sizeof(int32_t)); i++)
+        if (w.node_class[i] + 1 > n_nc)
+            n_nc = w.node_class[i] + 1;
+    w.n_rc = n_nc ? (int)(views[12].len / (Py_ssize_t)sizeof(double) / n_nc) : 0;
+    double *cur = malloc(sizeof(double) * BLOCK * (size_t)(max_width + 1));
+    double *nxt = malloc(sizeof(double) * BLOCK * (size_t)(max_width + 1));
+    double *avail = malloc(sizeof(double) * BLOCK * RANKS * (size_t)(max_held + 1));
+    if (!cur || !nxt || !avail) {
+        free(cur), free(nxt), free(avail);
+        PyErr_NoMemory();
+        goto fail;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i += BLOCK) {
+        int m = n - i < BLOCK ? (int)(n - i) : BLOCK;
+        Weights block = w;
+        block.row_class = w.row_class + i;
+        run_block(&g, depth, n_out, m, (const int64_t *)views[8].buf + i * RANKS,
+                  (double *)views[9].buf + i, n, cur, nxt, avail, &block);
     }
     Py_END_ALLOW_THREADS
     free(cur), free(nxt), free(avail);
@@ -478,6 +558,7 @@ fail:
 static PyMethodDef methods[] = {
     {"numerators", numerators, METH_VARARGS, "The float dealer pass over a block of shoes."},
     {"numerators_exact", numerators_exact, METH_VARARGS, "The exact dealer pass, 128-bit integers."},
+    {"numerators_weighted", numerators_weighted, METH_VARARGS, "The float dealer pass on a counter's shoe."},
     {"joint", joint, METH_VARARGS, "The float dealer pass of every up card at once."},
     {NULL, NULL, 0, NULL},
 };

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bjcalc.engine.batch import JointBatch, ShoeIndex
 from bjcalc.engine.context import UpcardContext
@@ -16,16 +16,21 @@ from bjcalc.engine.values import HandValues, unsplit_layers, unsplit_table
 from bjcalc.numbers import quotient
 from bjcalc.rules import Rules
 
+if TYPE_CHECKING:
+    from bjcalc.engine.drawmodel import DrawModel
+
 
 class Engine:
     """Exact (integer numerators) or float values of one rule set, by up card (a rank index)."""
 
-    def __init__(self, rules: Rules, exact: bool, post_split: PostSplit) -> None:
-        self.rules, self.exact, self.post_split = rules, exact, post_split
+    def __init__(self, rules: Rules, exact: bool, post_split: PostSplit, model: DrawModel | None = None) -> None:
+        """``model``: the shoe is a counter's shoe (:mod:`bjcalc.engine.drawmodel`), its counts
+        the rules' shoe; every value then carries its weights, and the numpy passes run."""
+        self.rules, self.exact, self.post_split, self.model = rules, exact, post_split, model
         self._contexts: dict[int, UpcardContext] = {}
         self._index = ShoeIndex(rules.infinite)  # the shoes the hands leave, shared by the up cards
         # float mode: one dealer pass per shoe for every up card (with the compiled loop)
-        joint = not exact and not rules.infinite and joint_kernel_available()
+        joint = not exact and not rules.infinite and model is None and joint_kernel_available()
         self._joint = JointBatch(rules, self._index) if joint else None
         self._tables: dict[int, HandValues] = {}
         self._splits: dict[int, SplitSolver] = {}
@@ -34,7 +39,7 @@ class Engine:
     def context(self, up: int) -> UpcardContext:
         """The up card's context: shoe, dealer graph and dealer batch (cached)."""
         if up not in self._contexts:
-            self._contexts[up] = UpcardContext(self.rules, up, self.exact, self._index, self._joint)
+            self._contexts[up] = UpcardContext(self.rules, up, self.exact, self._index, self._joint, self.model)
         return self._contexts[up]
 
     def table(self, up: int) -> HandValues:

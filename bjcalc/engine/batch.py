@@ -13,6 +13,7 @@ from __future__ import annotations
 import concurrent.futures
 import functools
 import itertools
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -33,6 +34,9 @@ from bjcalc.engine.pools import ahead_thread
 from bjcalc.engine.residues import join_halves
 from bjcalc.numbers import as_numbers
 from bjcalc.rules import Rules
+
+if TYPE_CHECKING:
+    from bjcalc.engine.drawmodel import DrawModel
 
 
 class ShoeIndex:
@@ -240,19 +244,22 @@ class DealerBatch:
 
     def __init__(
         self, dealer: CompiledDealer, shoe: tuple[int, ...], depth: int, exact: bool, index: ShoeIndex,
-        joint: JointBatch | None = None,
+        joint: JointBatch | None = None, model: DrawModel | None = None, base: int = 0,
     ) -> None:
+        """``model``, ``base``: a counter's shoe and the up card's class totals
+        (:func:`bjcalc.engine.dealer.outcome_numerators`); it runs in numpy."""
         self.dealer, self.shoe, self.depth, self.exact, self.index = dealer, shoe, depth, exact, index
         self.replacement = index.replacement
+        self.model, self.base = model, base
         # exact numerators from the compiled loop are kept as 128-bit halves: the whole shoe
         # fitting 128 bits means every shoe the hands leave does (fewer cards, smaller sums)
-        self._halves = exact and not self.replacement and exact_kernel_fits(shoe, depth)
+        self._halves = exact and not self.replacement and model is None and exact_kernel_fits(shoe, depth)
         self._codes = np.array(dealer.outcomes)
         self._matrix: np.ndarray | None = None  # dealer numerators, (column, outcome)
         self._stand_table: np.ndarray | None = None  # float: (column, payoff) stand numerators
         self._pay, self._pay_distinct, self._pay_column = pay_tables(self._codes)
         # float mode with the compiled loop: every up card's dealer in one pass (shared)
-        self._joint = joint if not exact and not self.replacement else None
+        self._joint = joint if not exact and not self.replacement and model is None else None
         self._evaluated = 0
         self._pending: tuple[concurrent.futures.Future, int] | None = None  # see start
 
@@ -267,7 +274,7 @@ class DealerBatch:
         if more:
             return
         compiled = exact_dealer_kernel_available() if self.exact else dealer_kernel_available()
-        if self._pending is not None or not compiled:
+        if self._pending is not None or not compiled or self.model is not None:
             return
         if len(self.index) > self._evaluated:
             end = len(self.index)
@@ -283,7 +290,7 @@ class DealerBatch:
             assert halves is not None  # the batch's whole shoe fits, so every part does
             return halves, None
         batch, _ = outcome_numerators(self.dealer, self.shoe, removed, self.depth, self.exact,
-                                      replacement=self.replacement)
+                                      replacement=self.replacement, model=self.model, base=self.base)
         block = np.stack([batch[o] for o in self._codes], axis=1)
         # einsum, not @: a BLAS product would start BLAS threads that spin on the cores
         table = None if self.exact else np.einsum("no,ot->nt", block, self._pay_distinct)

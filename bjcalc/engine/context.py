@@ -7,7 +7,7 @@ and split bets, and the dealer batch that evaluates the shoes the hands leave.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bjcalc.cards import ACE, RANK_NOTATION, TEN
 from bjcalc.engine.batch import DealerBatch, JointBatch, ShoeIndex
@@ -15,16 +15,22 @@ from bjcalc.engine.dealer import after_up, compiled_dealer, max_draws
 from bjcalc.errors import InvalidShoeError
 from bjcalc.rules import Loss, Rules
 
+if TYPE_CHECKING:
+    from bjcalc.engine.drawmodel import DrawModel
+
 
 class UpcardContext:
     """One up card (``up``, a rank index) of one analysis: its shoe, dealer and dealer batch."""
 
     def __init__(
-        self, rules: Rules, up: int, exact: bool, index: ShoeIndex | None = None, joint: JointBatch | None = None
+        self, rules: Rules, up: int, exact: bool, index: ShoeIndex | None = None, joint: JointBatch | None = None,
+        model: DrawModel | None = None,
     ) -> None:
         """``index``: the shoe index to share with the other up cards of one analysis; ``joint``:
-        the float dealer pass of every up card on that index, likewise shared."""
-        full = rules.shoe_counts
+        the float dealer pass of every up card on that index, likewise shared. ``model``: the
+        shoe is a counter's shoe (:mod:`bjcalc.engine.drawmodel`; its counts are the rules'
+        shoe), whose weights every value carries."""
+        full = rules.shoe_counts if model is None else model.counts
         if full[up] == 0:
             raise InvalidShoeError(f"up card {RANK_NOTATION[up]!r} is not in the shoe")
         self.rules, self.up, self.exact = rules, up, exact
@@ -40,7 +46,12 @@ class UpcardContext:
         self.split_loss = 1 if takes.splits(up) is Loss.ALL else 0
         if index is None:
             index = ShoeIndex(self.replacement)
-        self.batch = DealerBatch(self.dealer, self.shoe, self.depth, exact, index, joint)
+        self.model = model
+        # the packed class totals of the up card, drawn before every hand's cards
+        self.base = 0 if model is None else int(model.rank_codes()[up])
+        # the cards the hands and the dealer draw from (a counter's shoe hides its discards)
+        self.cards_left = sum(self.shoe) - (0 if model is None else model.hidden)
+        self.batch = DealerBatch(self.dealer, self.shoe, self.depth, exact, index, joint, model, self.base)
         # what stays with the up card for the analysis' lifetime (bjcalc.engine.values):
         # hand graphs' decision-free values, by (graph's key, shoes, loss)
         self.stacks: dict[tuple, Any] = {}

@@ -36,6 +36,8 @@ from bjcalc.engine.residues import fits_128_bits, from_residues, primes_above
 if TYPE_CHECKING:
     import networkx as nx
 
+    from bjcalc.engine.drawmodel import DrawModel
+
 N_OUTCOMES = BLACKJACK + 1
 
 
@@ -260,6 +262,8 @@ def outcome_numerators(
     exact: bool,
     chunk: int = 256,
     replacement: bool = False,
+    model: DrawModel | None = None,
+    base: int = 0,
 ) -> tuple[dict[int, np.ndarray], np.ndarray]:
     """Dealer outcome probabilities for many shoes ``shoe - removed[i]``, as numerators.
 
@@ -270,11 +274,24 @@ def outcome_numerators(
     :func:`max_draws` for the shoe. In exact mode the arrays hold Python ints. The shoes are
     processed ``chunk`` at a time so that the working arrays stay in cache. ``replacement``:
     cards are drawn with replacement (the infinite deck): ``removed`` changes nothing, and the
-    numerators are over ``|shoe| ** depth``.
+    numerators are over ``|shoe| ** depth``. ``model``: the shoe is a counter's shoe
+    (:mod:`bjcalc.engine.drawmodel`; ``shoe`` the cards off the table less the up card, some of
+    them hidden discards): every stopping state is weighted by the class totals drawn, ``base``
+    (packed: the up card's) plus the removed cards plus the dealer's; the denominators are
+    ``ff(cards left, depth)`` and every numerator carries the weights of the model.
     """
     removed = np.asarray(removed, dtype=np.int64).reshape(-1, 10)
     if replacement:
         return _replacement_numerators(dealer, shoe, len(removed), depth, exact)
+    if model is not None and not exact and dealer_kernel_available() and hasattr(dealer_kernel, "numerators_weighted"):
+        return _kernel_weighted(dealer, shoe, removed, depth, model, base)
+    if model is not None:
+        parts = [
+            _weighted_numerators(dealer, shoe, removed[i : i + chunk], depth, exact, model, base)
+            for i in range(0, max(len(removed), 1), chunk)
+        ]
+        numerators = {o: np.concatenate([p[0][o] for p in parts]) for o in dealer.outcomes}
+        return numerators, np.concatenate([p[1] for p in parts])
     if exact_halves_fit(shoe, removed, depth) if exact else dealer_kernel_available():
         return _kernel_numerators(dealer, shoe, removed, depth, exact)
     parts = [
@@ -461,6 +478,97 @@ def _exact_numerators(dealer, shoe, removed, depth):
         for outcome, where in step.stops.items():
             residues[outcome] = (residues[outcome] + following[:, where].sum(axis=1)) % m2
         values = following[:, : step.n_drawing]
+    numerators = {outcome: from_residues(r, primes) for outcome, r in residues.items()}
+    return numerators, _denominators(n_left, depth, True)
+
+
+def _kernel_weighted(dealer, shoe, removed, depth, model, base):
+    """:func:`_weighted_numerators` in float, in the compiled loop: the weights tabled by
+    (class totals of a stopping state, of a row), both as indices into the table."""
+    flat = dealer.flat
+    left = np.ascontiguousarray(np.asarray(shoe, dtype=np.int64)[None, :] - removed)
+    node_codes = np.zeros(len(flat.stop), dtype=np.int64)
+    for s, step in enumerate(dealer.steps):
+        start = int(flat.node_start[s])
+        node_codes[start + step.n_drawing : start + step.width] = model.codes(step.stop_counts)
+    node_unique, node_class = np.unique(node_codes, return_inverse=True)
+    row_unique, row_class = np.unique(base + model.codes(removed), return_inverse=True)
+    table = np.ascontiguousarray(model.weights(node_unique[:, None] + row_unique[None, :], False), dtype=np.float64)
+    node_class = np.ascontiguousarray(node_class.reshape(-1), dtype=np.int32)
+    row_class = np.ascontiguousarray(row_class.reshape(-1), dtype=np.int32)
+    graph = (flat.edge_start, flat.parent, flat.child, flat.rank, flat.held, flat.width,
+             flat.node_start, flat.stop, flat.max_width, flat.max_held, depth)
+
+    def part(start: int, stop: int) -> np.ndarray:
+        out = np.zeros((len(flat.outcomes), stop - start), dtype=np.float64)
+        dealer_kernel.numerators_weighted(*graph, left[start:stop], out, model.hidden, node_class,
+                                          np.ascontiguousarray(row_class[start:stop]), table)
+        return out
+
+    parts = in_parts(part, len(left), 4096)
+    out = np.concatenate(parts, axis=1) if len(parts) > 1 else parts[0]
+    return dict(zip(flat.outcomes, out)), _denominators(left.sum(axis=1) - model.hidden, depth, False)
+
+
+def _weighted_numerators(dealer, shoe, removed, depth, exact, model, base):
+    """:func:`outcome_numerators` on a counter's shoe: the per-rank factors from the cards off
+    the table, the level scales from the cards left, each stopping state times the model's
+    weight of everything drawn. Exact: residues modulo primes (the bound grows by ``Z(M)``)."""
+    n = len(removed)
+    left = np.asarray(shoe, dtype=np.int64)[None, :] - removed
+    n_left = left.sum(axis=1) - model.hidden
+    # the weight of a stopping state depends on the class totals of the row's cards and of the
+    # dealer's: both take few distinct values, so weights are tabled by (distinct, distinct)
+    row_codes, row_inverse = np.unique(base + model.codes(removed), return_inverse=True)
+    row_inverse = row_inverse.reshape(-1)
+
+    def stop_weights(step: _Step, exact: bool) -> np.ndarray:
+        codes, inverse = np.unique(model.codes(step.stop_counts), return_inverse=True)
+        table = model.weights(codes[:, None] + row_codes[None, :], exact)
+        return table[inverse.reshape(-1)][:, row_inverse]
+
+    most = depth + 1
+    available = [np.maximum(left[:, rank][None, :] - np.arange(most)[:, None], 0) for rank in range(10)]
+    if not exact:
+        values = np.ones((1, n))
+        numerators = {o: np.zeros(n) for o in dealer.outcomes}
+        for size, step in enumerate(dealer.steps[:depth]):
+            scale = (n_left - size).astype(np.float64)
+            for outcome in numerators:
+                numerators[outcome] = numerators[outcome] * scale
+            following = np.zeros((step.width, n))
+            for rank in range(10):
+                following[step.children[rank]] += values * available[rank][step.held[rank]]
+            stopped = following[step.n_drawing :] * stop_weights(step, False)
+            for outcome, where in step.stops.items():
+                numerators[outcome] = numerators[outcome] + stopped[where - step.n_drawing].sum(axis=0)
+            values = following[: step.n_drawing]
+        return numerators, _denominators(n_left, depth, False)
+    bound = model.total
+    for size in range(depth):
+        bound *= max(int(n_left.max(initial=0)) - size, 1)
+    primes = primes_above(bound)
+    moduli = np.array(primes, dtype=np.int64)
+    m3, m2 = moduli[:, None, None], moduli[:, None]
+    values_mod = np.ones((len(primes), 1, n), dtype=np.int64)
+    residues = {o: np.zeros((len(primes), n), dtype=np.int64) for o in dealer.outcomes}
+    for size, step in enumerate(dealer.steps[:depth]):
+        scale = (n_left - size)[None, :]
+        for outcome in residues:
+            residues[outcome] = residues[outcome] * scale % m2
+        following = np.zeros((len(primes), step.width, n), dtype=np.int64)
+        for rank in range(10):
+            following[:, step.children[rank]] += values_mod * available[rank][step.held[rank]]
+        following %= m3
+        codes, inverse = np.unique(model.codes(step.stop_counts), return_inverse=True)
+        table = model.weights(codes[:, None] + row_codes[None, :], True)
+        table_mod = np.array([[[int(w) % p for w in line] for line in table] for p in primes],
+                             dtype=np.int64).reshape(len(primes), len(codes), len(row_codes))
+        weight_mod = table_mod[:, inverse.reshape(-1)][:, :, row_inverse]
+        stopped = following[:, step.n_drawing :] * weight_mod % m3
+        for outcome, where in step.stops.items():
+            residues[outcome] = (residues[outcome] + stopped[:, where - step.n_drawing].sum(axis=1)) % m2
+        values_mod = following[:, : step.n_drawing]
     numerators = {outcome: from_residues(r, primes) for outcome, r in residues.items()}
     return numerators, _denominators(n_left, depth, True)
 

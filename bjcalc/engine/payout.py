@@ -163,7 +163,7 @@ def action_values(
     rules = engine.rules
     table = plays.hands(up)
     layer, row = table.layers.index[counts]
-    scale = table.scale[layer]
+    scale = table.row_scale(layer, row)
     div = engine.div
     p_bj = div(table.blackjack[layer][row], scale)
     if frame is Frame.CONDITIONED and table.peeked and p_bj == 1:

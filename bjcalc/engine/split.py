@@ -320,7 +320,8 @@ class SplitSolver:
         ``face_left``: for same-face tens, the cards of the pair's face left before the
         ``removed`` ones (only those resplit; the hand values depend on the ten count alone)."""
         solved = self.hand_values(pair, removed)
-        if self.context.replacement:  # the next card is a pair card with the shoe's own odds
+        context = self.context
+        if context.replacement:  # the next card is a pair card with the shoe's own odds
             n_left = sum(solved.shoe)
             pair_left = solved.shoe[pair] if face_left is None else face_left
         else:
@@ -329,9 +330,13 @@ class SplitSolver:
         free = solved.hit[0][0]
         child = solved.layers.children[0][0, pair]
         pair_term = pair_left * solved.best[1][child] if child >= 0 and pair_left > 0 else 0
-        g, exact = solved.scale[0], self.context.exact
-        q = Fraction(pair_left, n_left) if exact else pair_left / n_left
-        return quotient(free, g, exact), quotient(free - pair_term, g, exact), q
+        g, exact = solved.row_scale(0, 0), context.exact
+        q: Fraction | float = Fraction(pair_left, n_left)
+        if context.model is not None:  # a counter's shoe: the pair card's odds carry its weights
+            model = context.model
+            drawn = context.base + model.code_of(self.extra(pair, removed)) + int(model.rank_codes()[pair])
+            q *= model.draw_factor(drawn, tuple(int(r == pair) for r in range(10)), n_left)
+        return quotient(free, g, exact), quotient(free - pair_term, g, exact), q if exact else float(q)
 
     def value(self, pair: int, first_hand_only: bool = False) -> Fraction | float:
         """The split EV of ``pair, pair`` weighted like the engine's numerators: for a peeking

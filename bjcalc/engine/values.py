@@ -77,7 +77,7 @@ def _suffixes(
     shoes = [tuple(s - e for s, e in zip(context.shoe, extra)) for extra in extras]
     suffixes = []
     for shoe in shoes:
-        n0 = sum(shoe)
+        n0 = sum(shoe) - (0 if context.model is None else context.model.hidden)  # the cards left
         if n0 < top and not context.replacement:
             raise InvalidShoeError(
                 f"shoe {','.join(map(str, context.rules.shoe_counts))} is too small: a round could run out of cards"
@@ -141,6 +141,15 @@ def _stacked_values(context: UpcardContext, layers: HandLayers, extras: Extras, 
     else:
         bj = as_numbers((shoe_rows[:, context.bj_rank] - held[:, context.bj_rank]) * (size >= 2), exact)
         bj = bj * unit_of[copy, layer]
+    model, weights_all = context.model, None
+    if model is not None:
+        # a counter's shoe: a state's scale is G_k times the weight of the class totals drawn
+        # (up card, extra cards, the hand), its children's and its hole card's likewise
+        codes = context.base + model.codes(np.array(extras, dtype=np.int64))[copy] + model.codes(counts)
+        ranks = model.rank_codes()
+        weights_all = model.weights(codes, exact)
+        if context.bj_rank is not None:
+            bj = bj * model.weights(codes + ranks[context.bj_rank], exact)
     if context.peeked:
         stand_all, doubled_all = not_blackjack, not_blackjack * 2
     else:
@@ -156,6 +165,11 @@ def _stacked_values(context: UpcardContext, layers: HandLayers, extras: Extras, 
         bj_left = shoe_rows[:, context.bj_rank] - held[:, context.bj_rank]
         bj_is = (np.arange(10) == context.bj_rank) & (not context.replacement)
         child_bj_all = as_numbers(bj_left[:, None] - bj_is[None, :], exact) * unit_of[copy, layer + 1][:, None]
+    if model is not None:
+        children = codes[:, None] + ranks[None, :]
+        g = g * model.weights(children, exact)
+        if context.bj_rank is not None:
+            child_bj_all = child_bj_all * model.weights(children + ranks[context.bj_rank], exact)
     if context.peeked:
         bust_all = -(g - child_bj_all)
         bust_doubled_all = bust_all * 2
@@ -165,6 +179,7 @@ def _stacked_values(context: UpcardContext, layers: HandLayers, extras: Extras, 
     busts_all, safe_all = shape.busts, shape.safe
     split = shape.split
     stand, stand_doubled, blackjack = split(stand_all), split(doubled_all), split(bj)
+    weights = None if weights_all is None else split(weights_all)
     draws = []
     for k, (left, busts, safe, bust, bust_doubled, child_bj) in enumerate(zip(
         *(split(a) for a in (left_all, busts_all, safe_all, bust_all, bust_doubled_all, child_bj_all))
@@ -178,7 +193,7 @@ def _stacked_values(context: UpcardContext, layers: HandLayers, extras: Extras, 
             double = (left * after).sum(axis=1)
             one_card = (left * after_single).sum(axis=1)
         draws.append(_Draws(left, busts, safe, bust, double, one_card, child_bj))
-    return _Stack(shoes, scales, stand, blackjack, draws)
+    return _Stack(shoes, scales, stand, blackjack, draws, weights)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -207,6 +222,7 @@ class _Stack:
     stand: Sequence[np.ndarray]
     blackjack: Sequence[np.ndarray]
     draws: list[_Draws]
+    weights: Sequence[np.ndarray] | None  # a counter's shoe: each row's weight (its scale's factor)
 
 
 class ShoeRows(Sequence):
@@ -247,6 +263,14 @@ class HandValues:
     double_layer: int | None
     blackjack: Sequence[np.ndarray]
     one_card: np.ndarray | None = None  # two-card layer: take one card and stand, same bet
+    # a counter's shoe (bjcalc.engine.drawmodel): row i of layer k is over scale[k] * weights[k][i]
+    weights: Sequence[np.ndarray] | None = None
+
+    def row_scale(self, layer: int, row: int) -> int | float:
+        """The denominator of row ``row`` of layer ``layer``."""
+        if self.weights is None:
+            return self.scale[layer]
+        return self.scale[layer] * self.weights[layer][row]
 
 
 def solve(
@@ -290,7 +314,7 @@ def solve_many(
     limit = stop_at(context.rules) if limit is None else limit
     can_hit = [size < limit for size in sizes]
     double_layer = sizes.index(2) if 2 in sizes and can_hit[sizes.index(2)] else None
-    if not context.exact and player_kernel_available() and not context.replacement:
+    if not context.exact and player_kernel_available() and not context.replacement and context.model is None:
         passed = _kernel_pass(context, layers, extras, loss, limit, double_layer, may_double, decisions)
     else:
         passed = _numpy_pass(context, layers, extras, loss, can_hit, double_layer, may_double, decisions)
@@ -311,6 +335,7 @@ class _Pass:
     blackjack: Sequence[np.ndarray]
     double: np.ndarray | None
     one_card: np.ndarray | None
+    weights: Sequence[np.ndarray] | None = None
 
     def per_shoe(
         self, context: UpcardContext, layers: HandLayers, can_hit: list[bool], double_layer: int | None
@@ -320,7 +345,7 @@ class _Pass:
             return [HandValues(
                 layers=layers, shoe=self.shoes[0], peeked=context.peeked, scale=self.scales[0], stand=self.stand,
                 hit=self.hit, best=self.best, decision=self.decision, can_hit=can_hit, double=self.double,
-                double_layer=double_layer, blackjack=self.blackjack, one_card=self.one_card,
+                double_layer=double_layer, blackjack=self.blackjack, one_card=self.one_card, weights=self.weights,
             )]
         width = 0 if double_layer is None else len(layers.counts[double_layer])
         return [
@@ -331,6 +356,7 @@ class _Pass:
                 double=None if self.double is None else self.double[j * width : (j + 1) * width],
                 double_layer=double_layer, blackjack=ShoeRows(self.blackjack, layers, j),
                 one_card=None if self.one_card is None else self.one_card[j * width : (j + 1) * width],
+                weights=None if self.weights is None else ShoeRows(self.weights, layers, j),
             )
             for j, (shoe, scale) in enumerate(zip(self.shoes, self.scales))
         ]
@@ -385,7 +411,8 @@ def _numpy_pass(
             value = np.where(chosen == Code.DOUBLE, double, value)
         best[k] = value
     one_card = draws[double_layer].one_card if double_layer is not None else None
-    return _Pass(stack.shoes, stack.scales, stand, hit, best, decision, stack.blackjack, double, one_card)
+    return _Pass(stack.shoes, stack.scales, stand, hit, best, decision, stack.blackjack, double, one_card,
+                 stack.weights)
 
 
 @dataclasses.dataclass(frozen=True)

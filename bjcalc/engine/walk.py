@@ -107,12 +107,20 @@ def deal(
     engine.prepare_all(chosen, splits=isinstance(policy, Optimal))
     full = engine.rules.shoe_counts
     n = sum(full)
+    model = engine.model
     for up in chosen:
         engine.prepare(up)
         p_up = Fraction(full[up], n)
-        shoe = engine.context(up).shoe
+        context = engine.context(up)
+        shoe = context.shoe
+        if model is not None:  # a counter's shoe: the deal's odds carry its weights
+            p_up *= model.draw_factor(0, tuple(int(r == up) for r in range(10)), n)
         hands = []
         for counts, p_hand, same_face in two_card_hands(shoe, engine.rules, up):
+            if model is not None:
+                p_hand *= model.draw_factor(context.base, counts, sum(shoe))
+            if p_hand == 0:
+                continue
             action, value = policy.first(up, counts, same_face)
             hands.append(Dealt(up, counts, same_face, p_up, p_hand, action, value))
         yield up, p_up, hands
