@@ -67,7 +67,7 @@ _HOMES = {
     **_EVERY_CLI_NUMBER,
     # the counter's shoe (issue 20)
     **dict.fromkeys(
-        ["BestInsuranceIndex", "CountShoe", "DeckEstimate", "InsuranceIndex", "InsuranceTable", "InvalidCountError",
+        ["BestInsuranceIndex", "CountShoe", "Counter", "DeckEstimate", "InsuranceIndex", "InsuranceTable", "InvalidCountError",
          "Rounding", "best_insurance_index", "decks_left", "insurance_index", "insurance_table",
          "running_count_distribution", "true_count", "true_count_distribution"], "bjcalc.countshoe"),
 }
@@ -158,6 +158,7 @@ __all__ = [
     # the counter's shoe (issue 20)
     "BestInsuranceIndex",
     "CountShoe",
+    "Counter",
     "DeckEstimate",
     "InsuranceIndex",
     "InsuranceTable",
@@ -196,6 +197,7 @@ if TYPE_CHECKING:
     from bjcalc.chart import Chart, load_chart, simple_policy
     from bjcalc.countshoe import (  # the counter's shoe (issue 20)
         BestInsuranceIndex,
+        Counter,
         CountShoe,
         DeckEstimate,
         InsuranceIndex,

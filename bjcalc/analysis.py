@@ -126,6 +126,10 @@ class Analysis(Generic[N]):
         self._charts: dict[bool, Chart] = {}
         self._chart_policies: dict[tuple[bool, tuple], ChartPolicy] = {}
 
+    def _composition_only(self, what: str) -> None:
+        if self.count_shoe is not None:
+            raise InvalidShoeError(f"{what} is computed for a known composition only, not yet for a counter's shoe")
+
     # -- strategies ---------------------------------------------------------------------------
 
     @property
@@ -222,6 +226,7 @@ class Analysis(Generic[N]):
         (insurance not taken), exact, resplits included; ``variance`` is ``None`` for the
         infinite deck. It costs more than the round (about 4 s float at 8 decks with resplits
         to 4 hands)."""
+        self._composition_only("the variance")
         from bjcalc.round import round_variance
 
         policy, strategy = self._policy(chart)
@@ -229,6 +234,7 @@ class Analysis(Generic[N]):
 
     def bet_behind(self, chart: Chart | None = None) -> BetBehindResult[N]:
         """Bet Behind a seated player who plays CD, or ``chart``."""
+        self._composition_only("Bet Behind")
         from bjcalc.betbehind import bet_behind
 
         policy, strategy = self._policy(chart)
@@ -335,6 +341,7 @@ class Analysis(Generic[N]):
         dealer peeks; and whether no resplit can happen (then the three add up to P(no dealer
         blackjack), else 1; otherwise they count the rounds in which none happens). ``None`` for
         cards drawn with replacement or where only one face of tens resplits."""
+        self._composition_only("the split chances (the EV matrix)")
         from bjcalc.engine.moments import split_chances
 
         found = split_chances(self.engine.splits(up.index), pair.index)
@@ -348,6 +355,7 @@ class Analysis(Generic[N]):
         out, read from the dealer evaluation the analysis made for a hand of its hand graph
         (:meth:`dealer` computes any); ``None`` for a hand outside it or cards drawn with
         replacement."""
+        self._composition_only("the dealer after a hand (the EV matrix)")
         if self.rules.infinite:
             return None
         engine = self.engine

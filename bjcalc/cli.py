@@ -21,6 +21,7 @@ from bjcalc import (
     InvalidChartError,
     InvalidHandError,
     InvalidRulesError,
+    InvalidShoeError,
     Rules,
     game,
     parse_cards,
@@ -92,6 +93,74 @@ REMOVED = click.option("--removed", default=None, metavar="CARDS",
                        "the shoe left.")
 
 
+_COUNT_OPTIONS = [
+    click.option("--count", "count_system", default=None, metavar="NAME",
+                 help="Numbers for a card counter's shoe: a built-in count (hi-lo, ko, hi-opt-i, hi-opt-ii, omega-ii, "
+                 "zen, wong-halves, uston-apc); with --running-count or --true-count and --cards-seen."),
+    click.option("--tags", "count_tags", default=None, metavar="T2,...,TT,TA",
+                 help="A count of your own for the counter's shoe: ten tags for 2,3,...,9,T,A."),
+    click.option("--running-count", "running_count", default=None, metavar="RC",
+                 help="The running count of every card seen so far, this round's cards given here (hand, up card) "
+                 "included."),
+    click.option("--true-count", "true_count", default=None, metavar="TC",
+                 help="Instead of --running-count: the running count per deck not yet seen (--divisor)."),
+    click.option("--cards-seen", "cards_seen", default=None, type=int, metavar="N",
+                 help="How many cards have been seen (discards and this round's cards given here)."),
+    click.option("--irc", "count_irc", default="0", metavar="N",
+                 help="Initial running count of an unbalanced count such as KO (default 0)."),
+    click.option("--divisor", "count_divisor", type=click.Choice(["exact", "half-deck", "full-deck"]),
+                 default="exact", help="Decks left for --true-count and the true count shown: cards left / 52 "
+                 "(exact), or estimated to the half deck or the deck."),
+]
+_COUNT_KEYS = ("count_system", "count_tags", "running_count", "true_count", "cards_seen", "count_irc", "count_divisor")
+
+
+def count_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The counter's-shoe options (``--count`` ... ``--divisor``)."""
+    for option in reversed(_COUNT_OPTIONS):
+        command = option(command)
+    return command
+
+
+def pop_count(options: dict[str, Any]) -> dict[str, Any] | None:
+    """Take the counter's-shoe options out of a command's options; ``None`` where none is given."""
+    given = {key: options.pop(key) for key in _COUNT_KEYS}
+    asked = [flag for flag, key in (("--running-count", "running_count"), ("--true-count", "true_count"),
+                                    ("--cards-seen", "cards_seen")) if given[key] is not None]
+    if given["count_system"] is None and given["count_tags"] is None:
+        if asked:
+            raise click.UsageError(f"{asked[0]} is for a counter's shoe: give the count with --count or --tags")
+        return None
+    if given["count_system"] is not None and given["count_tags"] is not None:
+        _refuse_both(f"--count {given['count_system']}", f"--tags {given['count_tags']}", "give one count")
+    if given["running_count"] is not None and given["true_count"] is not None:
+        _refuse_both("--running-count", "--true-count", "give one of them")
+    if given["running_count"] is None and given["true_count"] is None:
+        raise click.UsageError("a counter's shoe needs --running-count or --true-count")
+    if given["cards_seen"] is None:
+        raise click.UsageError("a counter's shoe needs --cards-seen (how many cards have been seen)")
+    if options.get("removed") is not None:
+        _refuse_both("--removed", "--count", "a counter knows the count of the cards seen, not their ranks")
+    return given
+
+
+def build_counter(given: dict[str, Any] | None, rules: Rules, hand: str | None = None, up: str | None = None) -> Any:
+    """The :class:`bjcalc.Counter` of the options (``None`` without a count), with this round's
+    cards given on the command line on the table."""
+    from bjcalc import Counter, CountSystem, parse_card, parse_tags
+
+    if given is None:
+        return None
+    if rules.infinite:
+        raise InvalidRulesError("an infinite deck has no count: the cards are drawn with replacement")
+    system = (CountSystem("custom", parse_tags(given["count_tags"])) if given["count_tags"] is not None
+              else CountSystem.named(given["count_system"]))
+    return Counter.of(rules.shoe_counts, system.name, system.tags, given["cards_seen"],
+                      running_count=given["running_count"], true_count=given["true_count"],
+                      initial_running_count=given["count_irc"], hand=parse_cards(hand) if hand else (),
+                      up=parse_card(up) if up is not None else None, divisor=given["count_divisor"])
+
+
 def seen_cards(removed: str | None) -> tuple[str, ...]:
     """The cards of ``--removed`` as notation, in the order given (``'a,K,5'`` -> A, T, 5)."""
     return tuple(map(str, parse_cards(removed))) if removed is not None and removed.strip() else ()
@@ -151,6 +220,7 @@ def games(fmt: str) -> None:
 @click.option("--peeked", is_flag=True, help="Condition on no dealer blackjack (after the peek).")
 @rule_options
 @REMOVED
+@count_options
 @FORMAT
 @EXACT
 def dealer(up: str | None, peeked: bool, fmt: str, exact: bool, **options: Any) -> None:
@@ -159,17 +229,21 @@ def dealer(up: str | None, peeked: bool, fmt: str, exact: bool, **options: Any) 
     from bjcalc.render.jsondoc import dealer_json
     from bjcalc.render.text import dealer_text
 
+    count = pop_count(options)
     rules = build_rules(**options)
     if peeked and not rules.peek:
         _refuse_both("--peeked", _peek_source(options.get("peek"), options.get("game_name")),
                      "a dealer with no hole card does not peek")
-    analysis = Analysis(rules, exact=exact)
+    counter = build_counter(count, rules, up=up)
+    analysis = Analysis(rules, exact=exact, shoe=None if counter is None else counter.for_analysis())
     ups = [parse_card(up)] if up is not None else list(Rank)
+    if counter is not None:  # up cards the counter's shoe cannot deal have no table
+        ups = [u for u in ups if counter.for_analysis().draw_probability([u])]
     tables = [analysis.dealer(u, peeked=peeked) for u in ups]
     if fmt == "json":
-        click.echo(dealer_json(tables, rules, peeked, exact))
+        click.echo(dealer_json(tables, rules, peeked, exact, counter))
     else:
-        click.echo(dealer_text(tables, rules, peeked, exact, seen_cards(options["removed"])))
+        click.echo(_with_counter(dealer_text(tables, rules, peeked, exact, seen_cards(options["removed"])), counter))
 
 
 @cli.command()
@@ -177,6 +251,7 @@ def dealer(up: str | None, peeked: bool, fmt: str, exact: bool, **options: Any) 
 @click.option("--up", required=True, metavar="CARD", help="The dealer's up card.")
 @rule_options
 @REMOVED
+@count_options
 @FORMAT
 @EXACT
 def hand(cards: str, up: str, fmt: str, exact: bool, **options: Any) -> None:
@@ -185,17 +260,25 @@ def hand(cards: str, up: str, fmt: str, exact: bool, **options: Any) -> None:
     from bjcalc.render.jsondoc import hand_json
     from bjcalc.render.text import hand_text
 
+    count = pop_count(options)
     rules = build_rules(**options)
-    result = Analysis(rules, exact=exact).hand(cards, up)
+    counter = build_counter(count, rules, hand=cards, up=up)
+    result = Analysis(rules, exact=exact, shoe=None if counter is None else counter.for_analysis()).hand(cards, up)
     if fmt == "json":
-        click.echo(hand_json(result, rules, exact))
+        click.echo(hand_json(result, rules, exact, counter))
     else:
-        click.echo(hand_text(result, rules, exact, seen_cards(options["removed"])))
+        click.echo(_with_counter(hand_text(result, rules, exact, seen_cards(options["removed"])), counter))
+
+
+def _with_counter(text: str, counter: Any) -> str:
+    """A text output with the counter's-shoe line first, where the numbers are for one."""
+    return text if counter is None else counter.describe() + "\n" + text
 
 
 @cli.command()
 @rule_options
 @REMOVED
+@count_options
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json", "html"]),
               default="text", help="Output format (html: one self-contained page; csv: the file --chart reads).")
 @EXACT
@@ -212,25 +295,28 @@ def chart(fmt: str, exact: bool, sd: bool, classic: bool, **options: Any) -> Non
     from bjcalc.render.markdown import chart_markdown
     from bjcalc.render.text import chart_text
 
+    count = pop_count(options)
     rules = build_rules(**options)
     if sd:
         _refuse_large_exact(rules, exact, "--sd")
-    analysis = Analysis(rules, exact=exact)
+    counter = build_counter(count, rules)
+    analysis = Analysis(rules, exact=exact, shoe=None if counter is None else counter.for_analysis())
     table = analysis.chart(two_card_plays=not classic)
     result = analysis.evaluate(table).round
     unusual = analysis.exceptions(table)
     variance = analysis.variance(table) if sd else None
     seen = seen_cards(options["removed"])
+    line = None if counter is None else counter.describe()
     if fmt == "json":
-        click.echo(chart_json(table, result, unusual, exact, variance=variance))
+        click.echo(chart_json(table, result, unusual, exact, variance=variance, counter=counter))
     elif fmt == "csv":
         click.echo(chart_csv(table), nl=False)
     elif fmt == "markdown":
-        click.echo(chart_markdown(table, result, unusual, exact, seen), nl=False)
+        click.echo(chart_markdown(table, result, unusual, exact, seen, counter=line), nl=False)
     elif fmt == "html":
-        click.echo(chart_html(table, result, unusual, seen))
+        click.echo(chart_html(table, result, unusual, seen, counter=line))
     else:
-        click.echo(chart_text(table, result, unusual, exact, colour=True, seen=seen))
+        click.echo(_with_counter(chart_text(table, result, unusual, exact, colour=True, seen=seen), counter))
 
 
 def _read_chart(rules: Rules, path: str) -> Any:
@@ -251,6 +337,7 @@ def _read_chart(rules: Rules, path: str) -> Any:
 @cli.command()
 @rule_options
 @REMOVED
+@count_options
 @click.option("--strategy", type=click.Choice(["cdz", "cdz-", "cdp1", "cdp", "basic"]), default=None,
               help="CD play with split hands CDZ- (default), CDP1 or CDP; or the basic-strategy chart.")
 @click.option("--chart", "chart_file", default=None, metavar="FILE",
@@ -273,29 +360,35 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, sd
         _refuse_both("--classic", "--chart" if chart_file is not None else f"--strategy {strategy or 'cdz'}",
                      "--classic chooses the basic-strategy chart's form (--strategy basic)")
     strategy = strategy or "cdz"
+    count = pop_count(options)
     rules = build_rules(**options)
     if sd:
         _refuse_large_exact(rules, exact, "--sd")
     seen = seen_cards(options["removed"])
+    counter = build_counter(count, rules)
+    shoe = None if counter is None else counter.for_analysis()
+    if sd and counter is not None:
+        raise InvalidShoeError("--sd: the variance is computed for a known composition only, not yet for a counter's "
+                               "shoe")
     if chart_file is not None:
         chart = _read_chart(rules, chart_file)
-        analysis = Analysis(rules, exact=exact)
+        analysis = Analysis(rules, exact=exact, shoe=shoe)
         costs = analysis.deviations(chart)
         result = analysis.evaluate(chart).round
         variance = analysis.variance(chart) if sd else None
         if fmt == "json":
-            click.echo(edge_json(result, rules, exact, variance, costs))
+            click.echo(edge_json(result, rules, exact, variance, costs, counter=counter))
         else:
-            click.echo(edge_text(result, rules, exact, variance=variance, seen=seen) + "\n\n"
-                       + deviations_text(costs))
+            click.echo(_with_counter(edge_text(result, rules, exact, variance=variance, seen=seen) + "\n\n"
+                                     + deviations_text(costs), counter))
         return
     with _progress("house edge") as step:
         if strategy == "basic":
-            analysis = Analysis(rules, exact=exact)
+            analysis = Analysis(rules, exact=exact, shoe=shoe)
             table = analysis.chart(two_card_plays=not classic)
             result = analysis.evaluate(table).round
         else:
-            analysis = Analysis(rules, exact=exact, post_split=strategy)
+            analysis = Analysis(rules, exact=exact, post_split=strategy, shoe=shoe)
             result = analysis.round()
         variance = None
         if sd:  # the spread takes as long again: a bar for the two steps
@@ -303,9 +396,9 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, sd
             variance = analysis.variance(table) if strategy == "basic" else analysis.variance()
             step("its spread", 2)
     if fmt == "json":
-        click.echo(edge_json(result, rules, exact, variance))
+        click.echo(edge_json(result, rules, exact, variance, counter=counter))
     else:
-        click.echo(edge_text(result, rules, exact, variance=variance, seen=seen))
+        click.echo(_with_counter(edge_text(result, rules, exact, variance=variance, seen=seen), counter))
 
 
 @cli.command()

@@ -28,11 +28,13 @@ import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bjcalc.cards import ACE, RANK_NOTATION, TEN, Rank, as_cards
-from bjcalc.engine.drawmodel import DrawModel
+from bjcalc.cards import ACE, RANK_NOTATION, TEN, UP_INDICES, Rank, as_cards
 from bjcalc.errors import BjcalcError, CardNotInShoeError, InvalidHandError, InvalidShoeError
+
+if TYPE_CHECKING:
+    from bjcalc.engine.drawmodel import DrawModel
 
 CARDS_PER_DECK = 52
 
@@ -385,6 +387,8 @@ class CountShoe:
         """The engine's view of this shoe (:class:`bjcalc.engine.drawmodel.DrawModel`): the
         cards off the table, the hidden discards among them and the weight of every class total
         drawn."""
+        from bjcalc.engine.drawmodel import DrawModel
+
         return DrawModel(counts=self.off_table, hidden=self.seen, of_rank=self.classes.of_rank,
                          pool=self._pool_totals, support=tuple(self._splits().items()))
 
@@ -747,3 +751,98 @@ def best_insurance_index(shoe: Sequence[int], tags: Sequence[Any], hand: str | S
     if at == len(counts):
         return BestInsuranceIndex(counts[-1], None, dict(sorted(by.items())))
     return BestInsuranceIndex(counts[at - 1] if at else None, counts[at], dict(sorted(by.items())))
+
+
+# -- what a counter tells an analysis ----------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Counter:
+    """What a counter knows, as the commands take it (``--count``, ``--running-count`` or
+    ``--true-count``, ``--cards-seen``, ``--irc``): the count system's name, the divisor a true
+    count was given with, and :attr:`shoe`, the counter's shoe with this round's visible cards
+    on the table. :meth:`for_analysis` is the shoe an :class:`bjcalc.Analysis` deals from."""
+
+    system: str
+    shoe: CountShoe
+    divisor: DeckEstimate = DeckEstimate.EXACT
+
+    @classmethod
+    def of(cls, full_shoe: Sequence[int], system: str, tags: Sequence[Any], cards_seen: int,
+           running_count: Fraction | int | str | None = None, true_count: Fraction | int | str | None = None,
+           initial_running_count: Fraction | int | str = 0, hand: Sequence[Rank] = (), up: Rank | None = None,
+           divisor: DeckEstimate | str = DeckEstimate.EXACT) -> Counter:
+        """The counter's state from what they count: ``cards_seen`` cards seen so far and the
+        running count of all of them (or the true count: the running count per deck not yet
+        seen, by ``divisor``), this round's visible cards (``hand``, ``up``) included in both."""
+        estimate: DeckEstimate = _choice(DeckEstimate, divisor, "divisor")
+        visible = tuple(hand) + ((up,) if up is not None else ())
+        if (running_count is None) == (true_count is None):
+            raise InvalidCountError("give the running count or the true count (one of them)")
+        if not isinstance(cards_seen, int) or isinstance(cards_seen, bool) or cards_seen < len(visible):
+            raise InvalidShoeError(f"cards seen must be a whole number of at least {len(visible)} (this round's "
+                                   f"visible cards count among them), not {cards_seen!r}")
+        if cards_seen > sum(full_shoe):
+            raise InvalidShoeError(f"cards seen ({cards_seen}) cannot be more than the shoe's {sum(full_shoe)} cards")
+        start = _number(initial_running_count, "initial running count")
+        if true_count is not None:
+            tc = _number(true_count, "true count")
+            unseen = sum(full_shoe) - cards_seen
+            decks = decks_left(unseen, estimate) if unseen else Fraction(0)
+            rc = start + tc * decks
+            classes = _classes(as_tags(tags))
+            if (rc * classes.scale).denominator != 1:
+                raise InvalidCountError(
+                    f"true count {tc} at {decks} decks left ({estimate.value} divisor) is running count {rc}, "
+                    "which no set of cards makes: give the running count")
+        else:
+            rc = _number(running_count, "running count")
+        shoe = CountShoe(shoe=tuple(full_shoe), tags=as_tags(tags), running_count=rc, seen=cards_seen - len(visible),
+                         hand=tuple(hand), up=up, initial_running_count=start)
+        return cls(system, shoe, estimate)
+
+    def for_analysis(self) -> CountShoe:
+        """The shoe before this round's cards were dealt (:meth:`CountShoe.undealt`)."""
+        return self.shoe.undealt()
+
+    @property
+    def true_count(self) -> Fraction:
+        return true_count(self.shoe.running_count, self.shoe.cards_left, self.divisor)
+
+    def describe(self) -> str:
+        """One line for text outputs: the count, the cards seen and what every number assumes."""
+        shoe = self.shoe
+        seen = shoe.seen + len(shoe.visible)
+        tc = self.true_count
+        irc = f", IRC {_signed_text(shoe.initial_running_count)}" if shoe.initial_running_count else ""
+        return (f"Counter's shoe: {self.system} running count {_signed_text(shoe.running_count)}{irc} after "
+                f"{seen} cards seen (this round's {len(shoe.visible)} included), true count {float(tc):+.2f} "
+                f"({self.divisor.value} divisor). Every number is for a player who knows the count and the cards "
+                "on the table, not the ranks of the discards.")
+
+    def to_data(self) -> dict[str, Any]:
+        shoe = self.shoe
+        return {
+            "system": self.system,
+            # plain numbers (a list of exact strings would break the mirror's convention)
+            "tags": [int(t) if t.denominator == 1 else float(t) for t in (shoe.tags[r] for r in UP_INDICES)],
+            "initial_running_count": shoe.initial_running_count,
+            "running_count": shoe.running_count,
+            "cards_seen": shoe.seen + len(shoe.visible),
+            "cards_left": shoe.cards_left,
+            "true_count": self.true_count,
+            "divisor": self.divisor.value,
+            "on_table": _notation(shoe.visible),
+        }
+
+
+def _number(value: Any, field: str) -> Fraction:
+    try:
+        return Fraction(value.strip() if isinstance(value, str) else value)
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise InvalidCountError(f"{field} must be a number such as -4, 2.5 or 1/2, not {value!r}") from None
+
+
+def _signed_text(value: Fraction) -> str:
+    text = str(value)
+    return text if value <= 0 else "+" + text

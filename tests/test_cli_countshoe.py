@@ -85,3 +85,80 @@ def test_bad_input_is_one_line_and_exit_2(args, words):
     result = CliRunner().invoke(cli, ["insurance-index", *base, *args])
     assert result.exit_code == 2, result.output
     assert words in result.stderr and result.stderr.count("\n") == 1, result.stderr
+
+
+# -- the counter's shoe on hand, dealer, edge and chart ---------------------------------------------
+
+from oracles import naive_counthand as counted  # noqa: E402
+from oracles.naive_reference import DEFAULT_RULES  # noqa: E402
+
+SMALL = (2, 1, 0, 0, 1, 1, 1, 2, 0, 5)  # 13 cards
+SMALL_TEXT = ",".join(map(str, SMALL))
+# the oracle's rules (DEFAULT_RULES: S17, 3:2, DAS, double any, no surrender, peek) as options
+AS_ORACLE = ("--shoe", SMALL_TEXT, "--s17", "--surrender", "none", "--peek")
+
+
+def run_command(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+@pytest.mark.parametrize("discard_count", [-1, 0, 1])
+def test_hand_on_a_counters_shoe_is_the_oracles(discard_count):
+    """T,6 against a ten with two discards: the running count shown counts them and the three
+    cards on the table (T,6,T: -1)."""
+    result = run_command("hand", "T,6", "--up", "T", *AS_ORACLE, "--count", "hi-lo",
+                         "--running-count", str(discard_count - 1), "--cards-seen", "5", "--format", "json", "--exact")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    want = counted.count_hand(SMALL, (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1), 2, discard_count, 10, (10, 6), DEFAULT_RULES)
+    assert Fraction(out["exact"]["stand"]) == want["stand"] and Fraction(out["exact"]["hit"]) == want["hit"]
+    assert out["counter"]["running_count"] == discard_count - 1 and out["counter"]["on_table"] == "T,6,T"
+    assert out["counter"]["cards_seen"] == 5 and out["counter"]["cards_left"] == 8
+
+
+def test_dealer_on_a_counters_shoe_is_the_oracles():
+    result = run_command("dealer", "6", *AS_ORACLE, "--count", "hi-lo", "--running-count", "2", "--cards-seen", "3",
+                         "--format", "json", "--exact")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    # the 6 (+1) is on the table: the two discards count +1
+    want = counted.count_dealer(SMALL, (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1), 2, 1, 6, DEFAULT_RULES)
+    got = out["exact"]["probabilities"]["6"]
+    assert {k: Fraction(v) for k, v in got.items() if Fraction(v)} == {str(k): v for k, v in want.items() if v}
+
+
+def test_text_outputs_say_they_are_for_the_counters_shoe():
+    for args in (["hand", "T,6", "--up", "T"], ["dealer", "6"], ["edge"], ["chart"]):
+        result = run_command(*args, "--decks", "1", "--count", "hi-lo", "--true-count", "2", "--cards-seen", "26")
+        assert result.exit_code == 0, (args, result.output)
+        assert result.stdout.startswith("Counter's shoe: hi-lo running count"), args
+        assert "not the ranks of the discards" in result.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["hand", "T,6", "--up", "T", "--running-count", "2"], "--running-count is for a counter's shoe"),
+    (["hand", "T,6", "--up", "T", "--count", "hi-lo", "--cards-seen", "10"], "--running-count or --true-count"),
+    (["hand", "T,6", "--up", "T", "--count", "hi-lo", "--running-count", "2"], "--cards-seen"),
+    (["hand", "T,6", "--up", "T", "--count", "hi-lo", "--running-count", "2", "--true-count", "1",
+      "--cards-seen", "9"], "--running-count and --true-count contradict"),
+    (["hand", "T,6", "--up", "T", "--count", "hi-lo", "--tags", "1,1,1,1,1,0,0,0,-1,-1", "--running-count", "2",
+      "--cards-seen", "9"], "give one count"),
+    (["hand", "T,6", "--up", "T", "--count", "hi-lo", "--running-count", "30", "--cards-seen", "9"],
+     "running_count 30 cannot be reached with 6 cards seen and T,6,T on the table"),
+    (["hand", "T,6", "--up", "T", "--count", "hi-lo", "--running-count", "0", "--cards-seen", "2"],
+     "cards seen must be a whole number of at least 3"),
+    (["hand", "T,6", "--up", "T", "--count", "hi-lo", "--running-count", "0", "--cards-seen", "60"],
+     "cannot be more than the shoe's 52 cards"),
+    (["edge", "--count", "hi-lo", "--true-count", "1/3", "--cards-seen", "0"], "which no set of cards makes"),
+    (["edge", "--count", "hi-lo", "--running-count", "x", "--cards-seen", "5"], "running count must be a number"),
+    (["edge", "--count", "nope", "--running-count", "1", "--cards-seen", "5"], "unknown count system 'nope'"),
+    (["edge", "--count", "hi-lo", "--running-count", "1", "--cards-seen", "5", "--removed", "A,5"],
+     "--removed and --count contradict"),
+    (["edge", "--count", "hi-lo", "--running-count", "1", "--cards-seen", "5", "--decks", "inf"], "infinite deck"),
+    (["edge", "--count", "hi-lo", "--running-count", "1", "--cards-seen", "5", "--sd"], "not yet for a counter's shoe"),
+])
+def test_bad_counter_options_get_one_line_and_exit_2(args, message):
+    result = run_command(*args, *([] if "--decks" in args else ["--decks", "1"]))
+    assert result.exit_code == 2, result.output
+    assert result.stdout == "" and result.stderr.count("\n") == 1, result.output
+    assert message in result.stderr, result.stderr

@@ -481,11 +481,12 @@ def report_html(report: Report, seen: Sequence[str] = ()) -> str:
     )
 
 
-def chart_html(chart, result, exceptions_, seen: Sequence[str] = ()) -> str:
+def chart_html(chart, result, exceptions_, seen: Sequence[str] = (), counter: str | None = None) -> str:
+    """``counter``: the counter's-shoe line (:meth:`bjcalc.Counter.describe`), a row of the rules."""
     return chart_page(
         chart.to_dict(),
         title=f"Basic strategy: {rules_line(chart.rules, seen)}",
-        rules=rules_rows(chart.rules, seen),
+        rules=rules_rows(chart.rules, seen) + ([("counter's shoe", counter)] if counter else []),
         figures=[("player EV per round (unconditional)", fixed(result.ev)),
                  ("house edge", f"{fixed(100 * float(result.house_edge), 4)} %")],
         exceptions=_exceptions_dicts(exceptions_),

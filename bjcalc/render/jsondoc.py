@@ -44,7 +44,7 @@ from bjcalc.rules import Rules
 if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
     from bjcalc.chart import Chart
     from bjcalc.counting import CountFigures
-    from bjcalc.countshoe import InsuranceTable
+    from bjcalc.countshoe import Counter, InsuranceTable
     from bjcalc.eor import EffectsOfRemoval, PlayEffects
     from bjcalc.matrix import EvMatrix
     from bjcalc.report import Report, RuleEffects
@@ -76,9 +76,13 @@ def exact_mirror(data: Any) -> Any:
     return None
 
 
-def document(command: str, data: Mapping[str, Any], rules: Rules | None, exact: bool) -> dict[str, Any]:
+def document(command: str, data: Mapping[str, Any], rules: Rules | None, exact: bool,
+             counter: Counter | None = None) -> dict[str, Any]:
     """One command's JSON object: ``schema``, ``command``, ``data`` with plain numbers, the
-    ``rules`` block and, when ``exact``, the ``"exact"`` mirror of ``data``."""
+    ``rules`` block, the ``counter`` block where the numbers are for a counter's shoe and, when
+    ``exact``, the ``"exact"`` mirror of ``data`` (and of the counter block)."""
+    if counter is not None:
+        data = {**data, "counter": counter.to_data()}
     out: dict[str, Any] = {"schema": SCHEMA, "command": command, **plain(data)}
     if rules is not None:
         out["rules"] = rules.to_dict()
@@ -136,7 +140,8 @@ def _seat(result: BetBehindResult) -> str:
     return "basic" if result.seated.chart else "optimal"
 
 
-def dealer_json(results: Sequence[DealerResult], rules: Rules, peeked: bool, exact: bool) -> str:
+def dealer_json(results: Sequence[DealerResult], rules: Rules, peeked: bool, exact: bool,
+                counter: Counter | None = None) -> str:
     """Up card (2..9, T, A) -> outcome -> probability; every up card has the same outcomes (0
     where it cannot reach one). A total below 17 is a hand stopped by the card limit: those
     are listed in ``card_limit_outcomes``."""
@@ -148,13 +153,13 @@ def dealer_json(results: Sequence[DealerResult], rules: Rules, peeked: bool, exa
         "card_limit_outcomes": [c for c in columns if outcome_label(c) != c],
         "probabilities": {up: tables[up] for up in sorted(tables, key=UP_ORDER.index)},
     }
-    return dumps(document("dealer", data, rules, exact))
+    return dumps(document("dealer", data, rules, exact, counter))
 
 
-def hand_json(result: HandResult, rules: Rules, exact: bool) -> str:
+def hand_json(result: HandResult, rules: Rules, exact: bool, counter: Counter | None = None) -> str:
     """The hand: every action's EV (``null`` where not allowed), ``frames`` giving each
     number's frame (``"conditioned"`` on no dealer blackjack, or ``"unconditional"``)."""
-    return dumps(document("hand", result.to_data(), rules, exact))
+    return dumps(document("hand", result.to_data(), rules, exact, counter))
 
 
 def games_json(games: list[Game]) -> str:
@@ -173,17 +178,17 @@ def chart_data(chart: Chart, result: RoundResult, exceptions_: Sequence[ChartExc
 
 
 def chart_json(chart: Chart, result: RoundResult, exceptions_: Sequence[ChartException], exact: bool,
-               variance: Variance | None = None) -> str:
-    return dumps(document("chart", chart_data(chart, result, exceptions_, variance), chart.rules, exact))
+               variance: Variance | None = None, counter: Counter | None = None) -> str:
+    return dumps(document("chart", chart_data(chart, result, exceptions_, variance), chart.rules, exact, counter))
 
 
 def edge_json(result: RoundResult, rules: Rules, exact: bool, variance: Variance | None = None,
-              costs: Sequence[Deviation] | None = None) -> str:
+              costs: Sequence[Deviation] | None = None, counter: Counter | None = None) -> str:
     """The round's figures; with a chart file, the cost of each of its ``deviations``."""
     data = round_data(result, variance)
     if costs is not None:
         data["deviations"] = [d.to_data() for d in costs]
-    return dumps(document("edge", data, rules, exact))
+    return dumps(document("edge", data, rules, exact, counter))
 
 
 def betbehind_json(result: BetBehindResult, rules: Rules, exact: bool, variance: Variance | None = None) -> str:

@@ -55,9 +55,11 @@ if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc g
     from bjcalc.report import Report, RuleEffects
 
 
-def chart_markdown(chart, result, exceptions_, exact: bool, seen: Sequence[str] = ()) -> str:
+def chart_markdown(chart, result, exceptions_, exact: bool, seen: Sequence[str] = (),
+                   counter: str | None = None) -> str:
     columns = list(next(iter(chart.table("hard").values())).keys())
-    lines = [f"# Basic strategy: {rules_line(chart.rules, seen)}", "", LEGEND + ".", ""]
+    lines = [f"# Basic strategy: {rules_line(chart.rules, seen)}", ""] + ([counter, ""] if counter else [])
+    lines += [LEGEND + ".", ""]
     for kind, title in CHART_KINDS:
         rows = [[row] + list(cells.values()) for row, cells in chart.table(kind).items()]
         lines.append(f"## {title}")
