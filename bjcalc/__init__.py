@@ -67,8 +67,8 @@ _HOMES = {
     **_EVERY_CLI_NUMBER,
     # the counter's shoe (issue 20)
     **dict.fromkeys(
-        ["BestInsuranceIndex", "CountShoe", "Counter", "DeckEstimate", "InsuranceIndex", "InsuranceTable", "InvalidCountError",
-         "Rounding", "best_insurance_index", "decks_left", "insurance_index", "insurance_table",
+        ["BestInsuranceIndex", "CountShoe", "Counter", "DeckEstimate", "InsuranceIndex", "InsuranceTable",
+         "InvalidCountError", "Rounding", "best_insurance_index", "decks_left", "insurance_index", "insurance_table",
          "running_count_distribution", "true_count", "true_count_distribution"], "bjcalc.countshoe"),
 }
 __all__ = [
