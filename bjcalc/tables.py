@@ -108,34 +108,40 @@ def game_effects(name: str) -> str:
     return effects_markdown(preset.title, preset.rules, effects.base_percent, effects.rows())
 
 
-def generate(directory: pathlib.Path, progress: Callable[[str], None] = lambda name: None) -> list[pathlib.Path]:
-    """Write every table into ``directory``; returns the files written."""
-    directory.mkdir(parents=True, exist_ok=True)
-    written, index_rows, extra_rows = [], [], []
-    for name, (title, rules) in table_games().items():
-        progress(name)
-        preset = GAMES.get(name)
-        report = build_report(title, rules, preset.assumed if preset else ())
-        files, edges = game_files(report)
-        for suffix, content in files.items():
-            path = directory / f"{name}.{suffix}"
-            path.write_text(content)
-            written.append(path)
-        index_rows.append(
-            f"| [{name}]({name}.md) | {title} | {edges['basic']:.4f} % | {edges['cd']:.4f} % |"
-        )
-        if preset is not None:
-            for suffix, content in game_reports(report).items():
-                path = directory / f"{name}-{suffix}"
-                path.write_text(content)
-                written.append(path)
-            links = f"[report]({name}-report.md), [HTML]({name}-report.html)"
-            if name in EFFECTS_GAMES:
-                path = directory / f"{name}-effects.md"
-                path.write_text(game_effects(name))
-                written.append(path)
-                links += f", [rule effects]({name}-effects.md)"
-            extra_rows.append(f"- {name}: {links}")
+def file_names(name: str) -> list[str]:
+    """The names of the files :func:`game_tables` makes for one game of :func:`table_games`."""
+    names = [f"{name}.{suffix}" for suffix in ("txt", "md", "json")]
+    if name in GAMES:
+        names += [f"{name}-report.md", f"{name}-report.html"]
+        if name in EFFECTS_GAMES:
+            names.append(f"{name}-effects.md")
+    return names
+
+
+def game_tables(name: str) -> tuple[dict[str, str], str, str | None]:
+    """One game's files (name: content), its row of the index and its line of the reports list
+    (``None`` for a standard game): the part of :func:`generate` for that game."""
+    title, rules = table_games()[name]
+    preset = GAMES.get(name)
+    report = build_report(title, rules, preset.assumed if preset else ())
+    files, edges = game_files(report)
+    contents = {f"{name}.{suffix}": content for suffix, content in files.items()}
+    row = f"| [{name}]({name}.md) | {title} | {edges['basic']:.4f} % | {edges['cd']:.4f} % |"
+    extra = None
+    if preset is not None:
+        for suffix, content in game_reports(report).items():
+            contents[f"{name}-{suffix}"] = content
+        links = f"[report]({name}-report.md), [HTML]({name}-report.html)"
+        if name in EFFECTS_GAMES:
+            contents[f"{name}-effects.md"] = game_effects(name)
+            links += f", [rule effects]({name}-effects.md)"
+        extra = f"- {name}: {links}"
+    assert list(contents) == file_names(name)
+    return contents, row, extra
+
+
+def index_text(index_rows: list[str], extra_rows: list[str]) -> str:
+    """The tables' README.md, given the games' index rows and report lines."""
     index = [
         "# bjcalc tables",
         "",
@@ -154,17 +160,34 @@ def generate(directory: pathlib.Path, progress: Callable[[str], None] = lambda n
         *extra_rows,
         "",
     ]
-    progress(COUNTING_NAME)
-    path = directory / f"{COUNTING_NAME}.md"
-    path.write_text(counting_tables())
-    written.append(path)
     index += [
         "Effects of removal and count systems (6 decks, S17, DAS, split once, late surrender, CD play):",
         f"[{COUNTING_NAME}.md]({COUNTING_NAME}.md).",
         "",
     ]
+    return "\n".join(index)
+
+
+def generate(directory: pathlib.Path, progress: Callable[[str], None] = lambda name: None) -> list[pathlib.Path]:
+    """Write every table into ``directory``; returns the files written."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written, index_rows, extra_rows = [], [], []
+    for name in table_games():
+        progress(name)
+        contents, row, extra = game_tables(name)
+        for file_name, content in contents.items():
+            path = directory / file_name
+            path.write_text(content)
+            written.append(path)
+        index_rows.append(row)
+        if extra is not None:
+            extra_rows.append(extra)
+    progress(COUNTING_NAME)
+    path = directory / f"{COUNTING_NAME}.md"
+    path.write_text(counting_tables())
+    written.append(path)
     path = directory / "README.md"
-    path.write_text("\n".join(index))
+    path.write_text(index_text(index_rows, extra_rows))
     written.append(path)
     return written
 

@@ -10,7 +10,7 @@ import json
 import pytest
 from click.testing import CliRunner
 from conftest import examples
-from hypothesis import example, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bjcalc import Analysis, BjcalcError, Rules
@@ -300,6 +300,15 @@ COMMANDS = {
     "games": (["--format"], 0),
 }
 FLAGS = {"--peeked", "--exact"}
+# The shoes the random runs play (a valid run is a real analysis): TINY, one without aces, one with
+# more tens. The commands that analyse every hand or many games (HEAVY) take seconds on the
+# 17-card ones (effects: 6 s on TINY), a third of a second with 12 tens, so they get shoes as small
+# but quicker: still small enough for "too small" refusals (e.g. effects --split-hands 5).
+HEAVY = {"chart", "report", "effects"}
+SHOES = {
+    False: [TINY, "0,1,1,1,1,1,1,1,1,8", "1,1,1,1,1,1,1,1,1,20"],
+    True: ["1,1,1,1,1,1,1,1,1,12", "0,1,1,1,1,1,1,1,1,12", "1,1,1,1,1,1,1,1,1,20"],
+}
 
 
 def _a_deck_count(text: str) -> bool:
@@ -311,8 +320,7 @@ def _a_deck_count(text: str) -> bool:
 
 
 @st.composite
-def command_lines(draw):
-    name = draw(st.sampled_from(sorted(COMMANDS) + ["tables"]))
+def command_lines(draw, name: str):
     if name == "tables":
         # its one argument: a directory; a usable one would start a real (20 s) run, so the
         # random ones are put where no directory can be made
@@ -333,16 +341,13 @@ def command_lines(draw):
             else:
                 args += [option, draw(_values())]
         if "--decks" not in args and name not in ("sidebets",):
-            args += ["--shoe", draw(st.sampled_from([TINY, "0,1,1,1,1,1,1,1,1,8", "1,1,1,1,1,1,1,1,1,20"]))]
+            args += ["--shoe", draw(st.sampled_from(SHOES[name in HEAVY]))]
     else:
         args += draw(st.sampled_from([[], ["--format", draw(_values())]]))
     return args
 
 
-@settings(max_examples=examples(150))
-@given(args=command_lines())
-@example(args=["dealer", "--decks"]).via("an argument that looks like an option, with no value")
-def test_random_options_never_give_a_traceback(args):
+def assert_no_traceback(args) -> None:
     result = run(*args)
     assert result.exception is None or isinstance(result.exception, SystemExit), (
         args, repr(result.exception))
@@ -351,3 +356,15 @@ def test_random_options_never_give_a_traceback(args):
         assert result.stdout == "" and result.stderr.count("\n") == 1, (args, result.output)
         assert result.stderr.startswith("Error: "), (args, result.stderr)
 
+
+# One test per command (the 150 random command lines shared out, 15 each), so that xdist spreads
+# them over its workers.
+@pytest.mark.parametrize("name", sorted(COMMANDS) + ["tables"])
+@settings(max_examples=examples(150 // (len(COMMANDS) + 1)))
+@given(data=st.data())
+def test_random_options_never_give_a_traceback(name, data):
+    assert_no_traceback(data.draw(command_lines(name), label="args"))
+
+
+def test_an_argument_that_looks_like_an_option_with_no_value():
+    assert_no_traceback(["dealer", "--decks"])
