@@ -32,7 +32,9 @@ _EVERY_CLI_NUMBER = {
                      "rule_effects"],
                     "bjcalc.report"),
     **dict.fromkeys(["SideBets", "side_bets"], "bjcalc.sidebets"),
-    **dict.fromkeys(["table_games", "write_tables"], "bjcalc.tables"),
+    **dict.fromkeys(["INDEX_TABLES", "table_games", "write_tables"], "bjcalc.tables"),
+    **dict.fromkeys(["Convention", "IndexPlay", "IndexTable", "PlayIndex", "convention_of", "default_plays",
+                     "depth_of", "index_table", "play_from_text"], "bjcalc.indices"),
     **dict.fromkeys(["DEFAULT_GAME"], "bjcalc.presets"),
 }
 
@@ -154,6 +156,17 @@ __all__ = [
     "side_bets",
     "table_games",
     "write_tables",
+    "INDEX_TABLES",
+    # exact index numbers (issue 20)
+    "Convention",
+    "IndexPlay",
+    "IndexTable",
+    "PlayIndex",
+    "convention_of",
+    "default_plays",
+    "depth_of",
+    "index_table",
+    "play_from_text",
     "DEFAULT_GAME",
     # the counter's shoe (issue 20)
     "BestInsuranceIndex",
@@ -261,6 +274,17 @@ if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
         parse_play,
         play_effects,
     )
+    from bjcalc.indices import (  # exact index numbers (issue 20)
+        Convention,
+        IndexPlay,
+        IndexTable,
+        PlayIndex,
+        convention_of,
+        default_plays,
+        depth_of,
+        index_table,
+        play_from_text,
+    )
     from bjcalc.presets import (
         DEFAULT_GAME,
     )
@@ -279,6 +303,7 @@ if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
     )
     from bjcalc.systems import SYSTEMS, CountSystem, parse_tags
     from bjcalc.tables import (
+        INDEX_TABLES,
         table_games,
         write_tables,
     )

@@ -744,9 +744,9 @@ def matrix(fmt: str, exact: bool, **options: Any) -> None:
 def tables(directory: str) -> None:
     """Regenerate the charts and house edges in DIRECTORY (default: tables/): written next to it
     first and moved in place when all are done, so an interrupted run changes nothing."""
-    from bjcalc import table_games, write_tables
+    from bjcalc import INDEX_TABLES, table_games, write_tables
 
-    steps = len(table_games()) + 1  # and the counting table
+    steps = len(table_games()) + 1 + len(INDEX_TABLES)  # and the counting table, the index tables
     with _progress("tables") as step:
         written = write_tables(directory, progress=lambda name: step(name, steps))
     click.echo(f"wrote {len(written)} files to {directory}")
@@ -823,3 +823,66 @@ def insurance_index(system_name: str | None, tag_text: str | None, hand: str | N
         click.echo(insurance_markdown(table, rules, exact), nl=False)
     else:
         click.echo(insurance_text(table, rules, exact))
+
+
+@cli.command("index")
+@rule_options
+@click.option("--count", "system_name", default=None, metavar="NAME",
+              help="A built-in count (hi-lo, ko, hi-opt-i, hi-opt-ii, omega-ii, zen, wong-halves, uston-apc); "
+              "default hi-lo.")
+@click.option("--tags", "tag_text", default=None, metavar="T2,...,TT,TA",
+              help="A count of your own: ten tags for 2,3,4,5,6,7,8,9,T,A.")
+@click.option("--cards-seen", "cards_seen", type=int, default=None, metavar="N",
+              help="The depth: cards dealt before the round (default: the shoe's cards / 2).")
+@click.option("--depth", "depth", default=None, metavar="DECKS", help="The depth in decks dealt before the round.")
+@click.option("--play", "plays", multiple=True, metavar="'HAND v UP PLAY INSTEAD'",
+              help="A play of your own, e.g. '16 v T stand hit' or 'A,7 v 2 double stand' (the deviation first); "
+              "repeatable. Default: the Illustrious 18 and, with late surrender, the Fab 4.")
+@click.option("--divisor", type=click.Choice(["exact", "half-deck", "full-deck"]), default="exact",
+              help="Decks not seen for the true count: to the card (exact), the half deck or the deck.")
+@click.option("--rounding", type=click.Choice(["floor", "truncate", "round", "none"]), default="floor",
+              help="How the true count is rounded before comparing with the index (floor: Blackjack Attack).")
+@_WORKERS
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json", "html"]), default="text",
+              help="Output format (json: docs/json.md; html: one self-contained page).")
+@EXACT
+def index(system_name: str | None, tag_text: str | None, cards_seen: int | None, depth: str | None,
+          plays: tuple[str, ...], divisor: str, rounding: str, workers: int | None, fmt: str, exact: bool,
+          **options: Any) -> None:
+    """Index numbers: the true count at which each play beats the one it replaces, for a count
+    and rules, at one depth, from the exact model of the counter's shoe (docs/countshoe.md;
+    computed in floating point)."""
+    from bjcalc import CountSystem, convention_of, depth_of, index_table, parse_tags, play_from_text
+    from bjcalc.render.csvfile import index_csv
+    from bjcalc.render.html import index_html
+    from bjcalc.render.jsondoc import index_json
+    from bjcalc.render.markdown import index_markdown
+    from bjcalc.render.text import index_text
+
+    if system_name is not None and tag_text is not None:
+        _refuse_both(f"--count {system_name}", f"--tags {tag_text}", "give one count")
+    if cards_seen is not None and depth is not None:
+        _refuse_both("--cards-seen", "--depth", "give the depth once")
+    system = (CountSystem("custom", parse_tags(tag_text)) if tag_text is not None
+              else CountSystem.named(system_name or "hi-lo"))
+    rules = build_rules(**options)
+    if rules.infinite:
+        raise InvalidRulesError("an infinite deck has no count: the cards are drawn with replacement")
+    _refuse_large_exact(rules, exact, "index")
+    if cards_seen is None and depth is None:
+        cards_seen = sum(rules.shoe_counts) // 2
+    seen = depth_of(cards_seen, depth, rules)
+    asked = [play_from_text(p) for p in plays] or None
+    with _progress("index numbers") as step:
+        table = index_table(rules, system.name, system.tags, seen, asked, convention_of(divisor, rounding),
+                            workers=workers, progress=step, exact=exact)
+    if fmt == "json":
+        click.echo(index_json(table, rules, exact))
+    elif fmt == "csv":
+        click.echo(index_csv(table), nl=False)
+    elif fmt == "markdown":
+        click.echo(index_markdown(table, rules), nl=False)
+    elif fmt == "html":
+        click.echo(index_html(table, rules))
+    else:
+        click.echo(index_text(table, rules))

@@ -108,6 +108,38 @@ def game_effects(name: str) -> str:
     return effects_markdown(preset.title, preset.rules, effects.base_percent, effects.rows())
 
 
+# the exact Hi-Lo index tables (bjcalc index): the Illustrious 18 and the Fab 4 at mid-shoe, DAS,
+# late surrender, split to 4 hands, peek; name -> rules
+INDEX_TABLES = {
+    f"index-hi-lo-{decks}-deck{'s' if decks > 1 else ''}-{'h17' if h17 else 's17'}": Rules(
+        decks=decks, hit_soft_17=h17, double_after_split=True, surrender=Surrender.LATE, split_hands=4)
+    for decks in (1, 2, 6, 8) for h17 in (False, True)
+}
+INDEX_HTML = "index-hi-lo-6-decks-s17"  # also as a page
+
+
+def index_files(name: str) -> dict[str, str]:
+    """One index table of :data:`INDEX_TABLES` (Markdown, CSV; one also as HTML): ``bjcalc index
+    --count hi-lo`` with its rules, mid-shoe (the shoe's cards / 2 dealt before the round)."""
+    from bjcalc.indices import index_table
+    from bjcalc.render.csvfile import index_csv
+    from bjcalc.render.html import index_html
+    from bjcalc.render.markdown import index_markdown
+    from bjcalc.systems import CountSystem
+
+    rules = INDEX_TABLES[name]
+    system = CountSystem.named("hi-lo")
+    table = index_table(rules, system.name, system.tags, sum(rules.shoe_counts) // 2)
+    out = {f"{name}.md": index_markdown(table, rules), f"{name}.csv": index_csv(table)}
+    if name == INDEX_HTML:
+        out[f"{name}.html"] = index_html(table, rules)
+    return out
+
+
+def index_file_names(name: str) -> list[str]:
+    return [f"{name}.md", f"{name}.csv"] + ([f"{name}.html"] if name == INDEX_HTML else [])
+
+
 def file_names(name: str) -> list[str]:
     """The names of the files :func:`game_tables` makes for one game of :func:`table_games`."""
     names = [f"{name}.{suffix}" for suffix in ("txt", "md", "json")]
@@ -164,6 +196,12 @@ def index_text(index_rows: list[str], extra_rows: list[str]) -> str:
         "Effects of removal and count systems (6 decks, S17, DAS, split once, late surrender, CD play):",
         f"[{COUNTING_NAME}.md]({COUNTING_NAME}.md).",
         "",
+        "Hi-Lo index numbers from the exact model (the Illustrious 18, the Fab 4 and insurance, `bjcalc index`;",
+        "DAS, late surrender, split to 4 hands, mid-shoe (cards / 2 dealt), true count floored, exact divisor):",
+        "",
+        *[f"- {name}: [Markdown]({name}.md), [CSV]({name}.csv)"
+          + (f", [HTML]({name}.html)" if name == INDEX_HTML else "") for name in INDEX_TABLES],
+        "",
     ]
     return "\n".join(index)
 
@@ -186,6 +224,12 @@ def generate(directory: pathlib.Path, progress: Callable[[str], None] = lambda n
     path = directory / f"{COUNTING_NAME}.md"
     path.write_text(counting_tables())
     written.append(path)
+    for name in INDEX_TABLES:
+        progress(name)
+        for file_name, content in index_files(name).items():
+            path = directory / file_name
+            path.write_text(content)
+            written.append(path)
     path = directory / "README.md"
     path.write_text(index_text(index_rows, extra_rows))
     written.append(path)

@@ -66,6 +66,8 @@ RUNS = {
                "--play", "T,6 v T stand hit", "--insurance"], True),
     "count with PE": (["count", *SMALL, "--system", "zen", "--pe"], True),
     "matrix": (["matrix", *TWOS], True),
+    "index": (["index", "--shoe", "2,1,0,0,1,1,1,2,0,5", "--surrender", "none", "--cards-seen", "2", "--play",
+               "16 v T stand hit", "--workers", "1"], True),
     "matrix no hole card": (["matrix", *TWOS, "--no-peek", "--surrender", "early", "--removed", "5"], False),
     "insurance-index": (["insurance-index", *TWOS, "--hand", "T,9", "--cards-left", "10,20"], True),
     "insurance-index KO": (["insurance-index", *TWOS, "--count", "ko", "--irc", "-4"], False),

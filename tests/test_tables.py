@@ -7,7 +7,17 @@ import pathlib
 
 import pytest
 
-from bjcalc.tables import COUNTING_NAME, counting_tables, file_names, game_tables, index_text, table_games
+from bjcalc.tables import (
+    COUNTING_NAME,
+    INDEX_TABLES,
+    counting_tables,
+    file_names,
+    game_tables,
+    index_file_names,
+    index_files,
+    index_text,
+    table_games,
+)
 
 COMMITTED = pathlib.Path(__file__).resolve().parent.parent / "tables"
 README = (COMMITTED / "README.md").read_text() if (COMMITTED / "README.md").exists() else ""
@@ -19,6 +29,7 @@ def _stale(name: str) -> str:
 
 def test_committed_tables_are_exactly_the_generated_files():
     names = [n for game in table_games() for n in file_names(game)] + [f"{COUNTING_NAME}.md", "README.md"]
+    names += [n for table in INDEX_TABLES for n in index_file_names(table)]
     assert sorted(names) == sorted(p.name for p in COMMITTED.iterdir()), "tables/ has missing or extra files"
 
 
@@ -34,6 +45,13 @@ def test_committed_tables_are_current(game):
 
 def test_committed_counting_table_is_current():
     assert (COMMITTED / f"{COUNTING_NAME}.md").read_text() == counting_tables(), _stale(f"{COUNTING_NAME}.md")
+
+
+@pytest.mark.slow  # 10-40 s each on two cores: the index tables are checked with --run-slow
+@pytest.mark.parametrize("table", list(INDEX_TABLES))
+def test_committed_index_tables_are_current(table):
+    for name, content in index_files(table).items():
+        assert (COMMITTED / name).read_text() == content, _stale(name)
 
 
 def test_committed_index_is_current():

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from bjcalc.cards import RANK_NOTATION
+from bjcalc.cards import RANK_NOTATION, UP_INDICES
 from bjcalc.numbers import constant
 from bjcalc.results import (
     UP_ORDER,
@@ -23,6 +23,7 @@ from bjcalc.rules import Rules
 
 if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
     from bjcalc.eor import EffectsOfRemoval, PlayEffects
+    from bjcalc.indices import IndexTable
     from bjcalc.report import Report
 
 
@@ -205,3 +206,54 @@ def report_sections(report: Report) -> list[tuple[str, list[list[str]], list[str
             "splits\": the bettor cannot afford them (one card instead of a double, the first hand "
             "of a split)."]))
     return sections
+
+
+# -- index numbers (bjcalc index) -------------------------------------------------------------------
+
+INDEX_HEADERS = ["play", "instead", "index", "crossing TC", "common list", "gain /100 rounds", "applies",
+                 "hands"]
+
+
+def index_heading(table: IndexTable, rules: Rules) -> list[str]:
+    """The lines every index output opens with: the game, the count and depth, the convention and
+    what every number assumes."""
+    decks_dealt = Fraction(table.cards_seen, 52)
+    return [
+        rules_line(rules),
+        f"count: {table.system} (tags 2..A: {' '.join(_signed(table.tags[r]) for r in UP_INDICES)}); "
+        f"depth: {table.cards_seen} cards ({float(decks_dealt):g} decks) dealt before the round, "
+        f"{table.cards_left} not seen when the player decides ({float(table.decks_left):.2f} decks)",
+        f"convention: {table.convention.describe()}",
+        "from the exact model of the counter's shoe: the player knows the count, the cards seen and the table, not the "
+        "discards' ranks; CD play after the first decision (split hands CDZ-)",
+        "index: the integer whose rule gains most at this depth; crossing: where the two plays' EVs cross "
+        "(exact divisor, not rounded); gain: EV per 100 rounds over never deviating (per initial bet); "
+        "applies: share of rounds that deviate; a total's hands are weighted by how often the counter sees each",
+        "insurance: against the ace alone (the player's cards not counted), a bet of 0.5 initial bets",
+        "*: not monotone: the better play changes more than once over the likely counts (the index is still the "
+        "best rule 'deviate at TC >= I'; the crossing shown is the one nearest it)",
+    ]
+
+
+def _signed(value: Fraction) -> str:
+    text = str(value)
+    return text if value <= 0 else "+" + text
+
+
+def index_rows(table: IndexTable) -> list[list[str]]:
+    rows = []
+    entries = list(table.plays) + ([table.insurance] if table.insurance is not None else [])
+    for entry in entries:
+        play = entry.play
+        insurance = entry is table.insurance
+        rows.append([
+            "insurance" if insurance else play.name,
+            "no insurance" if insurance else play.instead_text(),
+            ("never" if entry.index is None else f"{entry.index:+d}") + ("" if entry.monotone else " *"),
+            "-" if entry.crossing is None else f"{float(entry.crossing):+.2f}",
+            "-" if play.published is None else f"{play.published:+d}",
+            f"{float(entry.gain_per_100):.4f}",
+            f"{100 * float(entry.frequency):.3f} %",
+            "A up" if insurance else " ".join(",".join(map(str, h)) for h in play.hands()),
+        ])
+    return rows

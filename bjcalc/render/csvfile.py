@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc g
     from bjcalc.counting import CountFigures
     from bjcalc.countshoe import InsuranceTable
     from bjcalc.eor import EffectsOfRemoval, PlayEffects
+    from bjcalc.indices import IndexTable
     from bjcalc.matrix import EvMatrix
 
 
@@ -142,3 +143,26 @@ def insurance_csv(table: InsuranceTable, exact: bool) -> str:
                      _csv_value(row.below, exact), _csv_value(row.below_true_count, exact),
                      _csv_value(below, exact), "yes" if row.monotone else "no"])
     return _csv(rows)
+
+
+def index_csv(table: IndexTable) -> str:
+    """One line per play: its name, what is played instead, the index, the crossing true count,
+    the common list's index, the gain per 100 rounds, the share of rounds that deviate."""
+    rows: list[Sequence[Any]] = [["play", "instead", "index", "crossing", "published", "gain_per_100", "frequency",
+                                  "monotone"]]
+    entries = list(table.plays) + ([table.insurance] if table.insurance is not None else [])
+    for entry in entries:
+        insurance = entry is table.insurance
+        rows.append(["insurance" if insurance else entry.play.name,
+                     "no insurance" if insurance else entry.play.instead_text(),
+                     "" if entry.index is None else entry.index,
+                     "" if entry.crossing is None else _index_number(entry.crossing),
+                     "" if entry.play.published is None else entry.play.published,
+                     _index_number(entry.gain_per_100), _index_number(entry.frequency),
+                     "yes" if entry.monotone else "no"])
+    return _csv(rows)
+
+
+def _index_number(value: Any) -> str:
+    """A float in full (repr), or an exact Fraction as p/q."""
+    return repr(value) if isinstance(value, float) else str(value)

@@ -19,9 +19,18 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from bjcalc.errors import BjcalcError
-from bjcalc.render.common import fixed, report_figures, report_sections, rules_line, rules_rows
+from bjcalc.render.common import (
+    fixed,
+    index_heading,
+    index_rows,
+    report_figures,
+    report_sections,
+    rules_line,
+    rules_rows,
+)
 
 if TYPE_CHECKING:
+    from bjcalc.indices import IndexTable
     from bjcalc.report import Report
     from bjcalc.results import ChartException
 
@@ -491,3 +500,16 @@ def chart_html(chart, result, exceptions_, seen: Sequence[str] = (), counter: st
                  ("house edge", f"{fixed(100 * float(result.house_edge), 4)} %")],
         exceptions=_exceptions_dicts(exceptions_),
     )
+
+
+def index_html(table: IndexTable, rules: Any) -> str:
+    """``bjcalc index`` as one self-contained page: what the numbers assume, then the plays."""
+    game, *heading = index_heading(table, rules)
+    notes = "\n".join(f"<li>{escape(line)}</li>" for line in heading)
+    # six narrow columns, so that the table fits a phone: what is played instead and the hands
+    # go into the play's cell
+    rows: list[list[Any]] = [["play", "index", "cross", "list", "gain /100", "applies"]]
+    for play, instead, index, crossing, published, gain, applies, hands in index_rows(table):
+        rows.append([f"{play} (not {instead}; {hands})", index, crossing, published, gain, applies])
+    body = [f'<ul class="lead">{notes}</ul>', _grid_table("Index numbers", rows)]
+    return _page(f"Index numbers: {table.system}", body, subtitle=game)

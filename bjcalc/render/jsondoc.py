@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc g
     from bjcalc.counting import CountFigures
     from bjcalc.countshoe import Counter, InsuranceTable
     from bjcalc.eor import EffectsOfRemoval, PlayEffects
+    from bjcalc.indices import IndexTable
     from bjcalc.matrix import EvMatrix
     from bjcalc.report import Report, RuleEffects
     from bjcalc.sidebets import SideBetResult
@@ -335,3 +336,7 @@ def matrix_json(result: EvMatrix, exact: bool) -> str:
 
 def insurance_json(table: InsuranceTable, rules: Rules, exact: bool) -> str:
     return dumps(document("insurance-index", table.to_data(), rules, exact))
+
+
+def index_json(table: IndexTable, rules: Rules, exact: bool = False) -> str:
+    return dumps(document("index", table.to_data(), rules, exact))

@@ -12,11 +12,14 @@ from tabulate import tabulate
 
 from bjcalc.render.common import (
     CHART_KINDS,
+    INDEX_HEADERS,
     RANK_ORDER,
     Index,
     eor_rows,
     exact_or_fixed,
     fixed,
+    index_heading,
+    index_rows,
     report_figures,
     rules_line,
     rules_rows,
@@ -51,6 +54,7 @@ if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc g
     from bjcalc.counting import CountFigures
     from bjcalc.countshoe import InsuranceTable
     from bjcalc.eor import EffectsOfRemoval, PlayEffects
+    from bjcalc.indices import IndexTable
     from bjcalc.matrix import EvMatrix
     from bjcalc.report import Report, RuleEffects
 
@@ -137,3 +141,10 @@ def insurance_markdown(table: InsuranceTable, rules: Rules, exact: bool) -> str:
                       *[f"- {line}" for line in [*heading, *INSURANCE_NOTES]], "",
                       insurance_index_table(table, exact, "github"),
                       *[f"\n{line}" for line in insurance_missing(table)], ""])
+
+
+def index_markdown(table: IndexTable, rules: Rules) -> str:
+    game, *heading = index_heading(table, rules)
+    return "\n".join([f"# Index numbers: {game}", "", *[f"- {line}" for line in heading], "",
+                      tabulate(index_rows(table), headers=INDEX_HEADERS, tablefmt="github", disable_numparse=True),
+                      ""])

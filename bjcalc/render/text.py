@@ -18,6 +18,7 @@ from bjcalc.cards import RANK_NOTATION
 from bjcalc.presets import Game
 from bjcalc.render.common import (
     CHART_KINDS,
+    INDEX_HEADERS,
     MATRIX_ACTIONS,
     RANK_ORDER,
     Index,
@@ -26,6 +27,8 @@ from bjcalc.render.common import (
     exact_or_fixed,
     exact_text,
     fixed,
+    index_heading,
+    index_rows,
     number,
     outcome_label,
     report_figures,
@@ -50,6 +53,7 @@ if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc g
     from bjcalc.counting import CountFigures
     from bjcalc.countshoe import InsuranceTable
     from bjcalc.eor import EffectsOfRemoval, PlayEffects
+    from bjcalc.indices import IndexTable
     from bjcalc.matrix import EvMatrix, MatrixCell
     from bjcalc.report import Report, RuleEffects
 
@@ -570,3 +574,10 @@ def insurance_text(table: InsuranceTable, rules: Rules, exact: bool) -> str:
     shoe, *heading = insurance_heading(table, rules)
     return "\n".join([f"Insurance index by cards left   {shoe}", *heading, *INSURANCE_NOTES, "",
                       insurance_index_table(table, exact, "simple"), *insurance_missing(table)])
+
+
+def index_text(table: IndexTable, rules: Rules) -> str:
+    """``bjcalc index``: one line per play, after the heading (:func:`index_heading`)."""
+    game, *heading = index_heading(table, rules)
+    return "\n".join([f"Index numbers   {game}", *heading, "",
+                      tabulate(index_rows(table), headers=INDEX_HEADERS, tablefmt="simple", disable_numparse=True)])
