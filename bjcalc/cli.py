@@ -769,13 +769,19 @@ def _cards_left_list(text: str | None) -> tuple[int, ...] | None:
     return tuple(int(f) for f in fields)
 
 
+def _one_count(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--count NAME`` or ``--tags T2,...,TA`` (default hi-lo), for the commands of one count."""
+    command = click.option("--tags", "tag_text", default=None, metavar="T2,...,TT,TA",
+                           help="A count of your own: ten tags for 2,3,4,5,6,7,8,9,T,A, e.g. "
+                           "'1,1,1,1,1,0,0,0,-1,-1'.")(command)
+    return click.option("--count", "system_name", default=None, metavar="NAME",
+                        help="A built-in count (hi-lo, ko, hi-opt-i, hi-opt-ii, omega-ii, zen, wong-halves, "
+                        "uston-apc); default hi-lo.")(command)
+
+
 @cli.command("insurance-index")
 @rule_options
-@click.option("--count", "system_name", default=None, metavar="NAME",
-              help="A built-in count (hi-lo, ko, hi-opt-i, hi-opt-ii, omega-ii, zen, wong-halves, uston-apc); "
-              "default hi-lo.")
-@click.option("--tags", "tag_text", default=None, metavar="T2,...,TT,TA",
-              help="A count of your own: ten tags for 2,3,4,5,6,7,8,9,T,A, e.g. '1,1,1,1,1,0,0,0,-1,-1'.")
+@_one_count
 @click.option("--hand", default=None, metavar="CARDS",
               help="The player's two cards, seen and counted with the dealer's ace (default: none, only the ace).")
 @click.option("--irc", default="0", metavar="N",
@@ -827,11 +833,7 @@ def insurance_index(system_name: str | None, tag_text: str | None, hand: str | N
 
 @cli.command("index")
 @rule_options
-@click.option("--count", "system_name", default=None, metavar="NAME",
-              help="A built-in count (hi-lo, ko, hi-opt-i, hi-opt-ii, omega-ii, zen, wong-halves, uston-apc); "
-              "default hi-lo.")
-@click.option("--tags", "tag_text", default=None, metavar="T2,...,TT,TA",
-              help="A count of your own: ten tags for 2,3,4,5,6,7,8,9,T,A.")
+@_one_count
 @click.option("--cards-seen", "cards_seen", type=int, default=None, metavar="N",
               help="The depth: cards dealt before the round (default: the shoe's cards / 2).")
 @click.option("--depth", "depth", default=None, metavar="DECKS", help="The depth in decks dealt before the round.")

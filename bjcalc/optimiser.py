@@ -58,7 +58,8 @@ class _ChartOptimiser:
 
     def values(self, chart: UpcardChart):
         solved = solve(self.context, self.layers, decisions=chart.decisions(self.layers))
-        scales = [np.float64(g) if solved.weights is None else float(g) * np.asarray(w, dtype=float)
+        # a counter's shoe: a state its shoe cannot deal has weight 0 and numerators 0; over 1 it is 0, not NaN
+        scales = [np.float64(g) if solved.weights is None else float(g) * _nonzero(np.asarray(w, dtype=float))
                   for g, w in zip(solved.scale, solved.weights or solved.scale)]
         as_float = [np.asarray(x, dtype=float) / g for x, g in zip(solved.stand, scales)]
         hit = [np.asarray(x, dtype=float) / g for x, g in zip(solved.hit, scales)]
@@ -219,3 +220,7 @@ def basic_strategy(rules: Rules, engine: Engine | None = None, two_card_plays: b
         )
         ups[up] = solver.optimise(initial)
     return Chart(rules=rules, ups=ups)
+
+
+def _nonzero(weights: np.ndarray) -> np.ndarray:
+    return np.where(weights == 0, 1.0, weights)
