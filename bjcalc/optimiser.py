@@ -24,7 +24,7 @@ from bjcalc.cards import SOFT_CELL, TEN, is_blackjack
 from bjcalc.chart import CELLS, Chart, UpcardChart, chart_decider
 from bjcalc.engine.analyser import Engine
 from bjcalc.engine.codes import Code
-from bjcalc.engine.deal import same_face_share, two_card_hands
+from bjcalc.engine.deal import same_face_share
 from bjcalc.engine.payout import surrender_value
 from bjcalc.engine.values import solve, stop_at, unsplit_layers
 from bjcalc.rules import Rules, Surrender
@@ -42,10 +42,7 @@ class _ChartOptimiser:
         self.cells = self.layers.cells
         first = self.layers.counts[0]
         dealt: dict[tuple[int, ...], Fraction] = {}  # both kinds of a pair of tens together
-        model, shoe = self.context.model, self.context.shoe
-        for counts, p_hand, _ in two_card_hands(shoe, self.rules, up):
-            if model is not None:  # a counter's shoe: the deal's odds carry its weights
-                p_hand *= model.draw_factor(self.context.base, counts, sum(shoe))
+        for counts, p_hand, _ in self.context.dealt_hands():
             dealt[counts] = dealt.get(counts, Fraction(0)) + p_hand
         self.deal = np.array([float(dealt.get(tuple(row), 0)) for row in first.tolist()])
         self.natural = np.array([is_blackjack(row) for row in first.tolist()])

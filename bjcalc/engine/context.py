@@ -7,10 +7,12 @@ and split bets, and the dealer batch that evaluates the shoes the hands leave.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from bjcalc.cards import ACE, RANK_NOTATION, TEN
 from bjcalc.engine.batch import DealerBatch, JointBatch, ShoeIndex
+from bjcalc.engine.deal import two_card_hands
 from bjcalc.engine.dealer import after_up, compiled_dealer, max_draws
 from bjcalc.errors import InvalidShoeError
 from bjcalc.rules import Loss, Rules
@@ -55,3 +57,20 @@ class UpcardContext:
         # what stays with the up card for the analysis' lifetime (bjcalc.engine.values):
         # hand graphs' decision-free values, by (graph's key, shoes, loss)
         self.stacks: dict[tuple, Any] = {}
+
+    def up_probability(self) -> Fraction:
+        """P(this up card) off the top of the full shoe (a counter's shoe: with its weights)."""
+        full = self.rules.shoe_counts
+        p = Fraction(full[self.up], sum(full))
+        if self.model is not None:
+            p *= self.model.draw_factor(0, tuple(int(r == self.up) for r in range(10)), sum(full))
+        return p
+
+    def dealt_hands(self) -> list[tuple[tuple[int, ...], Fraction, bool]]:
+        """:func:`bjcalc.engine.deal.two_card_hands` from this up card's shoe: every two-card hand,
+        P(hand | up card) (a counter's shoe: with its weights) and whether it may split."""
+        hands = two_card_hands(self.shoe, self.rules, self.up)
+        if self.model is None:
+            return hands
+        cards = sum(self.shoe)
+        return [(counts, p * self.model.draw_factor(self.base, counts, cards), same) for counts, p, same in hands]

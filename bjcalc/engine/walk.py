@@ -23,7 +23,6 @@ from typing import Protocol
 
 from bjcalc.actions import Action
 from bjcalc.engine.analyser import Engine
-from bjcalc.engine.deal import two_card_hands
 from bjcalc.engine.payout import EngineNumber, Plays, best_play
 from bjcalc.engine.split import SplitSolver
 from bjcalc.engine.values import HandValues
@@ -105,21 +104,13 @@ def deal(
     dealer pass with the Python work of the one before."""
     chosen = engine.ups() if ups is None else [up for up in ups if engine.rules.shoe_counts[up]]
     engine.prepare_all(chosen, splits=isinstance(policy, Optimal))
-    full = engine.rules.shoe_counts
-    n = sum(full)
-    model = engine.model
     for up in chosen:
         engine.prepare(up)
-        p_up = Fraction(full[up], n)
         context = engine.context(up)
-        shoe = context.shoe
-        if model is not None:  # a counter's shoe: the deal's odds carry its weights
-            p_up *= model.draw_factor(0, tuple(int(r == up) for r in range(10)), n)
+        p_up = context.up_probability()
         hands = []
-        for counts, p_hand, same_face in two_card_hands(shoe, engine.rules, up):
-            if model is not None:
-                p_hand *= model.draw_factor(context.base, counts, sum(shoe))
-            if p_hand == 0:
+        for counts, p_hand, same_face in context.dealt_hands():
+            if p_hand == 0:  # a counter's shoe that cannot deal this hand
                 continue
             action, value = policy.first(up, counts, same_face)
             hands.append(Dealt(up, counts, same_face, p_up, p_hand, action, value))
