@@ -285,17 +285,10 @@ def outcome_numerators(
         return _replacement_numerators(dealer, shoe, len(removed), depth, exact)
     if model is not None and not exact and dealer_kernel_available() and hasattr(dealer_kernel, "numerators_weighted"):
         return _kernel_weighted(dealer, shoe, removed, depth, model, base)
-    if model is not None:
-        parts = [
-            _weighted_numerators(dealer, shoe, removed[i : i + chunk], depth, exact, model, base)
-            for i in range(0, max(len(removed), 1), chunk)
-        ]
-        numerators = {o: np.concatenate([p[0][o] for p in parts]) for o in dealer.outcomes}
-        return numerators, np.concatenate([p[1] for p in parts])
-    if exact_halves_fit(shoe, removed, depth) if exact else dealer_kernel_available():
+    if model is None and (exact_halves_fit(shoe, removed, depth) if exact else dealer_kernel_available()):
         return _kernel_numerators(dealer, shoe, removed, depth, exact)
     parts = [
-        _outcome_numerators(dealer, shoe, removed[i : i + chunk], depth, exact)
+        _outcome_numerators(dealer, shoe, removed[i : i + chunk], depth, exact, model, base)
         for i in range(0, max(len(removed), 1), chunk)
     ]
     numerators = {o: np.concatenate([p[0][o] for p in parts]) for o in dealer.outcomes}
@@ -418,13 +411,38 @@ def _kernel_numerators(dealer, shoe, removed, depth, exact=False, halves=False):
     return dict(zip(flat.outcomes, out)), _denominators(left.sum(axis=1), depth, exact)
 
 
-def _outcome_numerators(dealer, shoe, removed, depth, exact):
+class _StopWeights:
+    """A counter's shoe (:mod:`bjcalc.engine.drawmodel`): the weight of each stopping state of a
+    level for each row, by the class totals of the row's cards (``base``, the up card's, plus
+    the removed ones) and of the dealer's. Both take few distinct values, so the weights are
+    tabled by (distinct, distinct) and gathered."""
+
+    def __init__(self, model: DrawModel, base: int, removed: np.ndarray) -> None:
+        self.model = model
+        self.rows, inverse = np.unique(base + model.codes(removed), return_inverse=True)
+        self.inverse = inverse.reshape(-1)
+
+    def table(self, step: _Step, exact: bool) -> tuple[np.ndarray, np.ndarray]:
+        """The weights of the step's stopping states' distinct class totals (rows: those, columns:
+        the distinct rows') and which of them each stopping state has."""
+        codes, inverse = np.unique(self.model.codes(step.stop_counts), return_inverse=True)
+        return self.model.weights(codes[:, None] + self.rows[None, :], exact), inverse.reshape(-1)
+
+    def of(self, step: _Step) -> np.ndarray:
+        """Float weights, (stopping states, rows)."""
+        table, inverse = self.table(step, False)
+        return table[inverse][:, self.inverse]
+
+
+def _outcome_numerators(dealer, shoe, removed, depth, exact, model=None, base=0):
+    """The numpy pass; ``model``, ``base``: a counter's shoe (:func:`outcome_numerators`)."""
     if exact:
-        return _exact_numerators(dealer, shoe, removed, depth)
+        return _exact_numerators(dealer, shoe, removed, depth, model, base)
     dtype = np.float64
     n = len(removed)
     left = np.asarray(shoe, dtype=np.int64)[None, :] - removed  # (n, 10)
-    n_left = left.sum(axis=1)
+    n_left = left.sum(axis=1) - (0 if model is None else model.hidden)  # the cards left
+    weights = None if model is None else _StopWeights(model, base, removed)
     most = depth + 1  # the dealer never holds more than ``depth`` cards of one rank
     # available[r][c] = cards of rank r still in the shoe when the dealer already holds c
     available = []
@@ -441,21 +459,36 @@ def _outcome_numerators(dealer, shoe, removed, depth, exact):
         for rank in range(10):
             # every drawing state has a child for every rank, in order: parents are a prefix
             following[step.children[rank]] += values * available[rank][step.held[rank]]
+        stopped = following if weights is None else _weighted(following, step, weights.of(step))
         for outcome, where in step.stops.items():
-            numerators[outcome] = numerators[outcome] + following[where].sum(axis=0)
+            numerators[outcome] = numerators[outcome] + stopped[where].sum(axis=0)
         values = following[: step.n_drawing]
     return numerators, _denominators(n_left, depth, exact)
 
 
-def _exact_numerators(dealer, shoe, removed, depth):
+def _weighted(following: np.ndarray, step: _Step, weights: np.ndarray, moduli: np.ndarray | None = None
+              ) -> np.ndarray:
+    """A level's states with its stopping states (the last ones) times their weights (``moduli``:
+    residues, the weights per prime first)."""
+    out = following.copy()
+    if moduli is None:
+        out[step.n_drawing :] *= weights
+    else:
+        out[:, step.n_drawing :] = out[:, step.n_drawing :] * weights % moduli[:, None, None]
+    return out
+
+
+def _exact_numerators(dealer, shoe, removed, depth, model=None, base=0):
     """The exact numerators without big integers in the loop: every numerator is a
-    non-negative integer below its denominator ``ff(cards left, depth)``, so it is computed
-    modulo enough primes below 2**31 (int64 arithmetic) and rebuilt by the Chinese remainder
-    theorem (:mod:`bjcalc.engine.residues`)."""
+    non-negative integer below its denominator ``ff(cards left, depth)`` (a counter's shoe:
+    times ``Z(M)``, the largest weight), so it is computed modulo enough primes below 2**31
+    (int64 arithmetic) and rebuilt by the Chinese remainder theorem
+    (:mod:`bjcalc.engine.residues`)."""
     n = len(removed)
     left = np.asarray(shoe, dtype=np.int64)[None, :] - removed
-    n_left = left.sum(axis=1)
-    bound = 1
+    n_left = left.sum(axis=1) - (0 if model is None else model.hidden)
+    weights = None if model is None else _StopWeights(model, base, removed)
+    bound = 1 if model is None else model.total
     for size in range(depth):
         bound *= max(int(n_left.max(initial=0)) - size, 1)
     primes = primes_above(bound)
@@ -475,15 +508,21 @@ def _exact_numerators(dealer, shoe, removed, depth):
         for rank in range(10):
             following[:, step.children[rank]] += values * available[rank][step.held[rank]]
         following %= m3
+        stopped = following
+        if weights is not None:
+            table, inverse = weights.table(step, True)
+            table_mod = np.array([[[int(w) % p for w in line] for line in table] for p in primes],
+                                 dtype=np.int64).reshape(len(primes), *table.shape)
+            stopped = _weighted(following, step, table_mod[:, inverse][:, :, weights.inverse], moduli)
         for outcome, where in step.stops.items():
-            residues[outcome] = (residues[outcome] + following[:, where].sum(axis=1)) % m2
+            residues[outcome] = (residues[outcome] + stopped[:, where].sum(axis=1)) % m2
         values = following[:, : step.n_drawing]
     numerators = {outcome: from_residues(r, primes) for outcome, r in residues.items()}
     return numerators, _denominators(n_left, depth, True)
 
 
 def _kernel_weighted(dealer, shoe, removed, depth, model, base):
-    """:func:`_weighted_numerators` in float, in the compiled loop: the weights tabled by
+    """:func:`_outcome_numerators` on a counter's shoe, in float, in the compiled loop: the weights tabled by
     (class totals of a stopping state, of a row), both as indices into the table."""
     flat = dealer.flat
     left = np.ascontiguousarray(np.asarray(shoe, dtype=np.int64)[None, :] - removed)
@@ -508,69 +547,6 @@ def _kernel_weighted(dealer, shoe, removed, depth, model, base):
     parts = in_parts(part, len(left), 4096)
     out = np.concatenate(parts, axis=1) if len(parts) > 1 else parts[0]
     return dict(zip(flat.outcomes, out)), _denominators(left.sum(axis=1) - model.hidden, depth, False)
-
-
-def _weighted_numerators(dealer, shoe, removed, depth, exact, model, base):
-    """:func:`outcome_numerators` on a counter's shoe: the per-rank factors from the cards off
-    the table, the level scales from the cards left, each stopping state times the model's
-    weight of everything drawn. Exact: residues modulo primes (the bound grows by ``Z(M)``)."""
-    n = len(removed)
-    left = np.asarray(shoe, dtype=np.int64)[None, :] - removed
-    n_left = left.sum(axis=1) - model.hidden
-    # the weight of a stopping state depends on the class totals of the row's cards and of the
-    # dealer's: both take few distinct values, so weights are tabled by (distinct, distinct)
-    row_codes, row_inverse = np.unique(base + model.codes(removed), return_inverse=True)
-    row_inverse = row_inverse.reshape(-1)
-
-    def stop_weights(step: _Step, exact: bool) -> np.ndarray:
-        codes, inverse = np.unique(model.codes(step.stop_counts), return_inverse=True)
-        table = model.weights(codes[:, None] + row_codes[None, :], exact)
-        return table[inverse.reshape(-1)][:, row_inverse]
-
-    most = depth + 1
-    available = [np.maximum(left[:, rank][None, :] - np.arange(most)[:, None], 0) for rank in range(10)]
-    if not exact:
-        values = np.ones((1, n))
-        numerators = {o: np.zeros(n) for o in dealer.outcomes}
-        for size, step in enumerate(dealer.steps[:depth]):
-            scale = (n_left - size).astype(np.float64)
-            for outcome in numerators:
-                numerators[outcome] = numerators[outcome] * scale
-            following = np.zeros((step.width, n))
-            for rank in range(10):
-                following[step.children[rank]] += values * available[rank][step.held[rank]]
-            stopped = following[step.n_drawing :] * stop_weights(step, False)
-            for outcome, where in step.stops.items():
-                numerators[outcome] = numerators[outcome] + stopped[where - step.n_drawing].sum(axis=0)
-            values = following[: step.n_drawing]
-        return numerators, _denominators(n_left, depth, False)
-    bound = model.total
-    for size in range(depth):
-        bound *= max(int(n_left.max(initial=0)) - size, 1)
-    primes = primes_above(bound)
-    moduli = np.array(primes, dtype=np.int64)
-    m3, m2 = moduli[:, None, None], moduli[:, None]
-    values_mod = np.ones((len(primes), 1, n), dtype=np.int64)
-    residues = {o: np.zeros((len(primes), n), dtype=np.int64) for o in dealer.outcomes}
-    for size, step in enumerate(dealer.steps[:depth]):
-        scale = (n_left - size)[None, :]
-        for outcome in residues:
-            residues[outcome] = residues[outcome] * scale % m2
-        following = np.zeros((len(primes), step.width, n), dtype=np.int64)
-        for rank in range(10):
-            following[:, step.children[rank]] += values_mod * available[rank][step.held[rank]]
-        following %= m3
-        codes, inverse = np.unique(model.codes(step.stop_counts), return_inverse=True)
-        table = model.weights(codes[:, None] + row_codes[None, :], True)
-        table_mod = np.array([[[int(w) % p for w in line] for line in table] for p in primes],
-                             dtype=np.int64).reshape(len(primes), len(codes), len(row_codes))
-        weight_mod = table_mod[:, inverse.reshape(-1)][:, :, row_inverse]
-        stopped = following[:, step.n_drawing :] * weight_mod % m3
-        for outcome, where in step.stops.items():
-            residues[outcome] = (residues[outcome] + stopped[:, where - step.n_drawing].sum(axis=1)) % m2
-        values_mod = following[:, : step.n_drawing]
-    numerators = {outcome: from_residues(r, primes) for outcome, r in residues.items()}
-    return numerators, _denominators(n_left, depth, True)
 
 
 def _denominators(n_left: np.ndarray, depth: int, exact: bool) -> np.ndarray:
