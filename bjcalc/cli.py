@@ -888,3 +888,105 @@ def index(system_name: str | None, tag_text: str | None, cards_seen: int | None,
         click.echo(index_html(table, rules))
     else:
         click.echo(index_text(table, rules))
+
+
+# -- what a count and a spread are worth (issue 21) -------------------------------------------------
+
+
+@cli.command("truecount")
+@rule_options
+@_one_count
+@click.option("--irc", default="0", metavar="N",
+              help="Initial running count (unbalanced counts such as KO; default 0).")
+@click.option("--penetration", default="0.75", metavar="P",
+              help="Share of the shoe dealt before the cut card (default 0.75): a round starts while fewer cards "
+              "than that have been dealt.")
+@click.option("--seats", type=click.IntRange(1, 7), default=1, help="Hands at the table (they place the rounds).")
+@click.option("--divisor", type=click.Choice(["exact", "half-deck", "full-deck"]), default="exact",
+              help="Decks not seen for the true count: to the card (exact), the half deck or the deck.")
+@click.option("--rounding", type=click.Choice(["floor", "truncate", "round", "none"]), default="floor",
+              help="How the true count is rounded (floor: Blackjack Attack).")
+@click.option("--strategy", type=click.Choice(["basic", "indices", "cd"]), default="indices",
+              help="The play behind the spread's figures (default: basic strategy with the indices).")
+@click.option("--spread", "spread_text", default="any:1", metavar="TC:BET,...",
+              help="Bets by true count, e.g. '<=1:1,2:2,3:4,4:8,>=5:12' (default: flat, 'any:1').")
+@click.option("--wong-in", type=int, default=None, metavar="TC", help="Sit out until the true count reaches TC.")
+@click.option("--wong-out", type=int, default=None, metavar="TC",
+              help="Leave the shoe at the first round whose true count is below TC.")
+@click.option("--bankroll", type=float, default=None, metavar="UNITS", help="Bankroll for the risk of ruin, in units.")
+@click.option("--optimal-spread", type=float, default=None, metavar="MAX",
+              help="Also the spread with the largest SCORE whose bets run from 1 to MAX.")
+@click.option("--tail", type=float, default=1e-9, show_default=True,
+              help="At each depth, the least likely running counts, together at most this share, are not analysed "
+              "(their effect is bounded and printed); 0: every one.")
+@_WORKERS
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run the analyses on a Dask distributed cluster (pip install 'bjcalc[dask]'), e.g. "
+              "tcp://10.0.0.5:8786.")
+@click.option("--store", "store_path", default=None, metavar="FILE",
+              help="SQLite file of results, one row per analysis: a run resumes where it stopped "
+              "(default: truecount.sqlite in bjcalc's cache; 'none': memory only).")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json", "html"]), default="text",
+              help="Output format (json: docs/json.md; html: one self-contained page with plots).")
+@EXACT
+def truecount_command(system_name: str | None, tag_text: str | None, irc: str, penetration: str, seats: int,
+                      divisor: str, rounding: str, strategy: str, spread_text: str, wong_in: int | None,
+                      wong_out: int | None, bankroll: float | None, optimal_spread: float | None, tail: float,
+                      workers: int | None, scheduler: str | None, store_path: str | None, fmt: str, exact: bool,
+                      **options: Any) -> None:
+    """What a count and a bet spread are worth: how often each true count comes, the advantage
+    there (basic strategy, with indices, CD), win rate, SD, DI, SCORE, N0 and risk of ruin, from
+    exact counter's-shoe analyses (docs/truecount.md says what is exact and what is modelled)."""
+    from fractions import Fraction
+
+    from bjcalc import CountSystem, Spread, TaskStore, convention_of, default_store, parse_tags, truecount_analysis
+    from bjcalc.render.csvfile import truecount_csv
+    from bjcalc.render.html import truecount_html
+    from bjcalc.render.jsondoc import truecount_json
+    from bjcalc.render.markdown import truecount_markdown
+    from bjcalc.render.text import truecount_text
+
+    if system_name is not None and tag_text is not None:
+        _refuse_both(f"--count {system_name}", f"--tags {tag_text}", "give one count")
+    system = (CountSystem("custom", parse_tags(tag_text)) if tag_text is not None
+              else CountSystem.named(system_name or "hi-lo"))
+    try:
+        start = Fraction(irc.strip())
+    except (ValueError, ZeroDivisionError):
+        raise click.BadParameter(f"must be a number such as -4 or 1/2, not {irc!r}", param_hint="--irc") from None
+    try:
+        pen = Fraction(penetration.strip())
+    except (ValueError, ZeroDivisionError):
+        raise click.BadParameter(f"must be a share such as 0.75 or 3/4, not {penetration!r}",
+                                 param_hint="--penetration") from None
+    rules = build_rules(**options)
+    _refuse_large_exact(rules, exact, "truecount")
+    spread = Spread.parse(spread_text)
+    path = default_store() if store_path is None else None if store_path.lower() == "none" else store_path
+    with TaskStore(path) as store, contextlib.ExitStack() as stack:
+        bars: list[Any] = []
+        last = [0]
+
+        def step(done: int, total: int) -> None:
+            if not bars and done < total:
+                bars.append(stack.enter_context(click.progressbar(length=total, label="truecount analyses",
+                                                                  file=sys.stderr)))
+            if bars:
+                bars[0].update(done - last[0])
+            last[0] = done
+
+        result = truecount_analysis(rules, system.name, system.tags, penetration=pen, seats=seats,
+                           convention=convention_of(divisor, rounding), strategy=strategy, spread=spread,
+                           wong_in=wong_in, wong_out=wong_out, bankroll=bankroll, optimal_spread=optimal_spread,
+                           irc=start, tail=tail, exact=exact, store=store, workers=workers, scheduler=scheduler,
+                           progress=step)
+    if fmt == "json":
+        click.echo(truecount_json(result, rules))
+    elif fmt == "csv":
+        click.echo(truecount_csv(result), nl=False)
+    elif fmt == "markdown":
+        click.echo(truecount_markdown(result, rules), nl=False)
+    elif fmt == "html":
+        click.echo(truecount_html(result, rules))
+    else:
+        click.echo(truecount_text(result, rules))

@@ -7,6 +7,7 @@ computes a probability, and nothing here imports tabulate or click.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -257,3 +258,113 @@ def index_rows(table: IndexTable) -> list[list[str]]:
             "A up" if insurance else " ".join(",".join(map(str, h)) for h in play.hands()),
         ])
     return rows
+
+
+# -- bjcalc truecount ------------------------------------------------------------------------------
+
+if TYPE_CHECKING:
+    from bjcalc.truecount import TrueCountResult, WinFigures
+
+# true counts rarer than this share of rounds are left out of the printed tables and plots (CSV
+# and JSON keep every one)
+SHOWN_FREQUENCY = 1e-5
+TRUECOUNT_HEADERS = ["TC", "rounds %", "basic %", "indices %", "CD %"]
+WIN_HEADERS = ["", "value"]
+
+
+def truecount_heading(result: TrueCountResult, rules: Rules) -> list[str]:
+    """What every truecount output opens with: the game, the count and shoe, the convention,
+    the model, the indices played."""
+    pen = float(result.penetration)
+    indices = ", ".join(f"{name.rsplit(' ', 1)[0]} {_signed(Fraction(i))}" for name, i in result.indices)
+    insurance = "" if result.insurance_index is None else f"; insurance {_signed(Fraction(result.insurance_index))}"
+    wong = []
+    if result.wong_in is not None:
+        wong.append(f"wong in at TC >= {result.wong_in}")
+    if result.wong_out is not None:
+        wong.append(f"wong out (leave the shoe) at TC < {result.wong_out}")
+    return [
+        rules_line(rules),
+        f"count: {result.system} (tags 2..A: {' '.join(_signed(result.tags[r]) for r in UP_INDICES)}); "
+        f"penetration {pen:.0%} (cut card after {result.cut} of {sum(rules.shoe_counts)} cards); "
+        f"{result.seats} seat{'s' if result.seats > 1 else ''}; {result.rounds_per_shoe:.2f} rounds a shoe",
+        f"true count = running count at the round's start / decks not seen ({result.convention.divisor.value} "
+        f"divisor), {result.convention.rounding.value}; the spread and the indices use it for the whole round",
+        f"exact: the count's distribution at each round's start (fractions); the EV of each round from the exact "
+        f"counter's shoe{'' if result.exact else ' (float, 1e-12 of exact)'}; unconditional EVs, per initial bet",
+        "modelled: " + _placement_text(result)
+        + "; one round's E[X^2] at every count is the full shoe's (exact on average for a flat bet)",
+        f"strategies: basic = the full shoe's basic strategy; indices = it with bjcalc index's numbers at "
+        f"{result.index_depth} cards seen: {indices or 'none'}{insurance}; CD = composition-dependent on the "
+        "counter's shoe, insuring when it pays (split hands CDZ-)",
+        *(["; ".join(wong)] if wong else []),
+    ]
+
+
+def _placement_text(result: TrueCountResult) -> str:
+    if result.placement == "spaced":
+        return f"round k starts after round(k x {result.cards_per_round:.3f}) cards (the expected cards a round uses)"
+    if result.placement == "renewal":
+        return (f"rounds start where a round's cards ({result.cards_per_round:.3f} on average, by the strategy) "
+                "take them, independently of the count (renewal)")
+    return "rounds start where the given placement puts them"
+
+
+def truecount_rows(result: TrueCountResult) -> list[list[str]]:
+    """One row per whole true count (the convention's; with rounding none, the floor): how often
+    a round starts there and the advantage of each strategy there, in percent."""
+    buckets: dict[int, list[Any]] = {}
+    for tc, share in result.frequencies.items():
+        whole = int(tc // 1)
+        row = buckets.setdefault(whole, [0.0, {s: 0.0 for s in result.advantage}, 0.0])
+        row[0] += float(share)
+        if all(tc in a for a in result.advantage.values()):
+            row[2] += float(share)
+            for s, a in result.advantage.items():
+                row[1][s] += float(share) * float(a[tc])
+    rows = []
+    for whole, (share, adv, weight) in sorted(buckets.items()):
+        if share < SHOWN_FREQUENCY or not weight:
+            continue
+        rows.append([_signed(Fraction(whole)), f"{100 * share:.3f}",
+                     *(f"{100 * adv[s] / weight:+.3f}" for s in ("basic", "indices", "cd"))])
+    return rows
+
+
+def win_rows(win: WinFigures) -> list[list[str]]:
+    ruin = ("" if win.risk_of_ruin is None
+            else f"{100 * win.risk_of_ruin:.4g} % for a bankroll of {win.bankroll:g} units")
+    rows = [
+        ["spread (TC:bet)", win.spread + f" ({win.strategy})"],
+        ["average bet", f"{float(win.average_bet):.4f}"],
+        ["rounds played", f"{100 * float(win.played):.2f} %"],
+        ["win per round", f"{float(win.win_per_round):+.5f} units"],
+        ["win per 100 rounds", f"{float(win.win_per_100):+.3f} units"],
+        ["SD per round", f"{win.sd_per_round:.4f} units"],
+        ["win per round played", f"{float(win.win_per_round_played):+.5f} units"],
+        ["SD per round played", f"{win.sd_per_round_played:.4f} units"],
+        ["DI", f"{win.di:.3f}"],
+        ["SCORE", f"{win.score:.3f}"],
+        ["N0", f"{win.n0:,.0f} rounds" if math.isfinite(win.n0) else "never"],
+    ]
+    if ruin:
+        rows.append(["risk of ruin", ruin])
+    return rows
+
+
+def penetration_rows(result: TrueCountResult) -> list[list[str]]:
+    return [[f"{float(p):.0%}", f"{float(w.win_per_100):+.3f}", f"{w.sd_per_round:.3f}", f"{w.score:.2f}"]
+            for p, w in result.by_penetration]
+
+
+PENETRATION_HEADERS = ["penetration", "win /100", "SD /round", "SCORE"]
+
+
+def truecount_footer(result: TrueCountResult) -> list[str]:
+    run = result.run
+    return [
+        f"left out: {float(result.left_out):.2g} of the rounds (the least likely running counts at each depth); "
+        f"they could change the win per round by at most {float(result.bound):.2g} units",
+        f"run: {run.computed} analyses computed, {run.stored} found in the store; {run.wall:.1f} s wall, "
+        f"{run.compute:.1f} s of work on {run.workers} worker{'s' if run.workers > 1 else ''} ({run.where})",
+    ]

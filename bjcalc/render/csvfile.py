@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc g
     from bjcalc.eor import EffectsOfRemoval, PlayEffects
     from bjcalc.indices import IndexTable
     from bjcalc.matrix import EvMatrix
+    from bjcalc.truecount import TrueCountResult
 
 
 def _csv(rows: Sequence[Sequence[Any]]) -> str:
@@ -166,3 +167,16 @@ def index_csv(table: IndexTable) -> str:
 def _index_number(value: Any) -> str:
     """A float in full (repr), or an exact Fraction as p/q."""
     return repr(value) if isinstance(value, float) else str(value)
+
+
+def truecount_csv(result: TrueCountResult) -> str:
+    """One line per true count the convention gives (every one, however rare): the share of
+    rounds starting there and each strategy's advantage there (EV per initial bet,
+    unconditional; empty where no running count of it was analysed)."""
+    rows: list[Sequence[Any]] = [["true_count", "frequency", "basic", "indices", "cd"]]
+    for tc, share in result.frequencies.items():
+        rows.append([_index_number(tc if result.exact or tc.denominator != 1 else int(tc)),
+                     _csv_value(share, result.exact),
+                     *(_index_number(result.advantage[s][tc]) if tc in result.advantage[s] else ""
+                       for s in ("basic", "indices", "cd"))])
+    return _csv(rows)

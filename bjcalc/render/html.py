@@ -20,19 +20,28 @@ from typing import TYPE_CHECKING, Any
 
 from bjcalc.errors import BjcalcError
 from bjcalc.render.common import (
+    PENETRATION_HEADERS,
+    TRUECOUNT_HEADERS,
+    WIN_HEADERS,
     fixed,
     index_heading,
     index_rows,
+    penetration_rows,
     report_figures,
     report_sections,
     rules_line,
     rules_rows,
+    truecount_footer,
+    truecount_heading,
+    truecount_rows,
+    win_rows,
 )
 
 if TYPE_CHECKING:
     from bjcalc.indices import IndexTable
     from bjcalc.report import Report
     from bjcalc.results import ChartException
+    from bjcalc.truecount import TrueCountResult
 
 #: Column order of every chart table, as printed cards have it.
 UP_CARDS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
@@ -79,6 +88,8 @@ _PAIR_NAMES = {"A": "A,A", "T": "T,T"}
 
 _STYLE = """
 :root { --ink: %(ink)s; --rule: #555; --muted: #444; }
+figure.plot { margin: 1rem 0; } figure.plot svg { width: 100%%; height: auto; display: block; }
+figure.plot figcaption { font-size: 0.9rem; color: var(--muted); }
 * { box-sizing: border-box; }
 html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 body { margin: 1.5rem auto; max-width: 60rem; padding: 0 1rem; color: var(--ink); background: #fff;
@@ -513,3 +524,35 @@ def index_html(table: IndexTable, rules: Any) -> str:
         rows.append([f"{play} (not {instead}; {hands})", index, crossing, published, gain, applies])
     body = [f'<ul class="lead">{notes}</ul>', _grid_table("Index numbers", rows)]
     return _page(f"Index numbers: {table.system}", body, subtitle=game)
+
+
+def truecount_html(result: TrueCountResult, rules: Any) -> str:
+    """``bjcalc truecount`` as one self-contained page: what the numbers assume, plots of the
+    true-count frequencies, the advantage by true count and the win rate against penetration
+    (inline SVG), then the tables they are drawn from."""
+    from bjcalc.render import plots
+
+    game, *heading = truecount_heading(result, rules)
+    notes = "\n".join(f"<li>{escape(line)}</li>" for line in heading)
+    rows = truecount_rows(result)
+    frequency = [(float(r[0]), float(r[1])) for r in rows]
+    shown = [r for r in rows if float(r[1]) >= 0.01]  # the advantage where rounds are not rare
+    advantage = {name: [(float(r[0]), float(r[i])) for r in shown]
+                 for i, name in ((2, "basic"), (3, "indices"), (4, "CD"))}
+    penetration = [(100 * float(p), float(w.win_per_100)) for p, w in result.by_penetration]
+    body = [
+        f'<ul class="lead">{notes}</ul>',
+        plots.bars("How often a round starts at each true count", frequency, "true count", "rounds %"),
+        plots.lines("Advantage by true count (true counts with at least 0.01 % of rounds)", advantage,
+                    "true count", "EV % of the initial bet"),
+        plots.lines(f"Win per 100 rounds against penetration ({result.win.spread}, {result.win.strategy})",
+                    {"win per 100 rounds": penetration}, "penetration %", "units per 100 rounds"),
+        _grid_table("By true count", [TRUECOUNT_HEADERS, *rows]),
+        _grid_table("The spread", [WIN_HEADERS, *win_rows(result.win)]),
+        _grid_table("By penetration", [PENETRATION_HEADERS, *penetration_rows(result)]),
+    ]
+    if result.optimal is not None:
+        body.append(_grid_table(f"Optimal spread (largest SCORE within 1-{float(result.optimal[0].ratio):g})",
+                                [WIN_HEADERS, *win_rows(result.optimal[1])]))
+    body.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in truecount_footer(result)) + "</ul>")
+    return _page(f"True counts and spreads: {result.system}", body, subtitle=game)

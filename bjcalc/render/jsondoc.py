@@ -50,6 +50,7 @@ if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc g
     from bjcalc.matrix import EvMatrix
     from bjcalc.report import Report, RuleEffects
     from bjcalc.sidebets import SideBetResult
+    from bjcalc.truecount import TrueCountResult
 
 
 SCHEMA = "bjcalc/1"  # every JSON output's "schema"; docs/bjcalc.schema.json describes it
@@ -340,3 +341,7 @@ def insurance_json(table: InsuranceTable, rules: Rules, exact: bool) -> str:
 
 def index_json(table: IndexTable, rules: Rules, exact: bool = False) -> str:
     return dumps(document("index", table.to_data(), rules, exact))
+
+
+def truecount_json(result: TrueCountResult, rules: Rules) -> str:
+    return dumps(document("truecount", result.to_data(), rules, result.exact))

@@ -13,16 +13,25 @@ from tabulate import tabulate
 from bjcalc.render.common import (
     CHART_KINDS,
     INDEX_HEADERS,
+    PENETRATION_HEADERS,
     RANK_ORDER,
+    SHOWN_FREQUENCY,
+    TRUECOUNT_HEADERS,
+    WIN_HEADERS,
     Index,
     eor_rows,
     exact_or_fixed,
     fixed,
     index_heading,
     index_rows,
+    penetration_rows,
     report_figures,
     rules_line,
     rules_rows,
+    truecount_footer,
+    truecount_heading,
+    truecount_rows,
+    win_rows,
 )
 from bjcalc.render.text import (
     COUNT_NOTES,
@@ -57,6 +66,7 @@ if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc g
     from bjcalc.indices import IndexTable
     from bjcalc.matrix import EvMatrix
     from bjcalc.report import Report, RuleEffects
+    from bjcalc.truecount import TrueCountResult
 
 
 def chart_markdown(chart, result, exceptions_, exact: bool, seen: Sequence[str] = (),
@@ -148,3 +158,19 @@ def index_markdown(table: IndexTable, rules: Rules) -> str:
     return "\n".join([f"# Index numbers: {game}", "", *[f"- {line}" for line in heading], "",
                       tabulate(index_rows(table), headers=INDEX_HEADERS, tablefmt="github", disable_numparse=True),
                       ""])
+
+
+def truecount_markdown(result: TrueCountResult, rules: Rules) -> str:
+    game, *heading = truecount_heading(result, rules)
+    out = [f"# True counts and spreads: {game}", "", *[f"- {line}" for line in heading], "",
+           "## By true count", "",
+           tabulate(truecount_rows(result), headers=TRUECOUNT_HEADERS, tablefmt="github", disable_numparse=True),
+           "", f"True counts rarer than {100 * SHOWN_FREQUENCY:g} % of rounds are not shown.", "",
+           "## The spread", "",
+           tabulate(win_rows(result.win), headers=WIN_HEADERS, tablefmt="github", disable_numparse=True), "",
+           "## By penetration", "",
+           tabulate(penetration_rows(result), headers=PENETRATION_HEADERS, tablefmt="github", disable_numparse=True)]
+    if result.optimal is not None:
+        out += ["", f"## Optimal spread (largest SCORE within 1-{float(result.optimal[0].ratio):g})", "",
+                tabulate(win_rows(result.optimal[1]), headers=WIN_HEADERS, tablefmt="github", disable_numparse=True)]
+    return "\n".join(out + [""] + [f"- {line}" for line in truecount_footer(result)] + [""])

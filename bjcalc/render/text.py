@@ -20,7 +20,10 @@ from bjcalc.render.common import (
     CHART_KINDS,
     INDEX_HEADERS,
     MATRIX_ACTIONS,
+    PENETRATION_HEADERS,
     RANK_ORDER,
+    SHOWN_FREQUENCY,
+    TRUECOUNT_HEADERS,
     Index,
     dealer_columns,
     eor_rows,
@@ -31,11 +34,16 @@ from bjcalc.render.common import (
     index_rows,
     number,
     outcome_label,
+    penetration_rows,
     report_figures,
     report_sections,
     rules_line,
     rules_rows,
     shoe_words,
+    truecount_footer,
+    truecount_heading,
+    truecount_rows,
+    win_rows,
 )
 from bjcalc.results import (
     UP_ORDER,
@@ -49,13 +57,16 @@ from bjcalc.results import (
 )
 from bjcalc.rules import Rules
 
-if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
+if TYPE_CHECKING:
     from bjcalc.counting import CountFigures
     from bjcalc.countshoe import InsuranceTable
     from bjcalc.eor import EffectsOfRemoval, PlayEffects
     from bjcalc.indices import IndexTable
     from bjcalc.matrix import EvMatrix, MatrixCell
     from bjcalc.report import Report, RuleEffects
+    from bjcalc.truecount import (
+        TrueCountResult,  # types only: importing these would load the engine (bjcalc games must not)
+    )
 
 
 def hand_frame(result: HandResult) -> str:
@@ -581,3 +592,18 @@ def index_text(table: IndexTable, rules: Rules) -> str:
     game, *heading = index_heading(table, rules)
     return "\n".join([f"Index numbers   {game}", *heading, "",
                       tabulate(index_rows(table), headers=INDEX_HEADERS, tablefmt="simple", disable_numparse=True)])
+
+
+def truecount_text(result: TrueCountResult, rules: Rules) -> str:
+    """``bjcalc truecount``: the heading, the table by true count, the spread's figures, the
+    win rate by penetration and the optimal spread."""
+    game, *heading = truecount_heading(result, rules)
+    out = [f"True counts and spreads   {game}", *heading, "",
+           tabulate(truecount_rows(result), headers=TRUECOUNT_HEADERS, tablefmt="simple", disable_numparse=True),
+           f"(true counts rarer than {100 * SHOWN_FREQUENCY:g} % of rounds not shown)", "",
+           tabulate(win_rows(result.win), tablefmt="plain", disable_numparse=True), "",
+           tabulate(penetration_rows(result), headers=PENETRATION_HEADERS, tablefmt="simple", disable_numparse=True)]
+    if result.optimal is not None:
+        out += ["", f"optimal spread (largest SCORE within 1-{float(result.optimal[0].ratio):g}):",
+                tabulate(win_rows(result.optimal[1]), tablefmt="plain", disable_numparse=True)]
+    return "\n".join(out + [""] + truecount_footer(result))

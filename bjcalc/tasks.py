@@ -1,0 +1,287 @@
+"""Independent tasks at any scale: a resumable store and the places they run.
+
+A long counting job (``bjcalc truecount``: one counter's-shoe analysis per depth and running
+count) is a list of :class:`Task` values, each a pure function of its arguments. This module
+runs them and keeps their results:
+
+- :class:`TaskStore`: an SQLite file in WAL mode, one row per task keyed by a digest of
+  everything the result depends on (the job's settings, the task's own arguments and bjcalc's
+  version). A task whose row is present is never computed again, so an interrupted run resumes
+  where it stopped; a row is written only once its task has finished, so nothing is lost or
+  half-written. ``TaskStore(None)`` keeps the rows in memory (no file).
+- :func:`run_tasks`: the tasks not yet stored, in local worker processes (default: one per
+  core) or on an existing Dask distributed cluster (``scheduler="tcp://host:8786"``, the
+  ``bjcalc[dask]`` extra), batched so that scheduling costs little beside the work. A local
+  worker that dies has its tasks re-run in a new pool; Dask re-runs the tasks of a lost worker
+  itself. Results reach the store as they arrive, in the calling process only.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from bjcalc.engine import pools
+from bjcalc.errors import BjcalcError
+
+
+class TaskError(BjcalcError):
+    """A store that cannot be used, a scheduler that cannot be reached, a task that failed."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Task:
+    """``function(*arguments)``; ``key`` names the result in the store (:func:`task_key`)."""
+
+    key: str
+    function: Callable[..., Any]
+    arguments: tuple
+
+
+def _plain(value: Any) -> Any:
+    """JSON for a task's key and result: Fractions as ``"p/q"`` strings, tuples as lists."""
+    if isinstance(value, Fraction):
+        return {"fraction": f"{value.numerator}/{value.denominator}"}
+    if isinstance(value, dict):
+        return {"dict": [[_plain(k), _plain(v)] for k, v in value.items()]}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if hasattr(value, "to_dict"):
+        return _plain(value.to_dict())
+    if hasattr(value, "value") and isinstance(value.value, str):  # enums
+        return value.value
+    return value
+
+
+def _unplain(value: Any) -> Any:
+    if isinstance(value, dict) and "fraction" in value:
+        return Fraction(value["fraction"])
+    if isinstance(value, dict) and "dict" in value:
+        return {_key(_unplain(k)): _unplain(v) for k, v in value["dict"]}
+    if isinstance(value, list):
+        return [_unplain(v) for v in value]
+    return value
+
+
+def _key(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def task_key(*parts: Any) -> str:
+    """A digest of everything a result depends on (bjcalc's version included)."""
+    from bjcalc import __version__
+
+    text = json.dumps([__version__, *(_plain(p) for p in parts)], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def default_store() -> str | None:
+    """Where ``bjcalc truecount`` keeps its results unless told (``--store``): ``truecount.sqlite``
+    in bjcalc's cache directory (``BJCALC_CACHE``, else ``~/.cache/bjcalc``); ``None`` (memory)
+    when the cache is off."""
+    from bjcalc.engine.store import cache_directory
+
+    folder = cache_directory()
+    if folder is None:
+        return None
+    folder.mkdir(parents=True, exist_ok=True)
+    return str(folder / "truecount.sqlite")
+
+
+class TaskStore:
+    """Results by task key: an SQLite file in WAL mode (``path``), or memory (``None``)."""
+
+    def __init__(self, path: str | os.PathLike[str] | None) -> None:
+        self.path = None if path is None else os.fspath(path)
+        try:
+            self._db = sqlite3.connect(":memory:" if self.path is None else self.path)
+            if self.path is not None:
+                self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, job TEXT NOT NULL, "
+                             "value TEXT NOT NULL, seconds REAL NOT NULL, written REAL NOT NULL)")
+            self._db.commit()
+        except sqlite3.DatabaseError as error:
+            raise TaskError(f"store {self.path!r} cannot be used: {error}") from None
+
+    def __enter__(self) -> TaskStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._db.close()
+
+    def has(self, keys: Iterable[str]) -> set[str]:
+        """Which of ``keys`` are stored."""
+        found: set[str] = set()
+        keys = list(keys)
+        for start in range(0, len(keys), 500):
+            part = keys[start:start + 500]
+            rows = self._db.execute(f"SELECT key FROM results WHERE key IN ({','.join('?' * len(part))})", part)
+            found.update(k for (k,) in rows)
+        return found
+
+    def put(self, key: str, job: str, value: Any, seconds: float) -> None:
+        """Store a finished task's result (once: a second put of a key is refused)."""
+        with self._db:
+            self._db.execute("INSERT INTO results VALUES (?, ?, ?, ?, ?)",
+                             (key, job, json.dumps(_plain(value)), seconds, time.time()))
+
+    def get(self, key: str) -> Any:
+        row = self._db.execute("SELECT value FROM results WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            raise KeyError(key)
+        return _unplain(json.loads(row[0]))
+
+    def rows(self, job: str | None = None) -> int:
+        """How many results are stored (for ``job``, or in all)."""
+        if job is None:
+            return self._db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+        return self._db.execute("SELECT COUNT(*) FROM results WHERE job = ?", (job,)).fetchone()[0]
+
+    def seconds(self, job: str) -> list[float]:
+        """The compute time of each of ``job``'s tasks, as measured where it ran."""
+        return [s for (s,) in self._db.execute("SELECT seconds FROM results WHERE job = ?", (job,))]
+
+
+def _timed(batch: Sequence[tuple[str, Callable[..., Any], tuple]]) -> list[tuple[str, Any, float]]:
+    """Run a batch of tasks where it lands (a worker process or a Dask worker)."""
+    out = []
+    for key, function, arguments in batch:
+        start = time.perf_counter()
+        value = function(*arguments)
+        out.append((key, value, time.perf_counter() - start))
+    return out
+
+
+@dataclasses.dataclass
+class RunStats:
+    """What a run did: tasks computed and found stored, its wall time and the summed compute
+    time of the tasks it computed (the difference, over the workers, is scheduling overhead)."""
+
+    computed: int = 0
+    stored: int = 0
+    wall: float = 0.0
+    compute: float = 0.0
+    workers: int = 1
+    where: str = "here"
+    restarts: int = 0
+
+    def to_data(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def run_tasks(tasks: Sequence[Task], store: TaskStore, job: str, *, workers: int | None = None,
+              scheduler: str | None = None, progress: Callable[[int, int], None] | None = None,
+              batch: int | None = None) -> RunStats:
+    """Compute every task of ``tasks`` whose key ``store`` lacks and store its result.
+    ``progress(done, total)`` hears of every finished batch (stored tasks count as done)."""
+    start = time.perf_counter()
+    keys = [t.key for t in tasks]
+    if len(set(keys)) != len(keys):
+        raise TaskError("two tasks of one job share a key")
+    stored = store.has(keys)
+    todo = [t for t in tasks if t.key not in stored]
+    stats = RunStats(stored=len(stored))
+    done = len(stored)
+    if progress:
+        progress(done, len(tasks))
+
+    def finished(results: list[tuple[str, Any, float]]) -> None:
+        nonlocal done
+        for key, value, seconds in results:
+            store.put(key, job, value, seconds)
+            stats.compute += seconds
+            stats.computed += 1
+        done += len(results)
+        if progress:
+            progress(done, len(tasks))
+
+    if todo:
+        if scheduler is not None:
+            _on_dask(todo, scheduler, batch, finished, stats)
+        else:
+            _on_processes(todo, workers, batch, finished, stats)
+    stats.wall = time.perf_counter() - start
+    return stats
+
+
+def _batches(todo: Sequence[Task], size: int) -> list[list[tuple[str, Callable[..., Any], tuple]]]:
+    flat = [(t.key, t.function, t.arguments) for t in todo]
+    return [flat[i:i + size] for i in range(0, len(flat), size)]
+
+
+def _batch_size(tasks: int, workers: int, asked: int | None) -> int:
+    """Batches small enough to spread the work and to lose little when a worker dies, large
+    enough that each costs one scheduling round trip among several tasks: about eight per worker."""
+    if asked is not None:
+        if asked < 1:
+            raise TaskError(f"batch must be at least 1, not {asked!r}")
+        return asked
+    return max(1, min(32, tasks // (8 * max(1, workers))))
+
+
+def _on_processes(todo: Sequence[Task], workers: int | None, batch: int | None,
+                  finished: Callable[[list[tuple[str, Any, float]]], None], stats: RunStats) -> None:
+    from bjcalc.eor import _context
+
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    if count < 1:
+        raise TaskError(f"workers must be at least 1, not {count!r}")
+    stats.workers, stats.where = count, "local processes" if count > 1 else "here"
+    batches = _batches(todo, _batch_size(len(todo), count, batch))
+    if count == 1:
+        for part in batches:
+            finished(_timed(part))
+        return
+    pending = dict(enumerate(batches))
+    while pending:
+        progressed = False
+        with pools.processes(min(count, len(pending)), _context()) as pool:
+            try:
+                futures = {pool.submit(_timed, part): i for i, part in pending.items()}
+                for future in concurrent.futures.as_completed(futures):
+                    finished(future.result())
+                    del pending[futures[future]]
+                    progressed = True
+            except concurrent.futures.process.BrokenProcessPool:
+                stats.restarts += 1
+        if pending and not progressed:
+            # the workers could not start (a __main__ they cannot import) or die at once: do
+            # the work here
+            stats.workers, stats.where = 1, "here"
+            for i in sorted(pending):
+                finished(_timed(pending.pop(i)))
+        # else a worker died (killed, out of memory): what it held is re-run in a new pool
+
+
+def _on_dask(todo: Sequence[Task], scheduler: str, batch: int | None,
+             finished: Callable[[list[tuple[str, Any, float]]], None], stats: RunStats) -> None:
+    try:
+        import distributed
+    except ImportError:
+        raise TaskError("--scheduler needs Dask distributed: pip install 'bjcalc[dask]'") from None
+    try:
+        client = distributed.Client(scheduler, timeout="10s", set_as_default=False)
+    except (OSError, TimeoutError) as error:
+        raise TaskError(f"scheduler {scheduler!r} cannot be reached: {error}") from None
+    try:
+        workers = max(1, sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()))
+        stats.workers, stats.where = workers, f"dask {scheduler}"
+        batches = _batches(todo, _batch_size(len(todo), workers, batch))
+        # pure=False: a batch is never deduplicated against another client's; retries re-run
+        # a batch whose worker died before it finished
+        futures = client.map(_timed, batches, pure=False, retries=3)
+        for future in distributed.as_completed(futures):
+            finished(future.result())
+    finally:
+        client.close()
