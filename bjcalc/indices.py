@@ -217,7 +217,7 @@ def _job(rules: Rules, tags: tuple[Fraction, ...], seen: int, discards: Fraction
             out[hand, up] = (0.0, {}, 0.0)
             continue
         result = analysis.hand(cards, up_rank)
-        keep = 1 - result.dealer_blackjack if result.conditioned else 1.0
+        keep = 1 - result.dealer_blackjack if result.conditioned else 1
         out[hand, up] = (number(dealt), {a: number(result.evs[a] * keep) for a in actions if a in result.evs}, 0.0)
     ace = None
     if insurance:

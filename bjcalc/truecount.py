@@ -105,6 +105,8 @@ class Spread:
         steps = []
         for field in (f.strip() for f in text.split(",") if f.strip()):
             where, colon, bet_text = field.partition(":")
+            if not colon or not bet_text.strip():
+                raise InvalidSpreadError(f"spread step {field!r} needs a bet >= 0 after a colon")
             try:
                 bet = Fraction(bet_text.strip())
                 where = where.strip().replace(" ", "")
@@ -430,6 +432,25 @@ CHAIN_CLASSES = 3
 CHAIN_NEGLIGIBLE = 1e-12
 
 
+# the chain follows the aces apart from the rest of their tag class (a blackjack ends a round
+# in two cards: where the aces are out, rounds are longer) when its arrays stay this small
+ACES_APART_CELLS = 50_000
+
+
+def _with_aces_apart(classes: TagClasses, shoe: Sequence[int]) -> TagClasses:
+    """The classes the chain follows: the count's, with the aces a class of their own where
+    they share a tag with other ranks and the arrays stay within :data:`ACES_APART_CELLS`."""
+    ace_class = classes.of_rank[ACE]
+    if sum(1 for c in classes.of_rank if c == ace_class) == 1 or shoe[ACE] == 0:
+        return classes
+    totals = classes.totals(shoe)
+    if math.prod(t + 1 for t in totals) * (shoe[ACE] + 1) > ACES_APART_CELLS:
+        return classes
+    of_rank = list(classes.of_rank)
+    of_rank[ACE] = len(classes.values)
+    return TagClasses(classes.scale, classes.values + (classes.values[ace_class],), tuple(of_rank))
+
+
 def round_start_chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut: int,
                       irc: Fraction = Fraction(0)) -> dict[int, dict[Fraction, float]]:
     """Chain placement: the expected number of rounds of a shoe that start after ``N`` cards
@@ -444,6 +465,8 @@ def round_start_chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fra
     if k > CHAIN_CLASSES:
         raise InvalidShoeError(f"the chain placement follows counts of at most {CHAIN_CLASSES} distinct tags; "
                                f"this count has {k} (use placement renewal or spaced)")
+    classes = _with_aces_apart(classes, rules.shoe_counts)
+    k = len(classes.values)
     totals = classes.totals(rules.shoe_counts)
     cards = sum(totals)
     steps = {d: q for d, q in round_cards(rules, chart, seats, classes.of_rank).items() if q >= CHAIN_NEGLIGIBLE}
@@ -814,9 +837,8 @@ def truecount_analysis(
     irc = Fraction(irc)
     cards = sum(rules.shoe_counts)
     cut = round(pen * cards)
-    if cut < 1 or cards - cut < 20:
-        raise InvalidShoeError(f"penetration {penetration} leaves {cards - cut} cards behind the cut card "
-                               "(a round needs more than that in reserve)")
+    if cut < 1:
+        raise InvalidShoeError(f"penetration {penetration} puts the cut card before the first card")
     store = store if store is not None else TaskStore(None)
 
     full = Analysis(rules)
@@ -830,6 +852,9 @@ def truecount_analysis(
             placement = "renewal" if exact or len(TagClasses.of(tags).values) > CHAIN_CLASSES else "chain"
     if placement == "chain" and exact:
         raise InvalidShoeError("the chain placement is followed in floating point: with exact, use renewal or spaced")
+    if wong_out is not None and len(TagClasses.of(tags).values) > PATH_CLASSES:
+        raise InvalidSpreadError(f"wonging out is followed for counts of at most {PATH_CLASSES} distinct tags; "
+                                 f"this count has {len(TagClasses.of(tags).values)}")
     if wong_out is not None and placement != "spaced":
         raise InvalidSpreadError("wonging out follows the count from round to round: it needs placement spaced")
     chain: dict[int, dict[Fraction, float]] | None = None
@@ -894,6 +919,9 @@ def truecount_analysis(
             where[n, rc] = key
             tasks.append(Task(key, state_task, (rules, tags, n, rc, irc, chart, plays, insurance_index,
                                                 convention, exact)))
+    # the deepest state first, here: a shoe too small for a round at the cut card says so at once
+    deepest = max(range(len(tasks)), key=lambda i: tasks[i].arguments[2])
+    run_tasks([tasks[deepest]], store, job, workers=1)
     run = run_tasks(tasks, store, job, workers=workers, scheduler=scheduler, progress=progress, batch=batch)
     values = {state: store.get(key) for state, key in where.items()}
 
