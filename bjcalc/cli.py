@@ -916,6 +916,12 @@ def index(system_name: str | None, tag_text: str | None, cards_seen: int | None,
 @click.option("--bankroll", type=float, default=None, metavar="UNITS", help="Bankroll for the risk of ruin, in units.")
 @click.option("--optimal-spread", type=float, default=None, metavar="MAX",
               help="Also the spread with the largest SCORE whose bets run from 1 to MAX.")
+@click.option("--indices", type=click.Choice(["computed", "published"]), default="computed",
+              help="The index plays: computed by bjcalc index at the middle round's depth, or the common Hi-Lo "
+              "list (default computed).")
+@click.option("--placement", type=click.Choice(["chain", "renewal", "spaced"]), default=None,
+              help="Where rounds start along the shoe (docs/truecount.md); default chain where it can be followed, "
+              "else renewal (spaced when wonging out).")
 @click.option("--tail", type=float, default=1e-9, show_default=True,
               help="At each depth, the least likely running counts, together at most this share, are not analysed "
               "(their effect is bounded and printed); 0: every one.")
@@ -931,7 +937,8 @@ def index(system_name: str | None, tag_text: str | None, cards_seen: int | None,
 @EXACT
 def truecount_command(system_name: str | None, tag_text: str | None, irc: str, penetration: str, seats: int,
                       divisor: str, rounding: str, strategy: str, spread_text: str, wong_in: int | None,
-                      wong_out: int | None, bankroll: float | None, optimal_spread: float | None, tail: float,
+                      wong_out: int | None, bankroll: float | None, optimal_spread: float | None,
+                      indices: str, placement: str | None, tail: float,
                       workers: int | None, scheduler: str | None, store_path: str | None, fmt: str, exact: bool,
                       **options: Any) -> None:
     """What a count and a bet spread are worth: how often each true count comes, the advantage
@@ -979,7 +986,7 @@ def truecount_command(system_name: str | None, tag_text: str | None, irc: str, p
                            convention=convention_of(divisor, rounding), strategy=strategy, spread=spread,
                            wong_in=wong_in, wong_out=wong_out, bankroll=bankroll, optimal_spread=optimal_spread,
                            irc=start, tail=tail, exact=exact, store=store, workers=workers, scheduler=scheduler,
-                           progress=step)
+                           progress=step, indices=indices, placement=placement)
     if fmt == "json":
         click.echo(truecount_json(result, rules))
     elif fmt == "csv":

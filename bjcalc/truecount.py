@@ -751,7 +751,7 @@ class TrueCountResult(_Data):
     optimal: tuple[Spread, WinFigures] | None
     indices: tuple[tuple[str, int], ...]
     insurance_index: int | None
-    index_depth: int
+    index_depth: int | None  # None: the published list
     left_out: Any  # the share of rounds at running counts too unlikely to analyse
     bound: Any  # what they could change the win per round by, at most
     wong_in: int | None
@@ -801,14 +801,15 @@ def truecount_analysis(
         bankroll: float | None = None, optimal_spread: float | None = None, irc: Fraction | int = 0,
         tail: float = 1e-9, exact: bool = False, store: TaskStore | None = None, workers: int | None = None,
         scheduler: str | None = None, progress: Callable[[int, int], None] | None = None, batch: int | None = None,
-        penetrations: Sequence[Fraction] | None = None, placement: str | dict[int, Any] | None = None
-) -> TrueCountResult:
+        penetrations: Sequence[Fraction] | None = None, placement: str | dict[int, Any] | None = None,
+        indices: str = "computed") -> TrueCountResult:
     """A count and a bet spread over the rounds of a shoe (module docstring). ``tail``: the
     least likely (depth, running count) states, together at most this share of the rounds, are
     not analysed (their effect is bounded in ``bound``); 0 analyses every one. ``placement``:
     ``chain``, ``renewal``, ``spaced`` (module docstring) or a mapping depth -> weight; default
     the chain where it can be followed (float, counts of up to three tag values), else renewal
-    (spaced when wonging out)."""
+    (spaced when wonging out). ``indices``: ``computed`` (``bjcalc index`` at the middle round's
+    depth, with this convention) or ``published`` (the common Hi-Lo list)."""
     from bjcalc.analysis import Analysis
 
     tags = as_tags(tags)
@@ -886,16 +887,22 @@ def truecount_analysis(
     def tc_of(rc: Fraction, left: int) -> Fraction:
         return true_count(rc, left, convention.divisor, convention.rounding)
 
-    # the index numbers (bjcalc index at the middle round's depth), a task of their own
-    index_key = task_key("truecount-indices", rules, tags, index_depth, convention, exact)
-    run_tasks([Task(index_key, _indices_task, (rules, system, tags, index_depth, convention, exact))],
-              store, "truecount-indices", workers=1)
-    found = store.get(index_key)
     by_name = {p.name: p for p in default_plays(rules)}
-    plays = tuple((by_name[name], int(i)) for name, i in found["plays"] if i is not None)
-    insurance_index = found["insurance"]
+    if indices == "computed":  # bjcalc index at the middle round's depth, a task of its own
+        index_key = task_key("truecount-indices", rules, tags, index_depth, convention, exact)
+        run_tasks([Task(index_key, _indices_task, (rules, system, tags, index_depth, convention, exact))],
+                  store, "truecount-indices", workers=1, scheduler=scheduler)
+        found = store.get(index_key)
+        plays = tuple((by_name[name], int(i)) for name, i in found["plays"] if i is not None)
+        insurance_index = found["insurance"]
+    elif indices == "published":  # the common Hi-Lo list (../shared/reference/counting.md)
+        plays = tuple((p, p.published) for p in default_plays(rules) if p.published is not None)
+        insurance_index = 3 if rules.insurance else None
+    else:
+        raise InvalidSpreadError(f"indices must be computed or published, not {indices!r}")
     moment_key = task_key("truecount-second-moment", rules, exact)
-    run_tasks([Task(moment_key, _second_moment_task, (rules, exact))], store, "truecount-second-moment", workers=1)
+    run_tasks([Task(moment_key, _second_moment_task, (rules, exact))], store, "truecount-second-moment", workers=1,
+              scheduler=scheduler)
     second_moment = store.get(moment_key)
     if not exact:
         second_moment = {k: float(v) for k, v in second_moment.items()}
@@ -921,7 +928,7 @@ def truecount_analysis(
                                                 convention, exact)))
     # the deepest state first, here: a shoe too small for a round at the cut card says so at once
     deepest = max(range(len(tasks)), key=lambda i: tasks[i].arguments[2])
-    run_tasks([tasks[deepest]], store, job, workers=1)
+    run_tasks([tasks[deepest]], store, job, workers=1, scheduler=scheduler)
     run = run_tasks(tasks, store, job, workers=workers, scheduler=scheduler, progress=progress, batch=batch)
     values = {state: store.get(key) for state, key in where.items()}
 
@@ -976,7 +983,8 @@ def truecount_analysis(
     return TrueCountResult(
         rules, system, tags, pen, cut, seats, convention, per_round, starts, counts, frequencies, advantage,
         flat_all, second_moment, win, tuple(by_penetration), optimal, tuple((p.name, i) for p, i in plays),
-        insurance_index, index_depth, left_out if exact else float(left_out), bound if exact else float(bound),
+        insurance_index, index_depth if indices == "computed" else None, left_out if exact else float(left_out),
+        bound if exact else float(bound),
         wong_in, wong_out, exact, run, placement if isinstance(placement, str) else "given", shares, rounds_per_shoe)
 
 

@@ -294,8 +294,10 @@ def truecount_heading(result: TrueCountResult, rules: Rules) -> list[str]:
         f"counter's shoe{'' if result.exact else ' (float, 1e-12 of exact)'}; unconditional EVs, per initial bet",
         "modelled: " + _placement_text(result)
         + "; one round's E[X^2] at every count is the full shoe's (exact on average for a flat bet)",
-        f"strategies: basic = the full shoe's basic strategy; indices = it with bjcalc index's numbers at "
-        f"{result.index_depth} cards seen: {indices or 'none'}{insurance}; CD = composition-dependent on the "
+        "strategies: basic = the full shoe's basic strategy; indices = it with "
+        + ("the common Hi-Lo list's numbers" if result.index_depth is None
+           else f"bjcalc index's numbers at {result.index_depth} cards seen")
+        + f" (on the count seen when deciding): {indices or 'none'}{insurance}; CD = composition-dependent on the "
         "counter's shoe, insuring when it pays (split hands CDZ-)",
         *(["; ".join(wong)] if wong else []),
     ]
