@@ -428,8 +428,9 @@ def round_start_chances(cut: int, per_round: Dist) -> dict[int, float]:
 # the chain placement follows the seen cards of each tag class; each class one more is a
 # dimension of its arrays
 CHAIN_CLASSES = 3
-# round shapes (cards by class) rarer than this are left out of the chain's steps
-CHAIN_NEGLIGIBLE = 1e-12
+# round shapes (cards by class) rarer than this are left out of the chain's steps (together
+# about 1e-7 of the rounds at 6 decks; the rest are renormalised)
+CHAIN_NEGLIGIBLE = 1e-9
 
 
 # the chain follows the aces apart from the rest of their tag class (a blackjack ends a round
@@ -500,28 +501,31 @@ def round_start_chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fra
         for s_value in np.unique(rc_scaled[valid & (here > 0)]):
             at[irc + Fraction(int(s_value), classes.scale)] = float(here[(rc_scaled == s_value) & valid].sum())
         out[n] = at
-        # the reweighted steps from every state of this depth
-        weights = []
-        norm = np.zeros(shape)
-        for d, q in steps.items():
-            c = sum(d)
-            if n + c > cards:
-                continue
-            w = np.full(shape, q / whole)
+        # the reweighted steps from every state of this depth: per class a column of factors
+        # (broadcast, not gathered), the last class's from one table per depth
+        lasts = np.where(valid[..., None], ff[-1][last_index], 0.0)  # (*shape, longest + 1)
+        columns = [ff[j].reshape([-1 if i == j else 1 for i in range(k - 1)] + [longest + 1]) for j in range(k - 1)]
+
+        def weight(d: tuple[int, ...], q: float, n: int = n, lasts: np.ndarray = lasts,
+                   columns: list[np.ndarray] = columns) -> np.ndarray:
+            w = lasts[..., d[-1]] * (q / whole / math.prod(share[j] ** d[j] for j in range(k))
+                                     / math.prod(range(cards - n - sum(d) + 1, cards - n + 1)))
             for j in range(k - 1):
-                w = w * ff[j][grid[j], d[j]] / (share[j] ** d[j] if d[j] else 1.0)
-            w = w * np.where(valid, ff[-1][last_index, d[-1]], 0.0) / (share[-1] ** d[-1] if d[-1] else 1.0)
-            w = w / math.prod(range(cards - n - c + 1, cards - n + 1))
-            weights.append((d, c, w))
-            norm = norm + w
-        norm = np.where(norm > 0, norm, 1.0)
-        for d, c, w in weights:
-            if n + c >= cut:
+                w = w * columns[j][..., d[j]]
+            return w
+
+        usable = [(d, q) for d, q in steps.items() if n + sum(d) <= cards]
+        norm = np.zeros(shape)
+        for d, q in usable:
+            norm += weight(d, q)
+        scaled = here / np.where(norm > 0, norm, 1.0)
+        for d, q in usable:
+            if n + sum(d) >= cut:
                 continue
-            moved = here * w / norm
+            moved = scaled * weight(d, q)
             target = tuple(slice(x, None) for x in d[:-1])
             source = tuple(slice(0, shape[j] - d[j]) for j in range(k - 1))
-            into = mass.setdefault(n + c, np.zeros(shape))
+            into = mass.setdefault(n + sum(d), np.zeros(shape))
             into[target] += moved[source]
     return out
 
