@@ -975,7 +975,7 @@ def truecount_command(system_name: str | None, tag_text: str | None, irc: str, p
         last = [0]
 
         def step(done: int, total: int) -> None:
-            if not bars and done < total:
+            if not bars and done < total and sys.stderr.isatty():
                 bars.append(stack.enter_context(click.progressbar(length=total, label="truecount analyses",
                                                                   file=sys.stderr)))
             if bars:

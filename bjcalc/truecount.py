@@ -777,7 +777,7 @@ class TrueCountResult(_Data):
             "divisor": self.convention.divisor.value, "rounding": self.convention.rounding.value,
             "cards_per_round": self.cards_per_round,
             "rounds_per_shoe": self.rounds_per_shoe,
-            "frame": "unconditional: each round's EV before any card of it is seen",
+            "frame": "unconditional",
             "placement": self.placement,
             "second_moment_model": "E[X^2] of one round at every count is the full shoe's (modelled)",
             "depths": [{"cards_seen": n, "share_of_rounds": share,
@@ -793,7 +793,7 @@ class TrueCountResult(_Data):
             "indices": [{"play": n, "index": i} for n, i in self.indices],
             "insurance_index": self.insurance_index, "index_cards_seen": self.index_depth,
             "left_out": self.left_out, "bound": self.bound,
-            "wong_in": self.wong_in, "wong_out": self.wong_out, "exact": self.exact,
+            "wong_in": self.wong_in, "wong_out": self.wong_out,
             "run": self.run.to_data(),
         }
 

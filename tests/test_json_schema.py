@@ -66,6 +66,8 @@ RUNS = {
                "--play", "T,6 v T stand hit", "--insurance"], True),
     "count with PE": (["count", *SMALL, "--system", "zen", "--pe"], True),
     "matrix": (["matrix", *TWOS], True),
+    "truecount": (["truecount", "--decks", "1", "--split-hands", "2", "--penetration", "6/52", "--placement", "spaced",
+                   "--indices", "published", "--store", "none", "--workers", "1", "--optimal-spread", "4"], False),
     "index": (["index", "--shoe", "2,1,0,0,1,1,1,2,0,5", "--surrender", "none", "--cards-seen", "2", "--play",
                "16 v T stand hit", "--workers", "1"], True),
     "matrix no hole card": (["matrix", *TWOS, "--no-peek", "--surrender", "early", "--removed", "5"], False),
