@@ -307,27 +307,28 @@ class CountShoe:
 
         return cls(tags=CountSystem.named(system).tags, **fields)
 
-    # -- what is known ---------------------------------------------------------------------------
+    # -- what is known (what follows from the fields alone is kept on the instance: a counter's
+    # shoe asks for its classes and pool at every draw) -----------------------------------------
 
     @property
     def visible(self) -> tuple[Rank, ...]:
         """The cards on the table: the hand, the up card, the others."""
         return self.hand + ((self.up,) if self.up is not None else ()) + self.others
 
-    @property
+    @functools.cached_property
     def classes(self) -> TagClasses:
         return _classes(self.tags)
 
-    @property
+    @functools.cached_property
     def off_table(self) -> tuple[int, ...]:
         """The counts of the cards not on the table: the discards and the cards left, together."""
         return tuple(n - v for n, v in zip(self.shoe, _counts(self.visible)))
 
-    @property
+    @functools.cached_property
     def cards_left(self) -> int:
         return sum(self.off_table) - self.seen
 
-    @property
+    @functools.cached_property
     def discard_sum(self) -> int:
         """The discards' tag sum, scaled to integers: the running count less the initial one and
         the visible cards' tags."""
@@ -335,7 +336,7 @@ class CountShoe:
         return (_scaled(self.running_count - self.initial_running_count, classes.scale, "running_count")
                 - classes.scaled_sum(_counts(self.visible)))
 
-    @property
+    @functools.cached_property
     def _pool_totals(self) -> tuple[int, ...]:
         return self.classes.totals(self.off_table)
 

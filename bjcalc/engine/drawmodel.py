@@ -101,8 +101,32 @@ class DrawModel:
             values = np.array([self._exact_weight(int(c)) for c in unique.tolist()] or [0], dtype=object)
             values = values[: len(unique)]
         else:
-            values = self._float_weights(unique)
+            values = self._known_float_weights(unique)
         return values[inverse.reshape(-1)].reshape(codes.shape)
+
+    @functools.cached_property
+    def _float_cache(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The float weights worked out so far: one (sorted codes, weights) pair, replaced whole
+        when it grows (so a thread reading it sees one pair or the next, never half of one)."""
+        return [(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))]
+
+    def _known_float_weights(self, unique: np.ndarray) -> np.ndarray:
+        """:meth:`_float_weights` of sorted distinct codes, each worked out once per model: an
+        analysis asks for the same class totals again for every up card, split shoe and hand
+        graph."""
+        known, values = self._float_cache[0]
+        at = np.minimum(np.searchsorted(known, unique), max(len(known) - 1, 0))
+        found = (at < len(known)) & (known[at] == unique) if len(known) else np.zeros(len(unique), dtype=bool)
+        if found.all():
+            return values[at]
+        missing = unique[~found]
+        out = np.empty(len(unique), dtype=np.float64)
+        out[found] = values[at[found]]
+        out[~found] = self._float_weights(missing)
+        merged = np.concatenate([known, missing])
+        order = np.argsort(merged, kind="stable")
+        self._float_cache[0] = (merged[order], np.concatenate([values, out[~found]])[order])
+        return out
 
     @functools.cached_property
     def _exact_cache(self) -> dict[int, int]:

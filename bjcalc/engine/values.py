@@ -468,9 +468,14 @@ def _kernel_weights(context: UpcardContext, layers: HandLayers, extras: Extras) 
     makes a blackjack, and then never read)."""
     model = context.model
     assert model is not None
-    codes = (context.base + model.codes(np.array(extras, dtype=np.int64))[:, None]
-             + model.codes(layers.flat.counts)[None, :])
+    key = ("hand codes", layers.key)
+    if key not in context.stacks:  # the same for every set of extra cards: kept
+        context.stacks[key] = np.unique(model.codes(layers.flat.counts), return_inverse=True)
+    hands, of_hand = context.stacks[key]
+    # the hands' few distinct class totals on each shoe, then each row's entry among them all
+    codes = context.base + model.codes(np.array(extras, dtype=np.int64))[:, None] + hands[None, :]
     unique, inverse = np.unique(codes, return_inverse=True)
+    inverse = inverse.reshape(len(extras), len(hands))[:, of_hand.reshape(-1)]
     ranks = model.rank_codes()
     bj = 0 if context.bj_rank is None else int(ranks[context.bj_rank])
     offsets = np.concatenate([[0, bj], ranks, ranks + bj])
