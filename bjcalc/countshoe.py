@@ -431,6 +431,20 @@ class CountShoe:
         after = tuple(m - a for m, a in zip(pool, self.classes.totals(drawn)))
         return Fraction(f * self._ways(after), math.perm(self.cards_left, n) * self._ways(pool))
 
+    def can_deal(self, cards: str | Sequence[Rank | str | int] | Mapping[Rank, int]) -> bool:
+        """Whether the next cards dealt can be ``cards`` (:meth:`draw_probability` is not 0),
+        without working the probability out.
+
+        >>> s = CountShoe(shoe=(1, 1, 1, 1, 1, 1, 1, 1, 1, 4), tags=(-1, 1, 1, 1, 1, 1, 0, 0, 0, -1), seen=2,
+        ...               running_count=-2)
+        >>> s.can_deal("T"), s.can_deal("A,T,T,T")  # both discards are tens or aces
+        (True, False)
+        """
+        drawn = self._multiset(cards)
+        if sum(drawn) > self.cards_left or any(a > have for have, a in zip(self.off_table, drawn)):
+            return False
+        return self._ways(tuple(m - a for m, a in zip(self._pool_totals, self.classes.totals(drawn)))) > 0
+
     def rank_probabilities(self) -> dict[Rank, Fraction]:
         """The exact probability of each rank as the next card (every rank, zeros included)."""
         if self.cards_left == 0:
@@ -444,7 +458,7 @@ class CountShoe:
         seen = as_cards(cards) if cards else ()
         if len(seen) > self.cards_left:
             raise CardNotInShoeError(f"{len(seen)} cards cannot be dealt from {self.cards_left} cards left")
-        if self.draw_probability(seen) == 0:
+        if not self.can_deal(seen):
             raise CardNotInShoeError(f"cards {_notation(seen)!r} cannot come from the cards left (probability 0)")
         return dataclasses.replace(self, others=self.others + seen,
                                    running_count=self.running_count + sum(self.tags[c.index] for c in seen))

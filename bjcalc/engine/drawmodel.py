@@ -79,12 +79,21 @@ class DrawModel:
     def codes(self, counts: np.ndarray) -> np.ndarray:
         """The packed class totals of rank-count rows (..., 10): sums of codes are the codes of
         sums."""
+        return np.asarray(counts, dtype=np.int64) @ self._rank_codes
+
+    @functools.cached_property
+    def _rank_codes(self) -> np.ndarray:
         packed = self._class_matrix @ (RADIX ** np.arange(self.classes, dtype=np.int64))
-        return np.asarray(counts, dtype=np.int64) @ packed
+        packed.flags.writeable = False
+        return packed
 
     def rank_codes(self) -> np.ndarray:
         """The code of one card of each rank."""
-        return self.codes(np.eye(10, dtype=np.int64))
+        return self._rank_codes.copy()
+
+    @functools.cached_property
+    def _rank_code_ints(self) -> tuple[int, ...]:
+        return tuple(int(c) for c in self._rank_codes)
 
     def _unpack(self, codes: np.ndarray) -> np.ndarray:
         codes = np.asarray(codes, dtype=np.int64)
@@ -96,13 +105,11 @@ class DrawModel:
         codes = np.asarray(codes, dtype=np.int64)
         if not codes.size:
             return np.zeros(codes.shape, dtype=object if exact else np.float64)
+        if not exact:
+            return self._known_float_weights(codes.reshape(-1)).reshape(codes.shape)
         unique, inverse = np.unique(codes, return_inverse=True)
-        if exact:
-            values = np.array([self._exact_weight(int(c)) for c in unique.tolist()] or [0], dtype=object)
-            values = values[: len(unique)]
-        else:
-            values = self._known_float_weights(unique)
-        return values[inverse.reshape(-1)].reshape(codes.shape)
+        values = np.array([self._exact_weight(int(c)) for c in unique.tolist()] or [0], dtype=object)
+        return values[: len(unique)][inverse.reshape(-1)].reshape(codes.shape)
 
     @functools.cached_property
     def _float_cache(self) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -110,23 +117,23 @@ class DrawModel:
         when it grows (so a thread reading it sees one pair or the next, never half of one)."""
         return [(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))]
 
-    def _known_float_weights(self, unique: np.ndarray) -> np.ndarray:
-        """:meth:`_float_weights` of sorted distinct codes, each worked out once per model: an
-        analysis asks for the same class totals again for every up card, split shoe and hand
-        graph."""
+    def _known_float_weights(self, codes: np.ndarray) -> np.ndarray:
+        """:meth:`_float_weights` of codes (1-d), each worked out once per model: an analysis
+        asks for the same class totals again for every up card, split shoe and hand graph, so
+        most calls only look them up."""
         known, values = self._float_cache[0]
-        at = np.minimum(np.searchsorted(known, unique), max(len(known) - 1, 0))
-        found = (at < len(known)) & (known[at] == unique) if len(known) else np.zeros(len(unique), dtype=bool)
-        if found.all():
-            return values[at]
-        missing = unique[~found]
-        out = np.empty(len(unique), dtype=np.float64)
-        out[found] = values[at[found]]
-        out[~found] = self._float_weights(missing)
+        if len(known):
+            at = np.minimum(np.searchsorted(known, codes), len(known) - 1)
+            if (known[at] == codes).all():
+                return values[at]
+            missing = np.setdiff1d(codes, known, assume_unique=False)
+        else:
+            missing = np.unique(codes)
         merged = np.concatenate([known, missing])
         order = np.argsort(merged, kind="stable")
-        self._float_cache[0] = (merged[order], np.concatenate([values, out[~found]])[order])
-        return out
+        known, values = merged[order], np.concatenate([values, self._float_weights(missing)])[order]
+        self._float_cache[0] = (known, values)
+        return values[np.searchsorted(known, codes)]
 
     @functools.cached_property
     def _exact_cache(self) -> dict[int, int]:
@@ -172,7 +179,7 @@ class DrawModel:
         return weights @ product
 
     def code_of(self, counts: tuple[int, ...]) -> int:
-        return int(self.codes(np.array(counts, dtype=np.int64)))
+        return sum(n * c for n, c in zip(counts, self._rank_code_ints))
 
     def draw_factor(self, before: int, drawn: tuple[int, ...], cards: int) -> Fraction:
         """How much likelier drawing the cards ``drawn`` (rank counts, in a given order) is on
@@ -184,3 +191,13 @@ class DrawModel:
         if below == 0:
             return Fraction(0)
         return Fraction(math.perm(cards, n) * self._exact_weight(before + self.code_of(drawn)), below)
+
+    def float_draw_factor(self, before: int, drawn: tuple[int, ...], cards: int) -> float:
+        """:meth:`draw_factor` in floats, from the float weights (no big integers)."""
+        w_before, w_after = self._known_float_weights(np.array([before, before + self.code_of(drawn)]))
+        if w_before == 0:
+            return 0.0
+        ratio = 1.0
+        for i in range(sum(drawn)):
+            ratio *= (cards - i) / (cards - self.hidden - i)
+        return ratio * float(w_after) / float(w_before)

@@ -468,14 +468,17 @@ def _kernel_weights(context: UpcardContext, layers: HandLayers, extras: Extras) 
     makes a blackjack, and then never read)."""
     model = context.model
     assert model is not None
-    key = ("hand codes", layers.key)
-    if key not in context.stacks:  # the same for every set of extra cards: kept
-        context.stacks[key] = np.unique(model.codes(layers.flat.counts), return_inverse=True)
-    hands, of_hand = context.stacks[key]
+    key = ("class totals", model.of_rank)  # the same for every shoe and count of these classes: kept
+    if key not in layers.derived:
+        hands, of_hand = np.unique(model.codes(layers.flat.counts), return_inverse=True)
+        for array in (hands, of_hand):
+            array.flags.writeable = False
+        layers.derived[key] = hands, of_hand.reshape(-1)
+    hands, of_hand = layers.derived[key]  # type: ignore[misc]
     # the hands' few distinct class totals on each shoe, then each row's entry among them all
     codes = context.base + model.codes(np.array(extras, dtype=np.int64))[:, None] + hands[None, :]
     unique, inverse = np.unique(codes, return_inverse=True)
-    inverse = inverse.reshape(len(extras), len(hands))[:, of_hand.reshape(-1)]
+    inverse = inverse.reshape(len(extras), len(hands))[:, of_hand]
     ranks = model.rank_codes()
     bj = 0 if context.bj_rank is None else int(ranks[context.bj_rank])
     offsets = np.concatenate([[0, bj], ranks, ranks + bj])
