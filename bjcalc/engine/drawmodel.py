@@ -34,6 +34,7 @@ import numpy as np
 
 # class totals are packed into one integer, RADIX per class: no round draws this many cards
 RADIX = 64
+_PRODUCT_SIZE = 1 << 21  # the most floats of one step of DrawModel._float_weights (16 MB)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -166,17 +167,25 @@ class DrawModel:
         out = np.zeros(len(codes), dtype=np.float64)
         if not len(codes):
             return out
-        # ratio[d, j, a] = u_j^(a) / M_j^(a): the chance that a given a cards of class j are all left
+        # ratio[j][d, a] = u_j^(a) / M_j^(a): the chance that a given a cards of class j are all left
         most = int(drawn.max(initial=0))
         steps = np.arange(most)
-        product = np.ones((len(weights), len(codes)), dtype=np.float64)
+        ratios = []
         for j, m in enumerate(self.pool):
             with np.errstate(divide="ignore", invalid="ignore"):
                 step = np.clip(left[:, j, None] - steps[None, :], 0, None) / (m - steps[None, :])
             step = np.where(steps[None, :] < m, step, 0.0)
-            ratio = np.concatenate([np.ones((len(weights), 1)), np.cumprod(step, axis=1)], axis=1)
-            product *= ratio[:, drawn[:, j]]
-        return weights @ product
+            ratios.append(np.concatenate([np.ones((len(weights), 1)), np.cumprod(step, axis=1)], axis=1))
+        # a few codes at a time, so that the (support, codes) products stay small: a count of
+        # many classes has a support of 10^4 to 10^6 splits on a large shoe
+        chunk = max(1, _PRODUCT_SIZE // len(weights))
+        for start in range(0, len(codes), chunk):
+            part = drawn[start : start + chunk]
+            product = np.ones((len(weights), len(part)), dtype=np.float64)
+            for j, ratio in enumerate(ratios):
+                product *= ratio[:, part[:, j]]
+            out[start : start + chunk] = weights @ product
+        return out
 
     def code_of(self, counts: tuple[int, ...]) -> int:
         return sum(n * c for n, c in zip(counts, self._rank_code_ints))
