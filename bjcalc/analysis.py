@@ -392,7 +392,7 @@ class Analysis(Generic[N]):
             raise InvalidHandError(f"hand {notation!r} is already over 21 ({total})")
         if not self.rules.infinite:
             self.shoe.remove((up_rank,) + hand)  # every card must be in the shoe
-        if self.count_shoe is not None and self.count_shoe.draw_probability((up_rank,) + hand) == 0:
+        if self.count_shoe is not None and not self.count_shoe.can_deal((up_rank,) + hand):
             raise InvalidHandError(f"hand {','.join(map(str, hand))!r} and {str(up_rank)!r} up cannot be dealt "
                                    "from the counter's shoe (probability 0)")
         rules = self.rules

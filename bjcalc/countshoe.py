@@ -307,27 +307,28 @@ class CountShoe:
 
         return cls(tags=CountSystem.named(system).tags, **fields)
 
-    # -- what is known ---------------------------------------------------------------------------
+    # -- what is known (what follows from the fields alone is kept on the instance: a counter's
+    # shoe asks for its classes and pool at every draw) -----------------------------------------
 
     @property
     def visible(self) -> tuple[Rank, ...]:
         """The cards on the table: the hand, the up card, the others."""
         return self.hand + ((self.up,) if self.up is not None else ()) + self.others
 
-    @property
+    @functools.cached_property
     def classes(self) -> TagClasses:
         return _classes(self.tags)
 
-    @property
+    @functools.cached_property
     def off_table(self) -> tuple[int, ...]:
         """The counts of the cards not on the table: the discards and the cards left, together."""
         return tuple(n - v for n, v in zip(self.shoe, _counts(self.visible)))
 
-    @property
+    @functools.cached_property
     def cards_left(self) -> int:
         return sum(self.off_table) - self.seen
 
-    @property
+    @functools.cached_property
     def discard_sum(self) -> int:
         """The discards' tag sum, scaled to integers: the running count less the initial one and
         the visible cards' tags."""
@@ -335,7 +336,7 @@ class CountShoe:
         return (_scaled(self.running_count - self.initial_running_count, classes.scale, "running_count")
                 - classes.scaled_sum(_counts(self.visible)))
 
-    @property
+    @functools.cached_property
     def _pool_totals(self) -> tuple[int, ...]:
         return self.classes.totals(self.off_table)
 
@@ -430,6 +431,20 @@ class CountShoe:
         after = tuple(m - a for m, a in zip(pool, self.classes.totals(drawn)))
         return Fraction(f * self._ways(after), math.perm(self.cards_left, n) * self._ways(pool))
 
+    def can_deal(self, cards: str | Sequence[Rank | str | int] | Mapping[Rank, int]) -> bool:
+        """Whether the next cards dealt can be ``cards`` (:meth:`draw_probability` is not 0),
+        without working the probability out.
+
+        >>> s = CountShoe(shoe=(1, 1, 1, 1, 1, 1, 1, 1, 1, 4), tags=(-1, 1, 1, 1, 1, 1, 0, 0, 0, -1), seen=2,
+        ...               running_count=-2)
+        >>> s.can_deal("T"), s.can_deal("A,T,T,T")  # both discards are tens or aces
+        (True, False)
+        """
+        drawn = self._multiset(cards)
+        if sum(drawn) > self.cards_left or any(a > have for have, a in zip(self.off_table, drawn)):
+            return False
+        return self._ways(tuple(m - a for m, a in zip(self._pool_totals, self.classes.totals(drawn)))) > 0
+
     def rank_probabilities(self) -> dict[Rank, Fraction]:
         """The exact probability of each rank as the next card (every rank, zeros included)."""
         if self.cards_left == 0:
@@ -443,7 +458,7 @@ class CountShoe:
         seen = as_cards(cards) if cards else ()
         if len(seen) > self.cards_left:
             raise CardNotInShoeError(f"{len(seen)} cards cannot be dealt from {self.cards_left} cards left")
-        if self.draw_probability(seen) == 0:
+        if not self.can_deal(seen):
             raise CardNotInShoeError(f"cards {_notation(seen)!r} cannot come from the cards left (probability 0)")
         return dataclasses.replace(self, others=self.others + seen,
                                    running_count=self.running_count + sum(self.tags[c.index] for c in seen))

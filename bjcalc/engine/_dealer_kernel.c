@@ -8,6 +8,7 @@
  * Exact (numerators_exact): the same sums in unsigned 128-bit integers, one shoe at a time.
  * Every partial sum is at most the shoe's denominator ff(cards left, depth), which the caller
  * checks is below 2^127, so nothing overflows; results are returned as two uint64 halves.
+ * The joint pass (joint) does every up card at once, with a counter's shoe's weights too.
  *
  * Only the Python C API's buffer protocol is used (no numpy headers), and the module is an
  * optional build: without it bjcalc runs the numpy version of the same loop.
@@ -40,25 +41,14 @@ typedef struct {
     int max_width, max_held;
 } Graph;
 
-/* A counter's shoe (bjcalc.engine.drawmodel): `hidden` of the cards are discards, so the level
- * scales count the cards left; every stopping state is weighted by table[node_class * n_rc +
- * row_class[b]] (the weight of the class totals its shoe's row and the dealer have drawn).
- * NULL table: a composition, every weight 1. */
-typedef struct {
-    int hidden, n_rc;
-    const int32_t *node_class, *row_class;
-    const double *table;
-} Weights;
-
 MULTIVERSION
 static void run_block(const Graph *g, int depth, int n_out, int n, const int64_t *left,
-                      double *out, Py_ssize_t stride, double *cur, double *nxt, double *avail,
-                      const Weights *w)
+                      double *out, Py_ssize_t stride, double *cur, double *nxt, double *avail)
 {
-    double n_left[BLOCK], num[MAX_OUTCOMES][BLOCK], weight[BLOCK];
+    double n_left[BLOCK], num[MAX_OUTCOMES][BLOCK];
     int b, o;
     for (b = 0; b < BLOCK; b++) {
-        n_left[b] = w ? -(double)w->hidden : 0.0;
+        n_left[b] = 0.0;
         if (b < n)
             for (int r = 0; r < RANKS; r++)
                 n_left[b] += (double)left[b * RANKS + r];
@@ -93,16 +83,8 @@ static void run_block(const Graph *g, int depth, int n_out, int n, const int64_t
             int slot = stop[i];
             if (slot < 0)
                 continue;
-            if (!w) {
-                for (b = 0; b < BLOCK; b++)
-                    num[slot][b] += nxt[(size_t)i * BLOCK + b];
-                continue;
-            }
-            const double *line = w->table + (size_t)w->node_class[g->node_start[s] + i] * w->n_rc;
             for (b = 0; b < BLOCK; b++)
-                weight[b] = b < n ? line[w->row_class[b]] : 0.0;
-            for (b = 0; b < BLOCK; b++)
-                num[slot][b] += nxt[(size_t)i * BLOCK + b] * weight[b];
+                num[slot][b] += nxt[(size_t)i * BLOCK + b];
         }
         double *t = cur;
         cur = nxt;
@@ -177,67 +159,7 @@ static PyObject *numerators(PyObject *self, PyObject *args)
     for (Py_ssize_t i = 0; i < n; i += BLOCK) {
         int m = n - i < BLOCK ? (int)(n - i) : BLOCK;
         run_block(&g, depth, n_out, m, (const int64_t *)views[8].buf + i * RANKS,
-                  (double *)views[9].buf + i, n, cur, nxt, avail, NULL);
-    }
-    Py_END_ALLOW_THREADS
-    free(cur), free(nxt), free(avail);
-    release(views, got);
-    Py_RETURN_NONE;
-fail:
-    release(views, got);
-    return NULL;
-}
-
-/* numerators_weighted(edge_start, parent, child, rank, held, width, node_start, stop,
- *                     max_width, max_held, depth, left, out, hidden, node_class, row_class, table)
- * As numerators, on a counter's shoe (Weights): node_class int32 per state of the flattened
- * levels (as stop), row_class int32 per row of left, table float64 (node classes, row classes). */
-static PyObject *numerators_weighted(PyObject *self, PyObject *args)
-{
-    PyObject *objs[13];
-    int max_width, max_held, depth, hidden;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOiiiOOiOOO", &objs[0], &objs[1], &objs[2], &objs[3],
-                          &objs[4], &objs[5], &objs[6], &objs[7], &max_width, &max_held, &depth,
-                          &objs[8], &objs[9], &hidden, &objs[10], &objs[11], &objs[12]))
-        return NULL;
-    Py_buffer views[13];
-    int got = 0;
-    for (; got < 13; got++)
-        if (get(objs[got], &views[got], got == 9) < 0)
-            goto fail;
-    Graph g;
-    graph_of(&g, views, max_width, max_held);
-    Py_ssize_t n = views[8].len / (Py_ssize_t)(sizeof(int64_t) * RANKS);
-    int n_out = n ? (int)(views[9].len / (Py_ssize_t)sizeof(double) / n) : 0;
-    if (n_out > MAX_OUTCOMES) {
-        PyErr_SetString(PyExc_ValueError, "too many dealer outcomes");
-        goto fail;
-    }
-    Weights w;
-    w.hidden = hidden;
-    w.node_class = views[10].buf;
-    w.row_class = views[11].buf;
-    w.table = views[12].buf;
-    Py_ssize_t n_nc = 0;
-    for (Py_ssize_t i = 0; i < (Py_ssize_t)(views[10].len / (Py_ssize_t)sizeof(int32_t)); i++)
-        if (w.node_class[i] + 1 > n_nc)
-            n_nc = w.node_class[i] + 1;
-    w.n_rc = n_nc ? (int)(views[12].len / (Py_ssize_t)sizeof(double) / n_nc) : 0;
-    double *cur = malloc(sizeof(double) * BLOCK * (size_t)(max_width + 1));
-    double *nxt = malloc(sizeof(double) * BLOCK * (size_t)(max_width + 1));
-    double *avail = malloc(sizeof(double) * BLOCK * RANKS * (size_t)(max_held + 1));
-    if (!cur || !nxt || !avail) {
-        free(cur), free(nxt), free(avail);
-        PyErr_NoMemory();
-        goto fail;
-    }
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t i = 0; i < n; i += BLOCK) {
-        int m = n - i < BLOCK ? (int)(n - i) : BLOCK;
-        Weights block = w;
-        block.row_class = w.row_class + i;
-        run_block(&g, depth, n_out, m, (const int64_t *)views[8].buf + i * RANKS,
-                  (double *)views[9].buf + i, n, cur, nxt, avail, &block);
+                  (double *)views[9].buf + i, n, cur, nxt, avail);
     }
     Py_END_ALLOW_THREADS
     free(cur), free(nxt), free(avail);
@@ -359,6 +281,14 @@ typedef struct {
     const int32_t *depth;  /* per up card; -1: not evaluated */
     const double *pay;  /* (10, n_out, n_pay) */
     int n_pay, max_held, n_store;
+    /* a counter's shoe (bjcalc.engine.drawmodel; NULL table: a composition): `hidden` of the
+     * cards are discards, so the level factors count the cards left, and a stopping node F
+     * of row b is weighted by table[node_class[F] * n_rc + row_class[b]], the weight of the
+     * class totals of the row's cards and F (the up card among them); a bust, what the other
+     * outcomes leave, of the row's cards and the up card alone: up_table[u * n_rc + row_class[b]] */
+    int hidden, n_nc, n_rc;
+    const int32_t *node_class, *row_class;
+    const double *table, *up_table;
 } Joint;
 
 #define JBLOCK 64
@@ -366,11 +296,12 @@ typedef struct {
 MULTIVERSION
 static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_t *removed,
                         double *matrix, double *stand, Py_ssize_t rows, Py_ssize_t row0,
-                        double *avail, double *drawn, double *acc, double *out, double *gl)
+                        double *avail, double *drawn, double *acc, double *out, double *gl, double *wl)
 {
     double total[JBLOCK], up_count[RANKS][JBLOCK];
     int b, r, h, u, k, L;
     int slots = RANKS * j->n_out;
+    const int weighted = j->table != NULL;
     for (b = 0; b < JBLOCK; b++) {
         total[b] = 0.0;
         for (r = 0; r < RANKS; r++) {
@@ -378,7 +309,14 @@ static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_
             up_count[r][b] = t;
             total[b] += t;
         }
+        if (weighted)
+            total[b] -= j->hidden; /* the cards left: the level factors' counts */
     }
+    /* a counter's shoe: this block's weight of each node class, wl[nc * JBLOCK + b] */
+    if (weighted)
+        for (int nc = 0; nc < j->n_nc; nc++)
+            for (b = 0; b < JBLOCK; b++)
+                wl[(size_t)nc * JBLOCK + b] = b < n ? j->table[(size_t)nc * j->n_rc + j->row_class[row0 + b]] : 0.0;
     for (r = 0; r < RANKS; r++)
         for (h = 0; h <= j->max_held; h++)
             for (b = 0; b < JBLOCK; b++) {
@@ -427,6 +365,11 @@ static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_
                     keep[b] = w[b];
                 continue;
             }
+            if (weighted) {
+                const double *restrict weight = wl + (size_t)j->node_class[i] * JBLOCK;
+                for (b = 0; b < JBLOCK; b++)
+                    w[b] *= weight[b];
+            }
             for (int32_t e = j->entry_start[i]; e < j->entry_start[i + 1]; e++) {
                 double c = j->entry_c[e];
                 double *restrict into = acc + (size_t)j->entry_out[e] * JBLOCK;
@@ -456,6 +399,9 @@ static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_
         double *restrict into = out + ((size_t)u * j->n_out + bust) * JBLOCK;
         for (b = 0; b < JBLOCK; b++)
             into[b] = g[b] * up_count[u][b];
+        if (weighted)
+            for (b = 0; b < n; b++)
+                into[b] *= j->up_table[(size_t)u * j->n_rc + j->row_class[row0 + b]];
         for (int s = 0; s < j->n_out; s++)
             if (s != bust) {
                 const double *restrict from = out + ((size_t)u * j->n_out + s) * JBLOCK;
@@ -485,23 +431,38 @@ static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_
 }
 
 /* joint(level_start, parent, rank, held, store, entry_start, entry_out, entry_c, bust, depth, pay,
- *       n_out, n_pay, max_held, n_store, shoe, removed, matrix, stand, first, last)
+ *       n_out, n_pay, max_held, n_store, shoe, removed, matrix, stand, first, last
+ *       [, hidden, node_class, row_class, table, up_table])
  * int32 node and entry arrays, entry_c float64, depth int32 (10), pay float64 (10, n_out, n_pay),
  * shoe int64 (10), removed int64 (n, 10); matrix float64 (10, n, n_out) (or empty: not wanted)
  * and stand float64 (10, n, n_pay) are filled in, rows first..last-1, for every up card whose depth is not -1
- * (threads fill disjoint row ranges of the same arrays). */
+ * (threads fill disjoint row ranges of the same arrays). A counter's shoe (Joint): hidden, node_class
+ * int32 per node (-1 where the dealer draws), row_class int32 (n), table float64 (node classes,
+ * row classes), up_table float64 (10, row classes). */
 static PyObject *joint(PyObject *self, PyObject *args)
 {
-    PyObject *objs[15];
-    int n_out, n_pay, max_held, n_store;
+    PyObject *objs[19];
+    int n_out, n_pay, max_held, n_store, hidden = 0;
     Py_ssize_t first, last;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOiiiiOOOOnn", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
+    PyObject *weights[4] = {NULL, NULL, NULL, NULL};
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOiiiiOOOOnn|iOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
                           &objs[5], &objs[6], &objs[7], &objs[14], &objs[8], &objs[9], &n_out, &n_pay, &max_held,
-                          &n_store, &objs[10], &objs[11], &objs[12], &objs[13], &first, &last))
+                          &n_store, &objs[10], &objs[11], &objs[12], &objs[13], &first, &last, &hidden,
+                          &weights[0], &weights[1], &weights[2], &weights[3]))
         return NULL;
-    Py_buffer views[15];
+    int n_views = 15;
+    if (weights[0] || weights[1] || weights[2] || weights[3]) {
+        if (!(weights[0] && weights[1] && weights[2] && weights[3])) {
+            PyErr_SetString(PyExc_TypeError, "joint: node_class, row_class, table and up_table go together");
+            return NULL;
+        }
+        for (int i = 0; i < 4; i++)
+            objs[15 + i] = weights[i];
+        n_views = 19;
+    }
+    Py_buffer views[19];
     int got = 0;
-    for (; got < 15; got++)
+    for (; got < n_views; got++)
         if (get(objs[got], &views[got], got == 12 || got == 13) < 0)
             goto fail;
     Joint j;
@@ -530,13 +491,39 @@ static PyObject *joint(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "output arrays too small");
         goto fail;
     }
+    j.table = NULL;
+    j.hidden = hidden;
+    j.n_nc = j.n_rc = 0;
+    if (n_views == 19) {
+        /* every class a node or a row names must be in the tables */
+        Py_ssize_t nodes = views[1].len / (Py_ssize_t)sizeof(int32_t);
+        j.node_class = views[15].buf;
+        j.row_class = views[16].buf;
+        j.table = views[17].buf;
+        j.up_table = views[18].buf;
+        j.n_rc = (int)(views[18].len / (Py_ssize_t)sizeof(double) / RANKS);
+        j.n_nc = j.n_rc ? (int)(views[17].len / (Py_ssize_t)sizeof(double) / j.n_rc) : 0;
+        int ok = views[15].len == nodes * (Py_ssize_t)sizeof(int32_t)
+                 && views[16].len == n * (Py_ssize_t)sizeof(int32_t)
+                 && views[18].len == (Py_ssize_t)sizeof(double) * RANKS * j.n_rc
+                 && views[17].len == (Py_ssize_t)sizeof(double) * j.n_nc * j.n_rc && hidden >= 0;
+        for (Py_ssize_t i = 0; ok && i < nodes; i++)
+            ok = j.node_class[i] < j.n_nc && (j.node_class[i] >= 0 || j.store[i] >= 0);
+        for (Py_ssize_t i = first; ok && i < last; i++)
+            ok = j.row_class[i] >= 0 && j.row_class[i] < j.n_rc;
+        if (!ok) {
+            PyErr_SetString(PyExc_ValueError, "joint: weight tables of inconsistent sizes");
+            goto fail;
+        }
+    }
     double *avail = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)(max_held + 1));
     double *drawn = malloc(sizeof(double) * JBLOCK * (size_t)(n_store + 1));
     double *acc = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)n_out);
     double *out = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)n_out);
     double *gl = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)(j.n_levels + 2));
-    if (!avail || !drawn || !acc || !out || !gl) {
-        free(avail), free(drawn), free(acc), free(out), free(gl);
+    double *wl = malloc(sizeof(double) * JBLOCK * (size_t)(j.n_nc + 1));
+    if (!avail || !drawn || !acc || !out || !gl || !wl) {
+        free(avail), free(drawn), free(acc), free(out), free(gl), free(wl);
         PyErr_NoMemory();
         goto fail;
     }
@@ -544,10 +531,10 @@ static PyObject *joint(PyObject *self, PyObject *args)
     for (Py_ssize_t i = first; i < last; i += JBLOCK) {
         int m = last - i < JBLOCK ? (int)(last - i) : JBLOCK;
         joint_block(&j, m, (const int64_t *)views[10].buf, (const int64_t *)views[11].buf + i * RANKS,
-                    matrix, (double *)views[13].buf, n, i, avail, drawn, acc, out, gl);
+                    matrix, (double *)views[13].buf, n, i, avail, drawn, acc, out, gl, wl);
     }
     Py_END_ALLOW_THREADS
-    free(avail), free(drawn), free(acc), free(out), free(gl);
+    free(avail), free(drawn), free(acc), free(out), free(gl), free(wl);
     release(views, got);
     Py_RETURN_NONE;
 fail:
@@ -558,7 +545,6 @@ fail:
 static PyMethodDef methods[] = {
     {"numerators", numerators, METH_VARARGS, "The float dealer pass over a block of shoes."},
     {"numerators_exact", numerators_exact, METH_VARARGS, "The exact dealer pass, 128-bit integers."},
-    {"numerators_weighted", numerators_weighted, METH_VARARGS, "The float dealer pass on a counter's shoe."},
     {"joint", joint, METH_VARARGS, "The float dealer pass of every up card at once."},
     {NULL, NULL, 0, NULL},
 };

@@ -18,6 +18,13 @@
  *   outputs, stacked like values.py's stacks: layer by layer, within a layer shoe by shoe, so
  *   hand i of layer k for shoe j sits at starts[k] * C + j * n_k + i.
  *
+ * A counter's shoe (bjcalc.engine.drawmodel) adds one weight per class-total vector drawn: a
+ * row's scale is G_k times the weight of its own cards (with the up card and the extra cards),
+ * its dealer-blackjack units and each draw's bust value carry the weight of the cards they add.
+ * Those weights come from a small table, WEIGHTS entries per distinct class-total vector of a
+ * row (weight_row gives the entry of each shoe's row): the row's own, with the blackjack card,
+ * with each rank drawn and with each rank and the blackjack card.
+ *
  * Only the Python C API's buffer protocol is used (no numpy headers), the loop runs without
  * the GIL, and the module is an optional build: without it bjcalc runs the numpy version.
  * Built with -ffp-contract=off so that no multiply-add is fused: the numpy path rounds each
@@ -33,6 +40,14 @@
 #define STAND 0
 #define HIT 1
 #define DOUBLE 2
+/* a counter's shoe: per distinct class-total vector u of a row, its weights W(u), W(u + bj),
+ * W(u + r) and W(u + r + bj) for the ten ranks r (bj: the card that makes the dealer's
+ * blackjack; values.py's _kernel_weights) */
+#define WEIGHTS 22
+#define W_SELF 0
+#define W_BJ 1
+#define W_DRAW 2
+#define W_DRAW_BJ 12
 
 /* numpy's float64 sum over a row of ten: pairwise over the first eight, then the last two */
 static inline double sum10(const double *x)
@@ -62,6 +77,11 @@ typedef struct {
     double *stand, *blackjack, *hit, *best, *dbl, *one_card;
     int64_t *decision;
     double *doubled; /* scratch, stacked like the outputs: the doubled stand values */
+    /* a counter's shoe (NULL: a composition): weight_row (C, R) into weights (entries, WEIGHTS);
+     * weight_out, stacked like the outputs: each row's own weight, the factor of its scale */
+    const int64_t *weight_row;
+    const double *weights;
+    double *weight_out;
 } Job;
 
 /* `keep` all ones: a, all zeros: b (a select the compiler cannot turn into a branch) */
@@ -130,7 +150,13 @@ static void solve_layer(const Job *q, Py_ssize_t k)
             /* standing: the dealer's numerators at this layer's scale, less what a dealer
              * blackjack takes when there is no peek */
             const double not_bj = q->stand_in[j * q->n_rows + row] * lift;
-            const double bjv = bj >= 0 ? (double)(size >= 2 ? bj_left : 0) * unit : 0.0;
+            const double *wt = q->weights ? q->weights + q->weight_row[j * q->n_rows + row] * WEIGHTS : NULL;
+            double bjv = bj >= 0 ? (double)(size >= 2 ? bj_left : 0) * unit : 0.0;
+            if (wt) {
+                q->weight_out[at] = wt[W_SELF];
+                if (bj >= 0)
+                    bjv *= wt[W_BJ];
+            }
             double stand, doubled;
             if (q->peeked) {
                 stand = not_bj;
@@ -147,20 +173,27 @@ static void solve_layer(const Job *q, Py_ssize_t k)
              * value (picked without branches: whether a draw busts is as good as random) */
             const double cbj = bj >= 0 ? (double)bj_left * unit_next : 0.0;
             const double cbj1 = bj >= 0 ? (double)(bj_left - 1) * unit_next : 0.0;
-            const double bust = bust_value(q, g, cbj), bust1 = bust_value(q, g, cbj1);
+            /* a counter's shoe: each rank's draw has its own scale and blackjack units */
+            double g_r[RANKS], cbj_r[RANKS], bust[RANKS];
+            for (int r = 0; r < RANKS; r++) {
+                g_r[r] = wt ? g * wt[W_DRAW + r] : g;
+                cbj_r[r] = r == bj ? cbj1 : cbj;
+                if (wt && bj >= 0)
+                    cbj_r[r] *= wt[W_DRAW_BJ + r];
+                bust[r] = bust_value(q, g_r[r], cbj_r[r]);
+            }
             const double *next = q->best + next0;
             for (int r = 0; r < RANKS; r++)
-                after[r] = pick(keep[r], next[child[r]], r == bj ? bust1 : bust);
+                after[r] = pick(keep[r], next[child[r]], bust[r]);
             for (int r = 0; r < RANKS; r++)
                 terms[r] = left[r] * after[r];
             const double hit = sum10(terms);
             q->hit[at] = hit;
             double dbl = 0.0;
             if (is_double) {
-                const double bust_d = bust_doubled_value(q, g, cbj), bust_d1 = bust_doubled_value(q, g, cbj1);
                 for (int r = 0; r < RANKS; r++) {
-                    after[r] = pick(keep[r], q->doubled[next0 + child[r]], r == bj ? bust_d1 : bust_d);
-                    after2[r] = pick(keep[r], q->stand[next0 + child[r]], r == bj ? bust1 : bust);
+                    after[r] = pick(keep[r], q->doubled[next0 + child[r]], bust_doubled_value(q, g_r[r], cbj_r[r]));
+                    after2[r] = pick(keep[r], q->stand[next0 + child[r]], bust[r]);
                 }
                 for (int r = 0; r < RANKS; r++)
                     terms[r] = left[r] * after[r];
@@ -198,29 +231,38 @@ static int get(PyObject *obj, Py_buffer *view, int writable)
 
 #define N_IN 8
 #define N_OUT 7
-#define N_ARRAYS (N_IN + N_OUT)
+#define N_WEIGHTED 3 /* weight_row, weights, weight_out */
+#define N_ARRAYS (N_IN + N_OUT + N_WEIGHTED)
 
 /* solve(counts, children, starts, shoes, stand_in, suffixes, may_double, decisions,
  *       stand, blackjack, hit, best, decision, double, one_card,
- *       first, bj_rank, peeked, loss, double_loss, limit, double_layer, depth)
+ *       first, bj_rank, peeked, loss, double_loss, limit, double_layer, depth
+ *       [, weight_row, weights, weight_out])
  * counts int64 (R, 10), children intp (R, 10), starts int64 (L + 1), shoes int64 (C, 10),
  * stand_in float64 (C, R), suffixes float64 (C, first + L + depth + 1): each shoe's falling
  * factorials (values.py's _suffixes), may_double uint8 (rows of the double layer) or None,
  * decisions int64 (R) or None; outputs float64 (C * R) stacked, decision int64
  * (C * R), double and one_card float64 (C * rows of the double layer) or None when there is
- * no double layer. bj_rank and double_layer are -1 for none. */
+ * no double layer. bj_rank and double_layer are -1 for none. A counter's shoe: weight_row int64
+ * (C, R), weights float64 (entries, WEIGHTS), weight_out float64 (C * R) stacked (all or none). */
 static PyObject *solve(PyObject *self, PyObject *args)
 {
-    PyObject *objs[N_ARRAYS];
+    PyObject *objs[N_ARRAYS] = {NULL};
     int first, bj_rank, peeked, loss, double_loss, limit, double_layer, depth;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOiiiiiiii", &objs[0], &objs[1], &objs[2], &objs[3],
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOiiiiiiii|OOO", &objs[0], &objs[1], &objs[2], &objs[3],
                           &objs[4], &objs[5], &objs[6], &objs[7], &objs[8], &objs[9], &objs[10],
                           &objs[11], &objs[12], &objs[13], &objs[14], &first, &bj_rank, &peeked, &loss,
-                          &double_loss, &limit, &double_layer, &depth))
+                          &double_loss, &limit, &double_layer, &depth, &objs[15], &objs[16], &objs[17]))
         return NULL;
-    /* the item size of each array; may_double, decisions, double and one_card may be None */
-    static const Py_ssize_t itemsize[N_ARRAYS] = {8, sizeof(Py_ssize_t), 8, 8, 8, 8, 1, 8, 8, 8, 8, 8, 8, 8, 8};
-    static const int optional[N_ARRAYS] = {0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 1};
+    for (int i = N_ARRAYS - N_WEIGHTED; i < N_ARRAYS; i++)
+        if (!objs[i])
+            objs[i] = Py_None;
+    /* the item size of each array; may_double, decisions, double, one_card and the weights may
+     * be None */
+    static const Py_ssize_t itemsize[N_ARRAYS] = {8, sizeof(Py_ssize_t), 8, 8, 8, 8, 1, 8, 8, 8, 8, 8, 8, 8, 8,
+                                                  8, 8, 8};
+    static const int optional[N_ARRAYS] = {0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1};
+    static const int writable[N_ARRAYS] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1};
     Py_buffer views[N_ARRAYS];
     int held[N_ARRAYS] = {0};
     double *scratch = NULL;
@@ -233,7 +275,7 @@ static PyObject *solve(PyObject *self, PyObject *args)
             }
             continue;
         }
-        if (get(objs[i], &views[i], i >= N_IN) < 0)
+        if (get(objs[i], &views[i], writable[i]) < 0)
             goto done;
         held[i] = 1;
         if (views[i].itemsize != itemsize[i]) {
@@ -269,6 +311,9 @@ static PyObject *solve(PyObject *self, PyObject *args)
     q.both_loss = loss + double_loss;
     q.limit = limit;
     q.double_layer = double_layer;
+    q.weight_row = held[15] ? views[15].buf : NULL;
+    q.weights = held[16] ? views[16].buf : NULL;
+    q.weight_out = held[17] ? views[17].buf : NULL;
     /* the sizes the arrays must have, so that a wrong call fails instead of reading astray */
     const Py_ssize_t R = q.n_rows, C = q.copies, L = q.n_layers, D = (Py_ssize_t)sizeof(double);
     int ok = L >= 1 && views[0].len == R * RANKS * 8 && views[1].len == R * RANKS * (Py_ssize_t)sizeof(Py_ssize_t)
@@ -281,6 +326,14 @@ static PyObject *solve(PyObject *self, PyObject *args)
         ok = views[i].len == C * R * views[i].itemsize;
     for (Py_ssize_t k = 0; ok && k < L; k++)
         ok = q.starts[k] <= q.starts[k + 1];
+    if (ok && (held[15] || held[16] || held[17])) {
+        /* every entry a row names must be in the table */
+        Py_ssize_t entries = held[16] ? views[16].len / (WEIGHTS * D) : 0;
+        ok = held[15] && held[16] && held[17] && views[15].len == C * R * 8 && views[16].len == entries * WEIGHTS * D
+             && views[17].len == C * R * D;
+        for (Py_ssize_t i = 0; ok && i < C * R; i++)
+            ok = q.weight_row[i] >= 0 && q.weight_row[i] < entries;
+    }
     if (ok && double_layer >= 0) {
         Py_ssize_t n_double = q.starts[double_layer + 1] - q.starts[double_layer];
         ok = held[13] && held[14] && views[13].len == C * n_double * D && views[14].len == C * n_double * D

@@ -25,13 +25,13 @@ class Engine:
 
     def __init__(self, rules: Rules, exact: bool, post_split: PostSplit, model: DrawModel | None = None) -> None:
         """``model``: the shoe is a counter's shoe (:mod:`bjcalc.engine.drawmodel`), its counts
-        the rules' shoe; every value then carries its weights, and the numpy passes run."""
+        the rules' shoe; every value then carries its weights."""
         self.rules, self.exact, self.post_split, self.model = rules, exact, post_split, model
         self._contexts: dict[int, UpcardContext] = {}
         self._index = ShoeIndex(rules.infinite)  # the shoes the hands leave, shared by the up cards
         # float mode: one dealer pass per shoe for every up card (with the compiled loop)
-        joint = not exact and not rules.infinite and model is None and joint_kernel_available()
-        self._joint = JointBatch(rules, self._index) if joint else None
+        joint = not exact and not rules.infinite and joint_kernel_available()
+        self._joint = JointBatch(rules, self._index, model) if joint else None
         self._tables: dict[int, HandValues] = {}
         self._splits: dict[int, SplitSolver] = {}
         self._chart_splits: dict[int, dict[tuple[Any, int], dict[int, HandValues]]] = {}

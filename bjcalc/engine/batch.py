@@ -162,8 +162,10 @@ class JointBatch:
     loop): one analysis shares it between its up cards' :class:`DealerBatch`. Rows are
     evaluated in chunks as they are registered, in a background thread."""
 
-    def __init__(self, rules: Rules, index: ShoeIndex) -> None:
-        self.shoe, self.index = rules.shoe_counts, index
+    def __init__(self, rules: Rules, index: ShoeIndex, model: DrawModel | None = None) -> None:
+        """``model``: a counter's shoe (:mod:`bjcalc.engine.drawmodel`), whose counts are the
+        shoe; every numerator carries its weights."""
+        self.shoe, self.index, self.model = rules.shoe_counts if model is None else model.counts, index, model
         self.joint = joint_dealer(rules.hit_soft_17, rules.dealer_max_cards)
         full = self.shoe
         self.depths = [
@@ -189,7 +191,8 @@ class JointBatch:
         end = len(self.index)
         if end > self._covered:
             rows = self.index.rows(self._covered)
-            future = ahead_thread().submit(joint_numerators, self.joint, self.shoe, rows, self.depths, self.pay, False)
+            future = ahead_thread().submit(joint_numerators, self.joint, self.shoe, rows, self.depths, self.pay, False,
+                                           self.model)
             self._chunks.append((self._covered, future))
             self._covered = end
 
@@ -229,7 +232,8 @@ class JointBatch:
         for every registered shoe at the first read, and kept."""
         done = 0 if self._matrix is None else self._matrix.shape[1]
         if len(self.index) > done:
-            more, _ = joint_numerators(self.joint, self.shoe, self.index.rows(done), self.depths, self.pay)
+            more, _ = joint_numerators(self.joint, self.shoe, self.index.rows(done), self.depths, self.pay,
+                                       model=self.model)
             assert more is not None
             self._matrix = more if self._matrix is None else np.concatenate([self._matrix, more], axis=1)
         n_out = len(self.joint.outcomes[up])
@@ -247,7 +251,7 @@ class DealerBatch:
         joint: JointBatch | None = None, model: DrawModel | None = None, base: int = 0,
     ) -> None:
         """``model``, ``base``: a counter's shoe and the up card's class totals
-        (:func:`bjcalc.engine.dealer.outcome_numerators`); it runs in numpy."""
+        (:func:`bjcalc.engine.dealer.outcome_numerators`); ``joint`` then carries the same model."""
         self.dealer, self.shoe, self.depth, self.exact, self.index = dealer, shoe, depth, exact, index
         self.replacement = index.replacement
         self.model, self.base = model, base
@@ -259,7 +263,8 @@ class DealerBatch:
         self._stand_table: np.ndarray | None = None  # float: (column, payoff) stand numerators
         self._pay, self._pay_distinct, self._pay_column = pay_tables(self._codes)
         # float mode with the compiled loop: every up card's dealer in one pass (shared)
-        self._joint = joint if not exact and not self.replacement and model is None else None
+        self._joint = joint if not exact and not self.replacement else None
+        assert self._joint is None or self._joint.model == model
         self._evaluated = 0
         self._pending: tuple[concurrent.futures.Future, int] | None = None  # see start
 

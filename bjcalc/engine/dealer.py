@@ -278,13 +278,13 @@ def outcome_numerators(
     (:mod:`bjcalc.engine.drawmodel`; ``shoe`` the cards off the table less the up card, some of
     them hidden discards): every stopping state is weighted by the class totals drawn, ``base``
     (packed: the up card's) plus the removed cards plus the dealer's; the denominators are
-    ``ff(cards left, depth)`` and every numerator carries the weights of the model.
+    ``ff(cards left, depth)`` and every numerator carries the weights of the model (in numpy
+    or exactly: float mode's compiled loop weighs every up card at once in the joint pass,
+    :func:`bjcalc.engine.jointdealer.joint_numerators`).
     """
     removed = np.asarray(removed, dtype=np.int64).reshape(-1, 10)
     if replacement:
         return _replacement_numerators(dealer, shoe, len(removed), depth, exact)
-    if model is not None and not exact and dealer_kernel_available() and hasattr(dealer_kernel, "numerators_weighted"):
-        return _kernel_weighted(dealer, shoe, removed, depth, model, base)
     if model is None and (exact_halves_fit(shoe, removed, depth) if exact else dealer_kernel_available()):
         return _kernel_numerators(dealer, shoe, removed, depth, exact)
     parts = [
@@ -519,34 +519,6 @@ def _exact_numerators(dealer, shoe, removed, depth, model=None, base=0):
         values = following[:, : step.n_drawing]
     numerators = {outcome: from_residues(r, primes) for outcome, r in residues.items()}
     return numerators, _denominators(n_left, depth, True)
-
-
-def _kernel_weighted(dealer, shoe, removed, depth, model, base):
-    """:func:`_outcome_numerators` on a counter's shoe, in float, in the compiled loop: the weights tabled by
-    (class totals of a stopping state, of a row), both as indices into the table."""
-    flat = dealer.flat
-    left = np.ascontiguousarray(np.asarray(shoe, dtype=np.int64)[None, :] - removed)
-    node_codes = np.zeros(len(flat.stop), dtype=np.int64)
-    for s, step in enumerate(dealer.steps):
-        start = int(flat.node_start[s])
-        node_codes[start + step.n_drawing : start + step.width] = model.codes(step.stop_counts)
-    node_unique, node_class = np.unique(node_codes, return_inverse=True)
-    row_unique, row_class = np.unique(base + model.codes(removed), return_inverse=True)
-    table = np.ascontiguousarray(model.weights(node_unique[:, None] + row_unique[None, :], False), dtype=np.float64)
-    node_class = np.ascontiguousarray(node_class.reshape(-1), dtype=np.int32)
-    row_class = np.ascontiguousarray(row_class.reshape(-1), dtype=np.int32)
-    graph = (flat.edge_start, flat.parent, flat.child, flat.rank, flat.held, flat.width,
-             flat.node_start, flat.stop, flat.max_width, flat.max_held, depth)
-
-    def part(start: int, stop: int) -> np.ndarray:
-        out = np.zeros((len(flat.outcomes), stop - start), dtype=np.float64)
-        dealer_kernel.numerators_weighted(*graph, left[start:stop], out, model.hidden, node_class,
-                                          np.ascontiguousarray(row_class[start:stop]), table)
-        return out
-
-    parts = in_parts(part, len(left), 4096)
-    out = np.concatenate(parts, axis=1) if len(parts) > 1 else parts[0]
-    return dict(zip(flat.outcomes, out)), _denominators(left.sum(axis=1) - model.hidden, depth, False)
 
 
 def _denominators(n_left: np.ndarray, depth: int, exact: bool) -> np.ndarray:

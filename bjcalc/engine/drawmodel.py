@@ -34,6 +34,7 @@ import numpy as np
 
 # class totals are packed into one integer, RADIX per class: no round draws this many cards
 RADIX = 64
+_PRODUCT_SIZE = 1 << 21  # the most floats of one step of DrawModel._float_weights (16 MB)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -79,12 +80,21 @@ class DrawModel:
     def codes(self, counts: np.ndarray) -> np.ndarray:
         """The packed class totals of rank-count rows (..., 10): sums of codes are the codes of
         sums."""
+        return np.asarray(counts, dtype=np.int64) @ self._rank_codes
+
+    @functools.cached_property
+    def _rank_codes(self) -> np.ndarray:
         packed = self._class_matrix @ (RADIX ** np.arange(self.classes, dtype=np.int64))
-        return np.asarray(counts, dtype=np.int64) @ packed
+        packed.flags.writeable = False
+        return packed
 
     def rank_codes(self) -> np.ndarray:
         """The code of one card of each rank."""
-        return self.codes(np.eye(10, dtype=np.int64))
+        return self._rank_codes.copy()
+
+    @functools.cached_property
+    def _rank_code_ints(self) -> tuple[int, ...]:
+        return tuple(int(c) for c in self._rank_codes)
 
     def _unpack(self, codes: np.ndarray) -> np.ndarray:
         codes = np.asarray(codes, dtype=np.int64)
@@ -96,13 +106,35 @@ class DrawModel:
         codes = np.asarray(codes, dtype=np.int64)
         if not codes.size:
             return np.zeros(codes.shape, dtype=object if exact else np.float64)
+        if not exact:
+            return self._known_float_weights(codes.reshape(-1)).reshape(codes.shape)
         unique, inverse = np.unique(codes, return_inverse=True)
-        if exact:
-            values = np.array([self._exact_weight(int(c)) for c in unique.tolist()] or [0], dtype=object)
-            values = values[: len(unique)]
+        values = np.array([self._exact_weight(int(c)) for c in unique.tolist()] or [0], dtype=object)
+        return values[: len(unique)][inverse.reshape(-1)].reshape(codes.shape)
+
+    @functools.cached_property
+    def _float_cache(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The float weights worked out so far: one (sorted codes, weights) pair, replaced whole
+        when it grows (so a thread reading it sees one pair or the next, never half of one)."""
+        return [(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))]
+
+    def _known_float_weights(self, codes: np.ndarray) -> np.ndarray:
+        """:meth:`_float_weights` of codes (1-d), each worked out once per model: an analysis
+        asks for the same class totals again for every up card, split shoe and hand graph, so
+        most calls only look them up."""
+        known, values = self._float_cache[0]
+        if len(known):
+            at = np.minimum(np.searchsorted(known, codes), len(known) - 1)
+            if (known[at] == codes).all():
+                return values[at]
+            missing = np.setdiff1d(codes, known, assume_unique=False)
         else:
-            values = self._float_weights(unique)
-        return values[inverse.reshape(-1)].reshape(codes.shape)
+            missing = np.unique(codes)
+        merged = np.concatenate([known, missing])
+        order = np.argsort(merged, kind="stable")
+        known, values = merged[order], np.concatenate([values, self._float_weights(missing)])[order]
+        self._float_cache[0] = (known, values)
+        return values[np.searchsorted(known, codes)]
 
     @functools.cached_property
     def _exact_cache(self) -> dict[int, int]:
@@ -135,20 +167,28 @@ class DrawModel:
         out = np.zeros(len(codes), dtype=np.float64)
         if not len(codes):
             return out
-        # ratio[d, j, a] = u_j^(a) / M_j^(a): the chance that a given a cards of class j are all left
+        # ratio[j][d, a] = u_j^(a) / M_j^(a): the chance that a given a cards of class j are all left
         most = int(drawn.max(initial=0))
         steps = np.arange(most)
-        product = np.ones((len(weights), len(codes)), dtype=np.float64)
+        ratios = []
         for j, m in enumerate(self.pool):
             with np.errstate(divide="ignore", invalid="ignore"):
                 step = np.clip(left[:, j, None] - steps[None, :], 0, None) / (m - steps[None, :])
             step = np.where(steps[None, :] < m, step, 0.0)
-            ratio = np.concatenate([np.ones((len(weights), 1)), np.cumprod(step, axis=1)], axis=1)
-            product *= ratio[:, drawn[:, j]]
-        return weights @ product
+            ratios.append(np.concatenate([np.ones((len(weights), 1)), np.cumprod(step, axis=1)], axis=1))
+        # a few codes at a time, so that the (support, codes) products stay small: a count of
+        # many classes has a support of 10^4 to 10^6 splits on a large shoe
+        chunk = max(1, _PRODUCT_SIZE // len(weights))
+        for start in range(0, len(codes), chunk):
+            part = drawn[start : start + chunk]
+            product = np.ones((len(weights), len(part)), dtype=np.float64)
+            for j, ratio in enumerate(ratios):
+                product *= ratio[:, part[:, j]]
+            out[start : start + chunk] = weights @ product
+        return out
 
     def code_of(self, counts: tuple[int, ...]) -> int:
-        return int(self.codes(np.array(counts, dtype=np.int64)))
+        return sum(n * c for n, c in zip(counts, self._rank_code_ints))
 
     def draw_factor(self, before: int, drawn: tuple[int, ...], cards: int) -> Fraction:
         """How much likelier drawing the cards ``drawn`` (rank counts, in a given order) is on
@@ -160,3 +200,13 @@ class DrawModel:
         if below == 0:
             return Fraction(0)
         return Fraction(math.perm(cards, n) * self._exact_weight(before + self.code_of(drawn)), below)
+
+    def float_draw_factor(self, before: int, drawn: tuple[int, ...], cards: int) -> float:
+        """:meth:`draw_factor` in floats, from the float weights (no big integers)."""
+        w_before, w_after = self._known_float_weights(np.array([before, before + self.code_of(drawn)]))
+        if w_before == 0:
+            return 0.0
+        ratio = 1.0
+        for i in range(sum(drawn)):
+            ratio *= (cards - i) / (cards - self.hidden - i)
+        return ratio * float(w_after) / float(w_before)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,6 +19,9 @@ from bjcalc.engine import dealer, store
 from bjcalc.engine.dealer import compiled_dealer
 from bjcalc.engine.kernels import dealer_kernel
 from bjcalc.engine.pools import in_parts
+
+if TYPE_CHECKING:
+    from bjcalc.engine.drawmodel import DrawModel
 
 _DIGEST = store.source_digest(__file__, dealer.__file__)  # built from the up cards' compiled graphs
 
@@ -52,6 +56,21 @@ class JointDealer:
     n_out: int  # outcome slots per up card
     max_held: int
     outcomes: tuple[tuple[int, ...], ...]  # per up card
+
+    @functools.cached_property
+    def counts(self) -> np.ndarray:
+        """Each node's multiset ``F`` (nodes, 10), rebuilt from the parents, level by level."""
+        out = np.zeros((len(self.parent), 10), dtype=np.int64)
+        kept = np.zeros((int((self.store >= 0).sum()), 10), dtype=np.int64)  # by store slot
+        eye = np.eye(10, dtype=np.int64)
+        for start, stop in zip(self.level_start[:-1].tolist(), self.level_start[1:].tolist()):
+            parent = self.parent[start:stop]
+            held = np.where(parent[:, None] >= 0, kept[np.maximum(parent, 0)], 0)  # level 1: no parent
+            out[start:stop] = held + eye[self.rank[start:stop]]
+            slots = self.store[start:stop]
+            kept[slots[slots >= 0]] = out[start:stop][slots >= 0]
+        out.flags.writeable = False
+        return out
 
 
 @functools.lru_cache(maxsize=8)
@@ -155,14 +174,17 @@ def _compile_joint(hit_soft_17: bool, max_cards: int | None) -> JointDealer:
 
 def joint_numerators(
     joint: JointDealer, shoe: tuple[int, ...], removed: np.ndarray, depths: list[int], pay: np.ndarray,
-    outcomes: bool = True,
+    outcomes: bool = True, model: DrawModel | None = None,
 ) -> tuple[np.ndarray | None, np.ndarray]:
     """Every up card's dealer outcome numerators for the shoes ``shoe - removed[i]`` (``shoe``
     before the up card), each over ``ff(cards left after the up card, depths[up])`` as
     :func:`outcome_numerators` gives them for that up card: ``(matrix, stand)`` of shapes
     (10, shoes, ``joint.n_out``) and (10, shoes, payoffs), ``stand[u] = matrix[u] @ pay[u]``.
     Up cards whose depth is -1 are left at zero; without ``outcomes``, only ``stand`` is
-    computed (``matrix`` is None). Large batches run on every core."""
+    computed (``matrix`` is None). Large batches run on every core. ``model``: a counter's
+    shoe (``shoe`` its cards off the table), each up card's numerators as
+    :func:`~bjcalc.engine.dealer.outcome_numerators` gives them with the model
+    (:func:`_weight_tables`)."""
     removed = np.ascontiguousarray(removed, dtype=np.int64).reshape(-1, 10)
     n = len(removed)
     matrix = np.zeros((10, n if outcomes else 0, joint.n_out))
@@ -173,5 +195,25 @@ def joint_numerators(
         joint.n_out, pay.shape[2], joint.max_held, int((joint.store >= 0).sum()),
         np.array(shoe, dtype=np.int64), removed, matrix, stand,
     )
-    in_parts(lambda start, stop: dealer_kernel.joint(*arguments, start, stop), n, 2048)
+    weighted = () if model is None else (model.hidden, *_weight_tables(joint, model, removed))
+    in_parts(lambda start, stop: dealer_kernel.joint(*arguments, start, stop, *weighted), n, 2048)
     return (matrix if outcomes else None), stand
+
+
+def _weight_tables(joint: JointDealer, model: DrawModel, removed: np.ndarray) -> tuple[np.ndarray, ...]:
+    """A counter's shoe in the joint pass: the weight of a stopping node ``F`` (the up card
+    among its cards) on the shoe ``shoe - removed[i]`` is that of the class totals of
+    ``removed[i]`` and ``F`` together; a bust, what the other outcomes leave, is weighted by
+    the class totals of ``removed[i]`` and the up card (the weights of every way on from
+    there add up to that one). Both take few distinct values, so the loop reads them from
+    tables by (class of the node, class of the row): ``(node_class, row_class, table,
+    up_table)``, node_class -1 where the dealer draws."""
+    stops = joint.store < 0
+    node_codes, inverse = np.unique(model.codes(joint.counts[stops]), return_inverse=True)
+    node_class = np.full(len(joint.store), -1, dtype=np.int32)
+    node_class[stops] = inverse.reshape(-1)
+    row_codes, row_class = np.unique(model.codes(removed), return_inverse=True)
+    table = model.weights(node_codes[:, None] + row_codes[None, :], False)
+    up_table = model.weights(model.rank_codes()[:, None] + row_codes[None, :], False)
+    return (node_class, np.ascontiguousarray(row_class.reshape(-1), dtype=np.int32),
+            np.ascontiguousarray(table, dtype=np.float64), np.ascontiguousarray(up_table, dtype=np.float64))

@@ -334,8 +334,12 @@ class SplitSolver:
         q: Fraction | float = Fraction(pair_left, n_left)
         if context.model is not None:  # a counter's shoe: the pair card's odds carry its weights
             model = context.model
-            drawn = context.base + model.code_of(self.extra(pair, removed)) + int(model.rank_codes()[pair])
-            q *= model.draw_factor(drawn, tuple(int(r == pair) for r in range(10)), n_left)
+            card = tuple(int(r == pair) for r in range(10))
+            drawn = context.base + model.code_of(self.extra(pair, removed)) + model.code_of(card)
+            if exact:
+                q *= model.draw_factor(drawn, card, n_left)
+            else:
+                q = pair_left / n_left * model.float_draw_factor(drawn, card, n_left)
         return quotient(free, g, exact), quotient(free - pair_term, g, exact), q if exact else float(q)
 
     def value(self, pair: int, first_hand_only: bool = False) -> Fraction | float:

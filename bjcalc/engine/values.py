@@ -314,7 +314,7 @@ def solve_many(
     limit = stop_at(context.rules) if limit is None else limit
     can_hit = [size < limit for size in sizes]
     double_layer = sizes.index(2) if 2 in sizes and can_hit[sizes.index(2)] else None
-    if not context.exact and player_kernel_available() and not context.replacement and context.model is None:
+    if not context.exact and player_kernel_available() and not context.replacement:
         passed = _kernel_pass(context, layers, extras, loss, limit, double_layer, may_double, decisions)
     else:
         passed = _numpy_pass(context, layers, extras, loss, can_hit, double_layer, may_double, decisions)
@@ -424,6 +424,10 @@ class _KernelInputs:
     shoe_rows: np.ndarray  # (copies, 10) int64
     stand: np.ndarray  # the dealer's stand numerators of each hand, over ff(n - size, depth): shoe by shoe, flat rows
     suffixes: np.ndarray  # (copies, top + 1): the shoes' _suffixes as floats
+    # a counter's shoe (else None): each row's entry (shoe by shoe, flat rows) in the table of
+    # weights of its class totals (:func:`_kernel_weights`)
+    weight_row: np.ndarray | None = None
+    weights: np.ndarray | None = None
 
 
 def _kernel_inputs(context: UpcardContext, layers: HandLayers, extras: Extras) -> _KernelInputs:
@@ -439,6 +443,9 @@ def _kernel_inputs(context: UpcardContext, layers: HandLayers, extras: Extras) -
         index = context.batch.index
         columns = np.concatenate([part for extra in extras for part in index.register(layers, extra)])
         stand = context.batch.stand_numerators(columns, np.tile(payoff, len(extras)))
+        weight_row = weights = None
+        if context.model is not None:
+            weight_row, weights = _kernel_weights(context, layers, extras)
         stacks[key] = _KernelInputs(
             shoes=shoes,
             scales=[suffix[layers.first : layers.first + len(layers.counts) + 1] for suffix in suffixes],
@@ -446,8 +453,38 @@ def _kernel_inputs(context: UpcardContext, layers: HandLayers, extras: Extras) -
             stand=np.ascontiguousarray(stand, dtype=np.float64),
             # float(int) rounds as as_numbers does (and overflows alike)
             suffixes=np.array(suffixes, dtype=np.float64),
+            weight_row=weight_row,
+            weights=weights,
         )
     return stacks[key]
+
+
+def _kernel_weights(context: UpcardContext, layers: HandLayers, extras: Extras) -> tuple[np.ndarray, np.ndarray]:
+    """A counter's shoe in the compiled loop: the distinct class totals of the rows (the up
+    card's, the extra cards' and the hand's, as :func:`_stacked_values` weights them), the entry
+    of each row (shoe by shoe, flat rows) and the table of each entry's weights: its own, with
+    the dealer's blackjack card, with each rank drawn, with each rank and the blackjack card
+    (the loop's ``WEIGHTS`` columns; the blackjack columns are the others' where no up card
+    makes a blackjack, and then never read)."""
+    model = context.model
+    assert model is not None
+    key = ("class totals", model.of_rank)  # the same for every shoe and count of these classes: kept
+    if key not in layers.derived:
+        hands, of_hand = np.unique(model.codes(layers.flat.counts), return_inverse=True)
+        for array in (hands, of_hand):
+            array.flags.writeable = False
+        layers.derived[key] = hands, of_hand.reshape(-1)
+    hands, of_hand = layers.derived[key]  # type: ignore[misc]
+    # the hands' few distinct class totals on each shoe, then each row's entry among them all
+    codes = context.base + model.codes(np.array(extras, dtype=np.int64))[:, None] + hands[None, :]
+    unique, inverse = np.unique(codes, return_inverse=True)
+    inverse = inverse.reshape(len(extras), len(hands))[:, of_hand]
+    ranks = model.rank_codes()
+    bj = 0 if context.bj_rank is None else int(ranks[context.bj_rank])
+    offsets = np.concatenate([[0, bj], ranks, ranks + bj])
+    table = model.weights(unique[:, None] + offsets[None, :], False)
+    return (np.ascontiguousarray(inverse.reshape(-1), dtype=np.int64),
+            np.ascontiguousarray(table, dtype=np.float64))
 
 
 def _kernel_pass(
@@ -471,6 +508,10 @@ def _kernel_pass(
     if double_layer is not None:
         width = copies * len(layers.counts[double_layer])
         double, one_card = np.empty(width), np.empty(width)
+    weighted: tuple[np.ndarray, ...] = ()
+    if inputs.weights is not None:
+        assert inputs.weight_row is not None
+        weighted = (inputs.weight_row, inputs.weights, np.empty(copies * rows))
     player_kernel.solve(
         np.ascontiguousarray(flat.counts, dtype=np.int64),
         np.ascontiguousarray(flat.children, dtype=np.intp),
@@ -480,11 +521,12 @@ def _kernel_pass(
         None if decisions is None else np.ascontiguousarray(np.concatenate(decisions), dtype=np.int64),
         stand, blackjack, hit, best, decision, double, one_card,
         layers.first, -1 if context.bj_rank is None else context.bj_rank, int(context.peeked), loss,
-        context.double_loss, limit, -1 if double_layer is None else double_layer, context.depth,
+        context.double_loss, limit, -1 if double_layer is None else double_layer, context.depth, *weighted,
     )
     bounds = (flat.starts * copies).tolist()
     return _Pass(inputs.shoes, inputs.scales, _Layers(stand, bounds), _Layers(hit, bounds), _Layers(best, bounds),
-                 _Layers(decision, bounds), _Layers(blackjack, bounds), double, one_card)
+                 _Layers(decision, bounds), _Layers(blackjack, bounds), double, one_card,
+                 _Layers(weighted[2], bounds) if weighted else None)
 
 
 class _Layers(Sequence):
