@@ -640,8 +640,11 @@ class IndexPolicy(ChartPolicy):
     every later decision and split hand, the chart."""
 
     def __init__(self, engine: Any, chart: Chart, plays: Sequence[tuple[IndexPlay, int]], tags: Sequence[Fraction],
-                 running_count: Fraction, seen: int, convention: Convention) -> None:
+                 running_count: Fraction, seen: int, convention: Convention, like: ChartPolicy | None = None) -> None:
         super().__init__(engine, chart)
+        if like is not None and like.chart is chart and like.engine is engine:
+            # the same chart on the same shoe: its solved hands and split hands are these
+            self._hands, self._splits = like._hands, like._splits
         self.tags, self.running_count, self.convention = tags, running_count, convention
         self.cards_left = sum(engine.rules.shoe_counts) - seen - 3
         self._plays: dict[tuple[tuple[int, ...], int], tuple[IndexPlay, int]] = {}
@@ -691,9 +694,10 @@ def state_task(rules: Rules, tags: tuple[Fraction, ...], seen: int, running_coun
     tc = true_count(running_count + tags[ACE], sum(rules.shoe_counts) - seen - 1, convention.divisor,
                     convention.rounding)
     engine = analysis.engine
-    basic = number(round_totals(engine, ChartPolicy(engine, chart)).ev)
+    chart_policy = ChartPolicy(engine, chart)
+    basic = number(round_totals(engine, chart_policy).ev)
     indexed = number(round_totals(engine, IndexPolicy(engine, chart, plays, tags, running_count, seen,
-                                                      convention)).ev)
+                                                      convention, like=chart_policy)).ev)
     cd = number(round_totals(engine, Optimal(engine)).ev)
     p_ace = shoe.draw_probability([Rank.ACE]) if rules.insurance else Fraction(0)
     insurance = number(analysis.insurance("A")) if p_ace else number(0)
