@@ -769,6 +769,26 @@ def _cards_left_list(text: str | None) -> tuple[int, ...] | None:
     return tuple(int(f) for f in fields)
 
 
+def _one_system(system_name: str | None, tag_text: str | None) -> Any:
+    """The count of ``--count`` or ``--tags`` (default hi-lo), refusing both."""
+    from bjcalc import CountSystem, parse_tags
+
+    if system_name is not None and tag_text is not None:
+        _refuse_both(f"--count {system_name}", f"--tags {tag_text}", "give one count")
+    return (CountSystem("custom", parse_tags(tag_text)) if tag_text is not None
+            else CountSystem.named(system_name or "hi-lo"))
+
+
+def _irc(irc: str) -> Any:
+    """``--irc`` as a Fraction."""
+    from fractions import Fraction
+
+    try:
+        return Fraction(irc.strip())
+    except (ValueError, ZeroDivisionError):
+        raise click.BadParameter(f"must be a number such as -4 or 1/2, not {irc!r}", param_hint="--irc") from None
+
+
 def _one_count(command: Callable[..., Any]) -> Callable[..., Any]:
     """``--count NAME`` or ``--tags T2,...,TA`` (default hi-lo), for the commands of one count."""
     command = click.option("--tags", "tag_text", default=None, metavar="T2,...,TT,TA",
@@ -795,22 +815,15 @@ def insurance_index(system_name: str | None, tag_text: str | None, hand: str | N
     """The running count at which insurance turns positive, by cards left, for a hand against
     the dealer's ace: exact, from the counter's shoe (what a counter knows: the count, the cards
     seen and the table; docs/countshoe.md)."""
-    from fractions import Fraction
 
-    from bjcalc import CountSystem, insurance_table, parse_tags
+    from bjcalc import insurance_table
     from bjcalc.render.csvfile import insurance_csv
     from bjcalc.render.jsondoc import insurance_json
     from bjcalc.render.markdown import insurance_markdown
     from bjcalc.render.text import insurance_text
 
-    if system_name is not None and tag_text is not None:
-        _refuse_both(f"--count {system_name}", f"--tags {tag_text}", "give one count")
-    system = (CountSystem("custom", parse_tags(tag_text)) if tag_text is not None
-              else CountSystem.named(system_name or "hi-lo"))
-    try:
-        start = Fraction(irc.strip())
-    except (ValueError, ZeroDivisionError):
-        raise click.BadParameter(f"must be a number such as -4 or 1/2, not {irc!r}", param_hint="--irc") from None
+    system = _one_system(system_name, tag_text)
+    start = _irc(irc)
     rules = build_rules(**options)
     if rules.infinite:
         raise InvalidRulesError("an infinite deck has no count: the cards are drawn with replacement")
@@ -854,19 +867,16 @@ def index(system_name: str | None, tag_text: str | None, cards_seen: int | None,
     """Index numbers: the true count at which each play beats the one it replaces, for a count
     and rules, at one depth, from the exact model of the counter's shoe (docs/countshoe.md;
     computed in floating point)."""
-    from bjcalc import CountSystem, convention_of, depth_of, index_table, parse_tags, play_from_text
+    from bjcalc import convention_of, depth_of, index_table, play_from_text
     from bjcalc.render.csvfile import index_csv
     from bjcalc.render.html import index_html
     from bjcalc.render.jsondoc import index_json
     from bjcalc.render.markdown import index_markdown
     from bjcalc.render.text import index_text
 
-    if system_name is not None and tag_text is not None:
-        _refuse_both(f"--count {system_name}", f"--tags {tag_text}", "give one count")
+    system = _one_system(system_name, tag_text)
     if cards_seen is not None and depth is not None:
         _refuse_both("--cards-seen", "--depth", "give the depth once")
-    system = (CountSystem("custom", parse_tags(tag_text)) if tag_text is not None
-              else CountSystem.named(system_name or "hi-lo"))
     rules = build_rules(**options)
     if rules.infinite:
         raise InvalidRulesError("an infinite deck has no count: the cards are drawn with replacement")
@@ -946,21 +956,15 @@ def truecount_command(system_name: str | None, tag_text: str | None, irc: str, p
     exact counter's-shoe analyses (docs/truecount.md says what is exact and what is modelled)."""
     from fractions import Fraction
 
-    from bjcalc import CountSystem, Spread, TaskStore, convention_of, default_store, parse_tags, truecount_analysis
+    from bjcalc import Spread, TaskStore, convention_of, default_store, truecount_analysis
     from bjcalc.render.csvfile import truecount_csv
     from bjcalc.render.html import truecount_html
     from bjcalc.render.jsondoc import truecount_json
     from bjcalc.render.markdown import truecount_markdown
     from bjcalc.render.text import truecount_text
 
-    if system_name is not None and tag_text is not None:
-        _refuse_both(f"--count {system_name}", f"--tags {tag_text}", "give one count")
-    system = (CountSystem("custom", parse_tags(tag_text)) if tag_text is not None
-              else CountSystem.named(system_name or "hi-lo"))
-    try:
-        start = Fraction(irc.strip())
-    except (ValueError, ZeroDivisionError):
-        raise click.BadParameter(f"must be a number such as -4 or 1/2, not {irc!r}", param_hint="--irc") from None
+    system = _one_system(system_name, tag_text)
+    start = _irc(irc)
     try:
         pen = Fraction(penetration.strip())
     except (ValueError, ZeroDivisionError):
