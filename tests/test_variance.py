@@ -1,5 +1,6 @@
 """The round's exact variance against brute force over every ordering of tiny shoes."""
 
+from collections import Counter
 from fractions import Fraction
 from itertools import permutations
 
@@ -16,6 +17,33 @@ def total(cards):
     return hard + 10 if 1 in cards and hard + 10 <= 21 else hard
 
 
+def distinct_orderings(cards):
+    """Every distinct ordering of ``cards`` (a multiset), each once: ``set(permutations(cards))``
+    without building all n! permutations first (11 cards: 40 million tuples, 3.5 s)."""
+    left = Counter(cards)
+    order = []
+
+    def extend():
+        if len(order) == len(cards):
+            yield tuple(order)
+            return
+        for card in sorted(left):
+            if left[card]:
+                left[card] -= 1
+                order.append(card)
+                yield from extend()
+                order.pop()
+                left[card] += 1
+
+    return list(extend())
+
+
+def test_distinct_orderings_are_the_set_of_permutations():
+    for cards in ([2, 3, 5, 6, 10, 10, 10], [2, 2, 4, 8, 8, 8, 10], [10] * 4, [3]):
+        orders = distinct_orderings(cards)
+        assert len(orders) == len(set(orders)) and set(orders) == set(permutations(cards))
+
+
 def over_orderings(shoe, play_round, record=None):
     """E[X], E[X^2], how many orderings split and the most hands one played, over every
     distinct ordering (equally likely) of a shoe without aces: ``play_round(hand, up, draws)``
@@ -26,7 +54,7 @@ def over_orderings(shoe, play_round, record=None):
     first_moment = second_moment = Fraction(0)
     splits = 0
     most = 1
-    orders = set(permutations(cards))
+    orders = distinct_orderings(cards)
     for order in orders:
         hand, up, deck = [order[0], order[2]], order[1], list(order[3:])
         hole, draws = deck[0], deck[1:]
@@ -60,7 +88,7 @@ def brute_force(shoe, rules):
     (ties: stand, then hit, then double), over every distinct ordering of the shoe's cards
     (equally likely). The shoes have no aces, so there is no blackjack and no peek."""
     cards = [r + 1 for r in range(10) for _ in range(shoe[r])]
-    orders = set(permutations(cards))
+    orders = distinct_orderings(cards)
     decisions = {}
 
     def best(hand, up, first):
