@@ -271,7 +271,7 @@ def _on_dask(todo: Sequence[Task], scheduler: str, batch: int | None,
     except ImportError:
         raise TaskError("--scheduler needs Dask distributed: pip install 'bjcalc[dask]'") from None
     try:
-        client = distributed.Client(scheduler, timeout="5s")
+        client = distributed.Client(scheduler, timeout="3s")
     except (OSError, TimeoutError) as error:
         raise TaskError(f"scheduler {scheduler!r} cannot be reached: {error}") from None
     try:

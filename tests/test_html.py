@@ -410,14 +410,27 @@ frames.forEach(frame => frame.addEventListener("load", () => {{
 
 
 @_NEEDS_BROWSER
-@pytest.mark.parametrize("page", sorted(p.name for p in CHART_FILE.parent.glob("*.html")) + ["chart page"])
+@pytest.mark.parametrize("page", sorted(p.name for p in CHART_FILE.parent.glob("*.html")) + ["chart page",
+                                                                                           "truecount page"])
 def test_pages_need_no_sideways_scrolling_on_a_phone(chart, tmp_path, page):
     """Issue 12: readable on a phone, no sideways scrolling at 420 px (every generated report, and
     a chart page with long rules and figures); issue 19: at 400 px the legend's Rh/S swatch spilled
     out of its box. Both widths in one browser run."""
     import html as html_module
 
-    if page == "chart page":
+    if page == "truecount page":  # issue 21: its plots (inline SVG) and tables
+        from fractions import Fraction
+
+        from bjcalc import Rules, Spread, truecount_analysis
+        from bjcalc.render.html import truecount_html
+
+        rules = Rules(decks=1, split_hands=2, surrender="late")
+        result = truecount_analysis(rules, "hi-lo", (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1), penetration=Fraction(6, 52),
+                                    placement="spaced", indices="published", spread=Spread.parse("<=0:1,>=1:4"),
+                                    workers=1, optimal_spread=4, bankroll=100)
+        text = truecount_html(result, rules)
+        assert text.count("<svg") == 3
+    elif page == "chart page":
         text = chart_page(chart, title="Basic strategy: Atlantic City Blackjack Gold (Microgaming, online RNG)",
                           rules=RULES * 3, figures=FIGURES * 2, notes=["EVs per initial bet."])
     else:

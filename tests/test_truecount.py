@@ -358,20 +358,16 @@ def test_a_store_that_cannot_be_opened_is_one_line(tmp_path):
 
 
 def test_the_command_prints_every_format(tmp_path):
-    store = str(tmp_path / "s.sqlite")
     base = ["truecount", "--decks", "1", "--split-hands", "2", "--penetration", "6/52", "--placement", "spaced",
-            "--spread",
-            "<=0:1,>=1:3", "--workers", "1", "--store", store, "--bankroll", "200",
+            "--spread", "<=0:1,>=1:3", "--workers", "1", "--store", str(tmp_path / "s.sqlite"), "--bankroll", "200",
             "--indices", "published"]
     runner = CliRunner()
-    text = runner.invoke(cli, base)
-    assert text.exit_code == 0, text.output
-    assert "True counts and spreads" in text.output and "SCORE" in text.output and "risk of ruin" in text.output
-    for fmt, words in (("markdown", "## By true count"), ("csv", "true_count,frequency,basic,indices,cd"),
-                       ("json", '"command": "truecount"'), ("html", "<svg")):
-        out = runner.invoke(cli, [*base, "--format", fmt])
+    for fmt, words in (("text", "SCORE"), ("markdown", "## By true count"),
+                       ("csv", "true_count,frequency,basic,indices,cd"), ("json", '"command": "truecount"'),
+                       ("html", "<svg")):
+        out = runner.invoke(cli, [*base, "--format", fmt])  # the first computes, the others read the store
         assert out.exit_code == 0 and words in out.output, (fmt, out.output[:300])
-        assert "0 analyses computed" not in out.output or fmt != "text"
+    assert "risk of ruin" in runner.invoke(cli, base).output
 
 
 @pytest.mark.parametrize("args, words", [

@@ -41,6 +41,7 @@ def test_a_run_on_the_cluster_equals_the_local_run(cluster, tmp_path):
     assert _figures(remote) == _figures(local)
 
 
+@pytest.mark.slow  # the library run above checks the results; this the command's wiring
 def test_the_command_takes_a_scheduler(cluster, tmp_path):
     args = ["truecount", "--decks", "1", "--split-hands", "2", "--penetration", "6/52", "--format", "csv",
             "--indices", "published"]

@@ -306,6 +306,9 @@ def truecount_heading(result: TrueCountResult, rules: Rules) -> list[str]:
 def _placement_text(result: TrueCountResult) -> str:
     if result.placement == "spaced":
         return f"round k starts after round(k x {result.cards_per_round:.3f}) cards (the expected cards a round uses)"
+    if result.placement == "chain":
+        return (f"rounds start where a round's cards ({result.cards_per_round:.3f} on average, by the strategy) take "
+                "them, followed over the tag classes seen (short, ten-rich rounds lean the counts; docs/truecount.md)")
     if result.placement == "renewal":
         return (f"rounds start where a round's cards ({result.cards_per_round:.3f} on average, by the strategy) "
                 "take them, independently of the count (renewal)")

@@ -88,8 +88,6 @@ _PAIR_NAMES = {"A": "A,A", "T": "T,T"}
 
 _STYLE = """
 :root { --ink: %(ink)s; --rule: #555; --muted: #444; }
-figure.plot { margin: 1rem 0; } figure.plot svg { width: 100%%; height: auto; display: block; }
-figure.plot figcaption { font-size: 0.9rem; color: var(--muted); }
 * { box-sizing: border-box; }
 html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 body { margin: 1.5rem auto; max-width: 60rem; padding: 0 1rem; color: var(--ink); background: #fff;
@@ -541,12 +539,14 @@ def truecount_html(result: TrueCountResult, rules: Any) -> str:
                  for i, name in ((2, "basic"), (3, "indices"), (4, "CD"))}
     penetration = [(100 * float(p), float(w.win_per_100)) for p, w in result.by_penetration]
     body = [
+        "<style>figure.plot { margin: 1rem 0; } figure.plot svg { width: 100%; height: auto; display: block; } "
+        "figure.plot figcaption { font-size: 0.9rem; color: var(--muted); }</style>",
         f'<ul class="lead">{notes}</ul>',
         plots.bars("How often a round starts at each true count", frequency, "true count", "rounds %"),
         plots.lines("Advantage by true count (true counts with at least 0.01 % of rounds)", advantage,
-                    "true count", "EV % of the initial bet"),
+                    "true count", "EV %"),
         plots.lines(f"Win per 100 rounds against penetration ({result.win.spread}, {result.win.strategy})",
-                    {"win per 100 rounds": penetration}, "penetration %", "units per 100 rounds"),
+                    {"win per 100 rounds": penetration}, "penetration %", "win /100"),
         _grid_table("By true count", [TRUECOUNT_HEADERS, *rows]),
         _grid_table("The spread", [WIN_HEADERS, *win_rows(result.win)]),
         _grid_table("By penetration", [PENETRATION_HEADERS, *penetration_rows(result)]),

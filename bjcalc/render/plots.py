@@ -27,11 +27,9 @@ def _ticks(low: float, high: float, count: int = 6) -> list[float]:
             step *= factor
             break
     first = math.floor(low / step) * step
-    out = []
-    value = first
-    while value <= high + step * 1e-9:
-        out.append(round(value, 10))
-        value += step
+    out = [round(first, 10)]
+    while out[-1] < high - step * 1e-9:  # the last tick at or beyond ``high``
+        out.append(round(out[-1] + step, 10))
     return out
 
 
