@@ -936,7 +936,11 @@ def truecount_analysis(
                                                 convention, exact)))
     # the deepest state first, here: a shoe too small for a round at the cut card says so at once
     deepest = max(range(len(tasks)), key=lambda i: tasks[i].arguments[2])
-    run_tasks([tasks[deepest]], store, job, workers=1, scheduler=scheduler)
+    try:
+        run_tasks([tasks[deepest]], store, job, workers=1, scheduler=scheduler)
+    except InvalidShoeError as error:
+        raise InvalidShoeError(f"penetration {float(pen):g} leaves {cards - tasks[deepest].arguments[2]} cards at the "
+                               f"last round's start: {error} (a smaller --penetration, or fewer split hands)") from None
     run = run_tasks(tasks, store, job, workers=workers, scheduler=scheduler, progress=progress, batch=batch)
     values = {state: store.get(key) for state, key in where.items()}
 
