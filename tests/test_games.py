@@ -124,13 +124,20 @@ def test_a_single_mistake_costs_exactly_its_cost(two_decks):
     assert abs((best_ev - mistake_ev) - costs[0].cost) < 1e-15
 
 
-def test_report_formats():
+# the report in each format, one test each (4 s apiece), so that xdist can share them out
+def test_report_text_format():
     text = run("report", "--game", "live-dealer", "--decks", "1").output
     assert "assumed (the game's text is silent): no surrender" in text
     for label in ("house edge, basic chart", "insurance EV", "Bet Behind", "perfect pairs", "21+3"):
         assert label in text
+
+
+def test_report_json_format():
     data = json.loads(run("report", "--game", "us-shoe", "--decks", "1", "--format", "json").stdout)
     assert data["assumed"] and data["chart"]["pairs"]["8"]["6"] == "P"
+
+
+def test_report_html_format():
     # the page of a game with resplits is tables/us-shoe-report.html (tests/test_tables.py); here the
     # command's html format, without the resplit variance that costs 4 s
     page = run("report", "--game", "us-shoe", "--decks", "1", "--split-hands", "1", "--format", "html").stdout

@@ -217,14 +217,20 @@ def test_exact_variance_with_resplits_matches_brute_force(shoe, max_hands):
     assert to_fraction(analysis.variance().variance) == square - mean * mean
 
 
-def test_variance_float_agrees_with_exact():
-    half_deck = (2, 2, 2, 2, 2, 2, 2, 2, 2, 8)
-    for rules in (Rules(decks=1, split_hands=1, surrender="late", hit_soft_17=True),
-                  Rules(decks=1, split_hands=2, hit_soft_17=True, double_after_split=True),
-                  Rules(shoe=half_deck, split_hands=4, resplit_aces=True, double_after_split=True),
-                  Rules(shoe=half_deck, split_hands=3, hole_card="none", hit_soft_17=True)):
-        exact = to_fraction(Analysis(rules, exact=True).variance().variance)
-        assert abs(float(exact) - Analysis(rules).variance().variance) < 1e-12
+HALF_DECK = (2, 2, 2, 2, 2, 2, 2, 2, 2, 8)
+
+
+# one test per rule set (the 1-deck split one takes 5 s), so that xdist can share them out
+@pytest.mark.parametrize("rules", [
+    Rules(decks=1, split_hands=1, surrender="late", hit_soft_17=True),
+    Rules(decks=1, split_hands=2, hit_soft_17=True, double_after_split=True),
+    Rules(shoe=HALF_DECK, split_hands=4, resplit_aces=True, double_after_split=True),
+    Rules(shoe=HALF_DECK, split_hands=3, hole_card="none", hit_soft_17=True),
+], ids=["1 deck, no split, LS, H17", "1 deck, split to 2, H17", "half deck, resplit to 4, RSA",
+        "half deck, split to 3, no hole card, H17"])
+def test_variance_float_agrees_with_exact(rules):
+    exact = to_fraction(Analysis(rules, exact=True).variance().variance)
+    assert abs(float(exact) - Analysis(rules).variance().variance) < 1e-12
 
 
 def test_edge_reports_the_standard_deviation():
