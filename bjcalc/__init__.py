@@ -27,7 +27,8 @@ _EVERY_CLI_NUMBER = {
          "eor_table", "insurance_effects", "parse_hand", "parse_play", "play_effects"],
         "bjcalc.eor"),
     **dict.fromkeys(["SYSTEMS", "CountSystem", "parse_tags"], "bjcalc.systems"),
-    **dict.fromkeys(["CountFigures", "CountTable", "count_figures", "count_table", "play_index"], "bjcalc.counting"),
+    **dict.fromkeys(["CountFigures", "CountTable", "ExactIndex", "ExactIndices", "count_figures", "count_table",
+                     "exact_indices", "play_index"], "bjcalc.counting"),
     **dict.fromkeys(["REPORT_STEPS", "Report", "RuleChange", "RuleEffects", "build_report", "one_rule_changes",
                      "rule_effects"],
                     "bjcalc.report"),
@@ -132,6 +133,8 @@ __all__ = [
     "CountSystem",
     "CountTable",
     "EffectsOfRemoval",
+    "ExactIndex",
+    "ExactIndices",
     "EorStrategy",
     "EorTable",
     "HandTotal",
@@ -142,6 +145,7 @@ __all__ = [
     "count_table",
     "effects_of_removal",
     "eor_table",
+    "exact_indices",
     "insurance_effects",
     "parse_hand",
     "parse_play",
@@ -275,7 +279,16 @@ if TYPE_CHECKING:
     from bjcalc.sidebets import SideBetResult, SuitedShoe, perfect_pairs, twenty_one_plus_three
 
 if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
-    from bjcalc.counting import CountFigures, CountTable, count_figures, count_table, play_index
+    from bjcalc.counting import (
+        CountFigures,
+        CountTable,
+        ExactIndex,
+        ExactIndices,
+        count_figures,
+        count_table,
+        exact_indices,
+        play_index,
+    )
     from bjcalc.eor import (
         EffectsOfRemoval,
         EorStrategy,

@@ -670,18 +670,28 @@ def eor(strategy: str | None, chart_file: str | None, post_split: str | None, pl
               help="Also each system's playing efficiency (Griffin's normal-model estimate, docs/counting.md): the "
               "first play of every two-card hand on the full shoe and on the shoe without each rank, 11 more "
               "analyses (a few seconds for one deck, about 6 s for a shoe).")
+@click.option("--exact-index", "exact_index", is_flag=True,
+              help="Also each --play's (and with --insurance, insurance's) exact index beside its linear estimate: "
+              "where the EVs cross on the exact model of the counter's shoe (as 'bjcalc index'), at --cards-seen "
+              "or --depth (default mid-shoe); one analysis per running count and system (seconds for "
+              "hi-lo, ko, hi-opt-i; minutes for multi-level counts on 6-8 decks).")
+@click.option("--cards-seen", "cards_seen", default=None, type=int, metavar="N",
+              help="With --exact-index: cards dealt before the round (default: the shoe's cards / 2).")
+@click.option("--depth", default=None, metavar="DECKS", help="With --exact-index: the depth in decks dealt.")
 @_WORKERS
 @_TABLE_FORMAT
 @EXACT
 @CLASSIC
 def count(system_names: tuple[str, ...], tag_texts: tuple[str, ...], strategy: str | None, chart_file: str | None,
-          post_split: str | None, plays: tuple[str, ...], insurance_row: bool, with_pe: bool, workers: int | None,
-          fmt: str, exact: bool, classic: bool, **options: Any) -> None:
+          post_split: str | None, plays: tuple[str, ...], insurance_row: bool, with_pe: bool, exact_index: bool,
+          cards_seen: int | None, depth: str | None, workers: int | None, fmt: str, exact: bool, classic: bool,
+          **options: Any) -> None:
     """Count systems measured on the game's exact EORs: betting and insurance correlation, the
     advantage per true count and each --play's index (linear estimates); with --pe, the
-    playing efficiency (a normal-model estimate). With --exact, the advantage per true count and
-    the indices as exact fractions too."""
-    from bjcalc import CountSystem, count_table, parse_tags
+    playing efficiency (a normal-model estimate); with --exact-index, each play's exact index
+    beside its estimate. With --exact, the advantage per true count and the linear indices as
+    exact fractions too."""
+    from bjcalc import CountSystem, count_table, depth_of, parse_tags
     from bjcalc.render.csvfile import count_csv
     from bjcalc.render.jsondoc import count_json
     from bjcalc.render.markdown import count_markdown
@@ -692,20 +702,35 @@ def count(system_names: tuple[str, ...], tag_texts: tuple[str, ...], strategy: s
                 for i, text in enumerate(tag_texts, 1)]
     for name in system_names:
         CountSystem.named(name)  # an unknown name is refused before the rules are built
+    if not exact_index and (cards_seen is not None or depth is not None):
+        raise click.UsageError(f"{'--cards-seen' if cards_seen is not None else '--depth'} is the depth of "
+                               "--exact-index: give --exact-index too")
+    if exact_index and not plays and not insurance_row:
+        raise click.UsageError("--exact-index: give the plays to index (--play) or --insurance")
+    if cards_seen is not None and depth is not None:
+        _refuse_both("--cards-seen", "--depth", "give the depth once")
     rules, arguments = _eor_arguments(strategy, chart_file, post_split, classic, exact, options)
+    index_depth = None
+    if exact_index:
+        if rules.infinite:
+            raise InvalidRulesError("--exact-index: an infinite deck has no count (the cards are drawn with "
+                                    "replacement)")
+        index_depth = depth_of(cards_seen if cards_seen is not None or depth is not None
+                               else sum(rules.shoe_counts) // 2, depth, rules)
     with _progress("effects of removal") as step:
         table = count_table(rules, systems, plays=plays, insurance=insurance_row, playing_efficiency=with_pe,
-                            exact=exact, workers=workers, progress=step, **arguments)
+                            exact=exact, workers=workers, progress=step, exact_index_depth=index_depth, **arguments)
     eor, rows, figures, indices = table.eor.removal, list(table.eor.plays), list(table.figures), list(table.indices)
     seen = seen_cards(options["removed"])
+    found = table.exact_indices
     if fmt == "json":
-        click.echo(count_json(eor, rows, table.eor.play_strategy, figures, indices, exact, table.pe_model))
+        click.echo(count_json(eor, rows, table.eor.play_strategy, figures, indices, exact, table.pe_model, found))
     elif fmt == "csv":
-        click.echo(count_csv(rows, figures, indices, exact), nl=False)
+        click.echo(count_csv(rows, figures, indices, exact, found), nl=False)
     elif fmt == "markdown":
-        click.echo(count_markdown(eor, rows, figures, indices, exact, seen, table.pe_model), nl=False)
+        click.echo(count_markdown(eor, rows, figures, indices, exact, seen, table.pe_model, found), nl=False)
     else:
-        click.echo(count_text(eor, rows, figures, indices, exact, seen, table.pe_model))
+        click.echo(count_text(eor, rows, figures, indices, exact, seen, table.pe_model, found))
 
 
 @cli.command()

@@ -174,6 +174,42 @@ class CountTable:
     figures: tuple[CountFigures, ...]
     indices: tuple[tuple[tuple[Any, bool | None], ...], ...]
     pe_model: dict[str, Any] | None = None
+    exact_indices: ExactIndices | None = None  # with exact_index_depth: each system's exact indices
+
+
+@dataclasses.dataclass(frozen=True)
+class ExactIndex(_Data):
+    """A play's exact index from the model of the counter's shoe (:mod:`bjcalc.indices`), to be
+    read beside its linear estimate: ``crossing`` the true count where the two plays' EVs cross
+    (exact divisor, not rounded; ``None`` where they do not cross at a likely count), ``above``
+    whether the play's first action is the better above it (``None`` where neither rule gains),
+    ``index`` the integer rule: the first action at TC >= index (``above``) or at TC <= index
+    (not ``above``), TC floored; ``monotone``: the better play changes once over the likely
+    counts."""
+
+    crossing: Any
+    above: bool | None
+    index: int | None
+    monotone: bool
+
+    def to_data(self) -> dict[str, Any]:
+        return {"crossing": self.crossing, "index": self.index, "monotone": self.monotone,
+                "deviate": None if self.above is None else ("at_or_above" if self.above else "at_or_below")}
+
+
+@dataclasses.dataclass(frozen=True)
+class ExactIndices(_Data):
+    """Every system's exact index of every play of a :class:`CountTable`, at one depth:
+    ``cards_seen`` cards gone before the round, ``cards_left`` not seen when the player decides;
+    ``by_system[i][j]`` is system ``i``'s index of play ``j`` (insurance: against the ace alone)."""
+
+    cards_seen: int
+    cards_left: int
+    by_system: tuple[tuple[ExactIndex, ...], ...]
+
+    def to_data(self) -> dict[str, Any]:
+        return {"cards_seen": self.cards_seen, "cards_left": self.cards_left, "divisor": "exact",
+                "rounding": "floor", "strategy": "CD play after the first decision, on the counter's shoe"}
 
 
 def count_table(
@@ -190,13 +226,19 @@ def count_table(
     workers: int | None = None,
     progress: Progress | None = None,
     two_card_plays: bool = True,
+    exact_index_depth: int | None = None,
 ) -> CountTable:
     """``systems`` (names of :data:`SYSTEMS` or :class:`CountSystem`; default: all the
     built-in ones) measured on the game's EORs (:func:`eor_table`, same arguments), and with
     ``playing_efficiency`` their playing efficiency (:func:`strategy_variations`, reported to
-    ``progress`` after the EORs)."""
+    ``progress`` after the EORs). With ``exact_index_depth`` (cards seen before the round),
+    each play's exact index too (:func:`exact_indices`)."""
     chosen = [CountSystem.named(s) if isinstance(s, str) else s for s in systems]
     chosen = chosen or [CountSystem.named(name) for name in SYSTEMS]
+    if exact_index_depth is not None:
+        from bjcalc.indices import check_cards_seen
+
+        check_cards_seen(rules, exact_index_depth)  # before any work
     table = eor_table(rules, strategy, chart=chart, plays=plays, insurance=insurance, exact=exact,
                       post_split=post_split, workers=workers, progress=progress, two_card_plays=two_card_plays)
     variations = model = None
@@ -213,4 +255,49 @@ def count_table(
             found = play_index(system, play)
             row.append((None, None) if found is None else ((found[0] if exact else float(found[0])), found[1]))
         indices.append(tuple(row))
-    return CountTable(table, figures, tuple(indices), model)
+    exact_found: ExactIndices | None = None
+    if exact_index_depth is not None:
+        exact_found = exact_indices(rules, chosen, table.plays, exact_index_depth, workers=workers,
+                                    progress=progress)
+    return CountTable(table, figures, tuple(indices), model, exact_found)
+
+
+def exact_indices(rules: Rules, systems: Sequence[CountSystem], plays: Sequence[PlayEffects], cards_seen: int,
+                  workers: int | None = None, progress: Progress | None = None) -> ExactIndices:
+    """Each system's exact index of each play at a depth (:func:`bjcalc.indices.index_table`,
+    floating point, CD play after the first decision; insurance against the ace alone): the
+    plays' both orientations are asked of one analysis per running count, and the one in which
+    the deviation is the better at the higher counts is kept."""
+    from bjcalc.indices import IndexPlay, index_table
+
+    both: list[IndexPlay] = []
+    for play in plays:
+        if play.first is not None and play.second is not None:
+            hand = play.total if play.total is not None else play.cards
+            both += [IndexPlay(hand, play.up, play.first, (play.second,), None, "asked"),
+                     IndexPlay(hand, play.up, play.second, (play.first,), None, "asked")]
+    insurance = any(p.first is None for p in plays)
+    rows = []
+    cards_left = sum(rules.shoe_counts) - cards_seen - 3
+    for system in systems:
+        table = index_table(rules, system.name, system.tags, cards_seen, both, insurance=insurance,
+                            workers=workers, progress=progress)
+        found = iter(table.plays)
+        row = []
+        for play in plays:
+            if play.first is None:
+                ace = table.insurance
+                row.append(ExactIndex(None, None, None, True) if ace is None
+                           else ExactIndex(ace.crossing, None if ace.index is None else True, ace.index, ace.monotone))
+                continue
+            forward, backward = next(found), next(found)
+            means = forward.differences  # (observed running count, mean of first minus second), ascending
+            rising = bool(means) and means[-1][1] >= means[0][1]  # the first play gains with the count
+            if rising and forward.index is not None:
+                row.append(ExactIndex(forward.crossing, True, forward.index, forward.monotone))
+            elif not rising and backward.index is not None:  # the second at TC >= I: the first at TC <= I - 1
+                row.append(ExactIndex(backward.crossing, False, backward.index - 1, backward.monotone))
+            else:  # the better play is the same at every likely count
+                row.append(ExactIndex(forward.crossing, None, None, forward.monotone))
+        rows.append(tuple(row))
+    return ExactIndices(cards_seen, cards_left, tuple(rows))

@@ -226,6 +226,14 @@ def _job(rules: Rules, tags: tuple[Fraction, ...], seen: int, discards: Fraction
     return out, ace
 
 
+def check_cards_seen(rules: Rules, cards_seen: Any) -> None:
+    """A depth at which a round can still be dealt: 0 to the shoe's cards less four."""
+    most = sum(rules.shoe_counts) - 4
+    if not isinstance(cards_seen, int) or isinstance(cards_seen, bool) or not 0 <= cards_seen <= most:
+        raise InvalidShoeError(f"cards seen must be a whole number from 0 to {most} (a round needs cards left), "
+                               f"not {cards_seen!r}")
+
+
 def index_table(rules: Rules, system: str, tags: Sequence[Any], cards_seen: int,
                 plays: Sequence[IndexPlay] | None = None, convention: Convention | None = None,
                 insurance: bool = True, workers: int | WorkerPool | None = None,
@@ -238,10 +246,8 @@ def index_table(rules: Rules, system: str, tags: Sequence[Any], cards_seen: int,
     convention = convention or Convention()
     if rules.infinite:
         raise InvalidShoeError("an infinite deck has no count: the cards are drawn with replacement")
+    check_cards_seen(rules, cards_seen)
     total = sum(rules.shoe_counts)
-    if not isinstance(cards_seen, int) or isinstance(cards_seen, bool) or not 0 <= cards_seen <= total - 4:
-        raise InvalidShoeError(f"cards seen must be a whole number from 0 to {total - 4} (a round needs cards left), "
-                               f"not {cards_seen!r}")
     plays = tuple(default_plays(rules) if plays is None else plays)
     wanted: dict[tuple[tuple[int, ...], int], set[Action]] = {}
     for play in plays:

@@ -67,6 +67,8 @@ RUNS = {
     "count": (["count", *SMALL, "--system", "hi-lo", "--tags", ".5,1,1,1.5,1,.5,0,-.5,-1,-1",
                "--play", "T,6 v T stand hit", "--insurance"], True),
     "count with PE": (["count", *SMALL, "--system", "zen", "--pe"], True),
+    "count exact index": (["count", *SMALL, "--system", "hi-lo", "--system", "ko", "--play", "T,6 v T stand hit",
+                           "--insurance", "--exact-index", "--cards-seen", "4"], False),
     "matrix": (["matrix", *TWOS], True),
     "truecount": (["truecount", "--decks", "1", "--split-hands", "2", "--penetration", "6/52", "--placement", "spaced",
                    "--indices", "published", "--store", "none", "--workers", "1", "--optimal-spread", "4"], False),

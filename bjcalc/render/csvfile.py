@@ -23,7 +23,7 @@ from bjcalc.results import (
 )
 
 if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
-    from bjcalc.counting import CountFigures
+    from bjcalc.counting import CountFigures, ExactIndices
     from bjcalc.countshoe import InsuranceTable
     from bjcalc.eor import EffectsOfRemoval, PlayEffects
     from bjcalc.indices import IndexTable
@@ -78,17 +78,22 @@ def _tag_csv(value: Fraction) -> str:
 
 
 def count_csv(plays: Sequence[PlayEffects], figures: Sequence[CountFigures], indices: Sequence[Sequence[Index]],
-              exact: bool) -> str:
+              exact: bool, exact_indices: ExactIndices | None = None) -> str:
     """One line per system: tags (2..T, A), balanced, BC, IC, the advantage per true count in %,
-    the playing efficiency (empty where not computed) and, per play, its index and which side
-    of it the first play is the better."""
+    the playing efficiency (empty where not computed) and, per play, its index (linear
+    estimate) and which side of it the first play is the better; with ``exact_indices``, per
+    play its exact crossing, integer index and side too (at the depth of the columns' names)."""
     header = ["system"] + [f"tag_{r}" for r in RANK_ORDER] + [
         "balanced", "betting_correlation", "insurance_correlation", "advantage_per_true_count_percent",
         "playing_efficiency"]
     for play in plays:
         header += [f"index: {play.label}", f"deviate: {play.label}"]
+    if exact_indices is not None:
+        at = f" (exact, {exact_indices.cards_seen} cards seen)"
+        for play in plays:
+            header += [f"crossing{at}: {play.label}", f"index{at}: {play.label}", f"deviate{at}: {play.label}"]
     rows: list[list[str]] = [header]
-    for f, row in zip(figures, indices):
+    for number, (f, row) in enumerate(zip(figures, indices)):
         tags = f.system.tags
         line = [f.system.name] + [_tag_csv(tags[RANK_NOTATION.index(r)]) for r in RANK_ORDER]
         line += ["yes" if f.system.balanced else "no", _csv_optional(f.betting_correlation),
@@ -99,6 +104,10 @@ def count_csv(plays: Sequence[PlayEffects], figures: Sequence[CountFigures], ind
         for value, above in row:
             line += ["", ""] if value is None else [
                 _csv_number(value, exact), "at_or_above" if above else "at_or_below"]
+        if exact_indices is not None:
+            for index in exact_indices.by_system[number]:
+                line += [_csv_optional(index.crossing), "" if index.index is None else str(index.index),
+                         "" if index.above is None else ("at_or_above" if index.above else "at_or_below")]
         rows.append(line)
     return _csv(rows)
 

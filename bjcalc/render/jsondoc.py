@@ -43,7 +43,7 @@ from bjcalc.rules import Rules
 
 if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
     from bjcalc.chart import Chart
-    from bjcalc.counting import CountFigures
+    from bjcalc.counting import CountFigures, ExactIndex, ExactIndices
     from bjcalc.countshoe import Counter, InsuranceTable
     from bjcalc.eor import EffectsOfRemoval, PlayEffects
     from bjcalc.indices import IndexTable
@@ -292,9 +292,11 @@ def _tag(value: Fraction) -> Any:
     return value.numerator if value.denominator == 1 else value
 
 
-def system_data(figures: CountFigures, plays: Sequence[PlayEffects], indices: Sequence[Index]) -> dict[str, Any]:
+def system_data(figures: CountFigures, plays: Sequence[PlayEffects], indices: Sequence[Index],
+                exact: Sequence[ExactIndex] | None = None) -> dict[str, Any]:
     """A count system's tags (rank -> tag, 2..9, T, A), BC, IC, the linear estimates of the
-    advantage per true count and of each play's index."""
+    advantage per true count and of each play's index; its exact indices (``None``: not
+    computed)."""
     data = figures.to_data()
     tags = figures.system.tags
     data["tags"] = {rank: _tag(tags[RANK_NOTATION.index(rank)]) for rank in RANK_ORDER}
@@ -303,14 +305,18 @@ def system_data(figures: CountFigures, plays: Sequence[PlayEffects], indices: Se
          "deviate": None if above is None else ("at_or_above" if above else "at_or_below")}
         for play, (index, above) in zip(plays, indices)
     ]
+    data["exact_indices"] = None if exact is None else [{"play": play.label, **index.to_data()}
+                                                       for play, index in zip(plays, exact)]
     return data
 
 
 def count_data(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strategy: Strategy,
                figures: Sequence[CountFigures], indices: Sequence[Sequence[Index]],
-               pe_model: Mapping[str, Any] | None = None) -> dict[str, Any]:
+               pe_model: Mapping[str, Any] | None = None, exact_indices: ExactIndices | None = None
+               ) -> dict[str, Any]:
     """The EORs the figures come from, the plays indexed, each system's figures and what its
-    playing efficiency assumes (``None`` where it was not computed)."""
+    playing efficiency assumes (``None`` where it was not computed), and where the exact indices
+    were taken (``None``: not computed)."""
     return {
         "strategy": result.strategy.to_dict(),
         "frame": "unconditional",
@@ -319,14 +325,16 @@ def count_data(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_stra
         "eor_percent": by_up(_percent(result.eor)),
         "plays": [play_data(play, play_strategy) for play in plays],
         "playing_efficiency_model": None if pe_model is None else dict(pe_model),
-        "systems": [system_data(f, plays, i) for f, i in zip(figures, indices)],
+        "exact_index_depth": None if exact_indices is None else exact_indices.to_data(),
+        "systems": [system_data(f, plays, i, None if exact_indices is None else exact_indices.by_system[n])
+                    for n, (f, i) in enumerate(zip(figures, indices))],
     }
 
 
 def count_json(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strategy: Strategy,
                figures: Sequence[CountFigures], indices: Sequence[Sequence[Index]], exact: bool,
-               pe_model: Mapping[str, Any] | None = None) -> str:
-    data = count_data(result, plays, play_strategy, figures, indices, pe_model)
+               pe_model: Mapping[str, Any] | None = None, exact_indices: ExactIndices | None = None) -> str:
+    data = count_data(result, plays, play_strategy, figures, indices, pe_model, exact_indices)
     return dumps(document("count", data, result.rules, exact))
 
 

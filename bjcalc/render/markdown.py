@@ -60,7 +60,7 @@ from bjcalc.results import (
 from bjcalc.rules import Rules
 
 if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
-    from bjcalc.counting import CountFigures
+    from bjcalc.counting import CountFigures, ExactIndices
     from bjcalc.countshoe import InsuranceTable
     from bjcalc.eor import EffectsOfRemoval, PlayEffects
     from bjcalc.indices import IndexTable
@@ -129,12 +129,12 @@ def eor_markdown(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_st
 
 def count_markdown(result: EffectsOfRemoval, plays: Sequence[PlayEffects], figures: Sequence[CountFigures],
                    indices: Sequence[Sequence[Index]], exact: bool, seen: Sequence[str] = (),
-                   pe_model: Mapping[str, Any] | None = None) -> str:
+                   pe_model: Mapping[str, Any] | None = None, exact_indices: ExactIndices | None = None) -> str:
     return "\n".join([
         f"# Count systems: {rules_line(result.rules, seen)}", "",
         f"- EORs of the round (unconditional), strategy: {result.strategy}",
         *[f"- {note}" for note in [*COUNT_NOTES, *pe_note(pe_model)]], "",
-        *count_tables(result, plays, figures, indices, exact, "github"), "",
+        *count_tables(result, plays, figures, indices, exact, "github", exact_indices), "",
     ])
 
 

@@ -58,7 +58,7 @@ from bjcalc.results import (
 from bjcalc.rules import Rules
 
 if TYPE_CHECKING:
-    from bjcalc.counting import CountFigures
+    from bjcalc.counting import CountFigures, ExactIndex, ExactIndices
     from bjcalc.countshoe import InsuranceTable
     from bjcalc.eor import EffectsOfRemoval, PlayEffects
     from bjcalc.indices import IndexTable
@@ -412,8 +412,36 @@ def pe_note(pe_model: Mapping[str, Any] | None) -> list[str]:
             "(docs/counting.md)"]
 
 
+def _exact_index_text(index: ExactIndex) -> str:
+    if index.crossing is None and index.index is None:
+        return "-"
+    side = "" if index.above is None else (">= " if index.above else "<= ")
+    crossing = "no crossing" if index.crossing is None else f"{side}{fixed(index.crossing, 2, sign=True)}"
+    rule = "never" if index.index is None else f"{'>=' if index.above else '<='} {index.index:+d}"
+    return f"{crossing} (index {rule}){'' if index.monotone else ' *'}"
+
+
+def exact_index_lines(table: ExactIndices, plays: Sequence[PlayEffects], figures: Sequence[CountFigures],
+                      tablefmt: str) -> list[str]:
+    """The exact indices beside the linear estimates: one row per system, one column per play."""
+    rows = [[f.system.name] + [_exact_index_text(i) for i in row] for f, row in zip(figures, table.by_system)]
+    notes = [("indices (exact: the model of the counter's shoe, docs/countshoe.md) at "
+              f"{table.cards_seen} cards seen before the round ({fixed(Fraction(table.cards_seen, 52), 2)} decks), "
+              f"{table.cards_left} not seen when the player decides; CD play after the first decision; the true count "
+              "where the two plays' EVs cross (exact divisor, not rounded) and, in brackets, the integer rule: "
+              "the first play at TC (floored) >= or <= the index; insurance against the ace alone")]
+    if not all(f.system.balanced for f in figures):
+        notes.append("unbalanced counts, exact: the running count from 0 (no initial running count) per deck not "
+                     "seen, not above its expected value as the linear estimates")
+    if not all(i.monotone for row in table.by_system for i in row):
+        notes.append("*: not monotone: the better play changes more than once over the likely counts")
+    return ["", *notes, "", tabulate(rows, headers=["system"] + [p.label for p in plays], tablefmt=tablefmt,
+                                     disable_numparse=True)]
+
+
 def count_tables(result: EffectsOfRemoval, plays: Sequence[PlayEffects], figures: Sequence[CountFigures],
-                  indices: Sequence[Sequence[Index]], exact: bool, tablefmt: str) -> list[str]:
+                  indices: Sequence[Sequence[Index]], exact: bool, tablefmt: str,
+                  exact_indices: ExactIndices | None = None) -> list[str]:
     with_pe = any(f.playing_efficiency is not None for f in figures)
     rows = []
     for f in figures:
@@ -441,19 +469,21 @@ def count_tables(result: EffectsOfRemoval, plays: Sequence[PlayEffects], figures
                        "at or above (>=) or at or below (<=) it; - where the count does not move the play"), "",
                   tabulate(rows, headers=["system"] + [p.label for p in plays], tablefmt=tablefmt,
                            disable_numparse=True)]
+    if exact_indices is not None and plays:
+        lines += exact_index_lines(exact_indices, plays, figures, tablefmt)
     return lines
 
 
 def count_text(result: EffectsOfRemoval, plays: Sequence[PlayEffects], figures: Sequence[CountFigures],
                indices: Sequence[Sequence[Index]], exact: bool, seen: Sequence[str] = (),
-               pe_model: Mapping[str, Any] | None = None) -> str:
+               pe_model: Mapping[str, Any] | None = None, exact_indices: ExactIndices | None = None) -> str:
     """Each system's tags (2..T, A), balance, BC, IC, PE (with ``pe_model``), advantage per
     true count and indices."""
     return "\n".join([
         f"Count systems   {rules_line(result.rules, seen)}",
         f"EORs of the round (unconditional), strategy: {result.strategy}",
         *COUNT_NOTES, *pe_note(pe_model), "",
-        *count_tables(result, plays, figures, indices, exact, "simple"),
+        *count_tables(result, plays, figures, indices, exact, "simple", exact_indices),
     ])
 
 
