@@ -138,9 +138,10 @@ class Analysis(Generic[N]):
         return Strategy("CD", split_hands=self.post_split.label if self.rules.split_hands > 1 else None)
 
     def _floats(self) -> Engine:
-        """A float engine of the same rules (charts are chosen in floating point)."""
+        """A float engine of the same rules and shoe (charts are chosen in floating point; on a
+        counter's shoe, for the counter's shoe)."""
         if self._float_engine is None:
-            self._float_engine = Engine(self.rules, False, self.post_split)
+            self._float_engine = Engine(self.rules, False, self.post_split, self.model)
         return self._float_engine
 
     def _policy(self, chart: Chart | None) -> tuple[Any, Strategy]:
