@@ -227,7 +227,6 @@ class Analysis(Generic[N]):
         (insurance not taken), exact, resplits included; ``variance`` is ``None`` for the
         infinite deck. It costs more than the round (about 4 s float at 8 decks with resplits
         to 4 hands)."""
-        self._composition_only("the variance")
         from bjcalc.round import round_variance
 
         policy, strategy = self._policy(chart)
