@@ -234,7 +234,6 @@ class Analysis(Generic[N]):
 
     def bet_behind(self, chart: Chart | None = None) -> BetBehindResult[N]:
         """Bet Behind a seated player who plays CD, or ``chart``."""
-        self._composition_only("Bet Behind")
         from bjcalc.betbehind import bet_behind
 
         policy, strategy = self._policy(chart)

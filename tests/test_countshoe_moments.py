@@ -73,3 +73,24 @@ def test_the_counters_moments_for_a_fixed_chart_are_the_mixture_over_the_discard
     floats = Analysis(rules, shoe=count_shoe)
     assert floats.variance(chart).variance == pytest.approx(float(got[1] - got[0] ** 2), abs=1e-12)
     assert floats.variance().variance == pytest.approx(float(exact.variance().variance), abs=1e-12)
+
+
+def _bet_behind(analysis, chart):
+    result = analysis.bet_behind(chart)
+    return to_fraction(result.follows_everything), to_fraction(result.cannot_afford)
+
+
+@pytest.mark.parametrize("shoe, seen, discard_count, options", MOMENT_CASES[:2])
+def test_bet_behind_a_fixed_chart_on_the_counters_shoe_is_the_mixture_over_the_discards(shoe, seen, discard_count,
+                                                                                        options):
+    """Both Bet Behind EVs (following everything; one card for a double, the first hand of a
+    split) with the seated player on a fixed chart, exactly; float agrees to 1e-12."""
+    rules = Rules(shoe=shoe, **options)
+    chart = Analysis(rules).chart()
+    count_shoe = CountShoe(shoe=shoe, tags=HI_LO, seen=seen, running_count=discard_count)
+    got = _bet_behind(Analysis(rules, exact=True, shoe=count_shoe), chart)
+    assert got == _mixture(shoe, HI_LO, seen, discard_count,
+                           lambda left: _bet_behind(Analysis(rules.replace(shoe=left), exact=True), chart))
+    assert got[0] != got[1]  # the chart doubles or splits
+    floats = Analysis(rules, shoe=count_shoe).bet_behind(chart)
+    assert (floats.follows_everything, floats.cannot_afford) == pytest.approx(tuple(map(float, got)), abs=1e-12)
