@@ -126,10 +126,6 @@ class Analysis(Generic[N]):
         self._charts: dict[bool, Chart] = {}
         self._chart_policies: dict[tuple[bool, tuple], ChartPolicy] = {}
 
-    def _composition_only(self, what: str) -> None:
-        if self.count_shoe is not None:
-            raise InvalidShoeError(f"{what} is computed for a known composition only, not yet for a counter's shoe")
-
     # -- strategies ---------------------------------------------------------------------------
 
     @property
@@ -138,9 +134,10 @@ class Analysis(Generic[N]):
         return Strategy("CD", split_hands=self.post_split.label if self.rules.split_hands > 1 else None)
 
     def _floats(self) -> Engine:
-        """A float engine of the same rules (charts are chosen in floating point)."""
+        """A float engine of the same rules and shoe (charts are chosen in floating point; on a
+        counter's shoe, for the counter's shoe)."""
         if self._float_engine is None:
-            self._float_engine = Engine(self.rules, False, self.post_split)
+            self._float_engine = Engine(self.rules, False, self.post_split, self.model)
         return self._float_engine
 
     def _policy(self, chart: Chart | None) -> tuple[Any, Strategy]:
@@ -226,7 +223,6 @@ class Analysis(Generic[N]):
         (insurance not taken), exact, resplits included; ``variance`` is ``None`` for the
         infinite deck. It costs more than the round (about 4 s float at 8 decks with resplits
         to 4 hands)."""
-        self._composition_only("the variance")
         from bjcalc.round import round_variance
 
         policy, strategy = self._policy(chart)
@@ -234,7 +230,6 @@ class Analysis(Generic[N]):
 
     def bet_behind(self, chart: Chart | None = None) -> BetBehindResult[N]:
         """Bet Behind a seated player who plays CD, or ``chart``."""
-        self._composition_only("Bet Behind")
         from bjcalc.betbehind import bet_behind
 
         policy, strategy = self._policy(chart)
@@ -335,16 +330,26 @@ class Analysis(Generic[N]):
         layer, row = table.layers.index[_counts(cards)]
         return bool(table.can_hit[layer]) and int(table.decision[layer][row]) == Code.HIT
 
-    def split_chances(self, pair: Rank, up: Rank) -> tuple[N, N, N, bool] | None:
+    def split_chances(self, pair: Rank, up: Rank, chart: Chart | None = None) -> tuple[N, N, N, bool] | None:
         """P(result > 0), P(= 0), P(< 0) of splitting ``pair`` against ``up`` with CD play (split
-        hands by ``post_split``), both hands' total, joint with no dealer blackjack where the
-        dealer peeks; and whether no resplit can happen (then the three add up to P(no dealer
-        blackjack), else 1; otherwise they count the rounds in which none happens). ``None`` for
-        cards drawn with replacement or where only one face of tens resplits."""
-        self._composition_only("the split chances (the EV matrix)")
+        hands by ``post_split``) or with split hands played by ``chart``, both hands' total,
+        given the up card and the pair, joint with no dealer blackjack where the dealer peeks;
+        and whether no resplit can happen (then the three add up to P(no dealer blackjack), else
+        1; otherwise they count the rounds in which none happens). On a counter's shoe they
+        are the counter's chances given the up card and the pair (the average over the
+        discards of each composition's, weighted by P(discards) x P(up card and pair |
+        discards)). ``None`` for cards drawn with replacement or where only one face of tens
+        resplits."""
         from bjcalc.engine.moments import split_chances
 
-        found = split_chances(self.engine.splits(up.index), pair.index)
+        if chart is not None:
+            self._check_chart(chart)
+        policy, _ = self._policy(chart)
+        splitter = policy.splits(up.index)
+        if pair.index not in splitter.pairs() or (self.count_shoe is not None
+                                                  and not self.count_shoe.can_deal((up, pair, pair))):
+            raise InvalidHandError(f"{str(pair)!r},{str(pair)!r} against {str(up)!r} cannot be split from this shoe")
+        found = split_chances(splitter, pair.index)
         if found is None:
             return None
         w, p, lo, whole = found
@@ -354,8 +359,9 @@ class Analysis(Generic[N]):
         """The dealer's final outcomes (blackjack included) with ``up`` showing and ``cards``
         out, read from the dealer evaluation the analysis made for a hand of its hand graph
         (:meth:`dealer` computes any); ``None`` for a hand outside it or cards drawn with
-        replacement."""
-        self._composition_only("the dealer after a hand (the EV matrix)")
+        replacement. On a counter's shoe: P(outcome | the up card and ``cards`` were dealt),
+        the average over the discards of each composition's, weighted by P(discards) x P(up
+        card and ``cards`` | discards)."""
         if self.rules.infinite:
             return None
         engine = self.engine
@@ -367,7 +373,14 @@ class Analysis(Generic[N]):
         layer, row = found
         context = engine.context(up.index)
         columns = context.batch.index.register(layers, (0,) * 10)[layer][row : row + 1]
-        denominator = falling(sum(context.shoe) - sum(counts), context.depth)
+        denominator: Any = falling(context.cards_left - sum(counts), context.depth)
+        model = self.model
+        if model is not None:  # a counter's shoe: the numerators carry the weight of every card drawn
+            weight = model.weights(np.array([context.base + model.code_of(counts)]), self.exact)[0]
+            if weight == 0:
+                raise InvalidHandError(f"{','.join(map(str, cards))!r} and {str(up)!r} up cannot be dealt from the "
+                                       "counter's shoe (probability 0)")
+            denominator = denominator * (int(weight) if self.exact else float(weight))
         out: dict[Outcome, N] = {}
         for code, values in context.batch.outcomes(columns).items():
             value = values[0]

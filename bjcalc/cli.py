@@ -21,7 +21,6 @@ from bjcalc import (
     InvalidChartError,
     InvalidHandError,
     InvalidRulesError,
-    InvalidShoeError,
     Rules,
     game,
     parse_cards,
@@ -367,9 +366,6 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, sd
     seen = seen_cards(options["removed"])
     counter = build_counter(count, rules)
     shoe = None if counter is None else counter.for_analysis()
-    if sd and counter is not None:
-        raise InvalidShoeError("--sd: the variance is computed for a known composition only, not yet for a counter's "
-                               "shoe")
     if chart_file is not None:
         chart = _read_chart(rules, chart_file)
         analysis = Analysis(rules, exact=exact, shoe=shoe)
@@ -437,6 +433,7 @@ def sidebets(removed: str, pp_pays: str | None, tto_pays: str | None, fmt: str, 
 @cli.command()
 @rule_options
 @REMOVED
+@count_options
 @click.option("--seated", type=click.Choice(["optimal", "basic", "never-bust", "mimic-dealer"]),
               default=None, help="How the seated player plays: optimal (default), ... (or give --chart).")
 @click.option("--chart", "chart_file", default=None, metavar="FILE",
@@ -454,8 +451,12 @@ def betbehind(seated: str | None, chart_file: str | None, fmt: str, exact: bool,
     from bjcalc.render.jsondoc import betbehind_json
     from bjcalc.render.text import betbehind_text
 
+    count = pop_count(options)
     rules = build_rules(**options)
-    analysis = Analysis(rules, exact=exact)
+    if sd:
+        _refuse_large_exact(rules, exact, "--sd")
+    counter = build_counter(count, rules)
+    analysis = Analysis(rules, exact=exact, shoe=None if counter is None else counter.for_analysis())
     if chart_file is not None:
         chart = _read_chart(rules, chart_file)
     elif seated == "basic":
@@ -466,9 +467,9 @@ def betbehind(seated: str | None, chart_file: str | None, fmt: str, exact: bool,
         chart = simple_policy(rules, seated)
     result = analysis.bet_behind(chart)
     if fmt == "json":
-        click.echo(betbehind_json(result, rules, exact, analysis.variance(chart) if sd else None))
+        click.echo(betbehind_json(result, rules, exact, analysis.variance(chart) if sd else None, counter=counter))
     else:
-        click.echo(betbehind_text(result, rules, exact, seen_cards(options["removed"])))
+        click.echo(_with_counter(betbehind_text(result, rules, exact, seen_cards(options["removed"])), counter))
 
 
 @contextlib.contextmanager
@@ -736,6 +737,7 @@ def count(system_names: tuple[str, ...], tag_texts: tuple[str, ...], strategy: s
 @cli.command()
 @rule_options
 @REMOVED
+@count_options
 @_TABLE_FORMAT
 @EXACT
 def matrix(fmt: str, exact: bool, **options: Any) -> None:
@@ -750,18 +752,21 @@ def matrix(fmt: str, exact: bool, **options: Any) -> None:
     from bjcalc.render.markdown import matrix_markdown
     from bjcalc.render.text import matrix_text
 
+    count = pop_count(options)
     rules = build_rules(**options)
     _refuse_large_exact(rules, exact, "matrix")
-    result = ev_matrix(Analysis(rules, exact=exact))
+    counter = build_counter(count, rules)
+    result = ev_matrix(Analysis(rules, exact=exact, shoe=None if counter is None else counter.for_analysis()))
     seen = seen_cards(options["removed"])
     if fmt == "json":
-        click.echo(matrix_json(result, exact))
+        click.echo(matrix_json(result, exact, counter=counter))
     elif fmt == "csv":
         click.echo(matrix_csv(result, exact), nl=False)
     elif fmt == "markdown":
-        click.echo(matrix_markdown(result, exact, seen), nl=False)
+        click.echo(matrix_markdown(result, exact, seen, counter=None if counter is None else counter.describe()),
+                   nl=False)
     else:
-        click.echo(matrix_text(result, exact, seen))
+        click.echo(_with_counter(matrix_text(result, exact, seen), counter))
 
 
 @cli.command()

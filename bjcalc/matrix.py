@@ -301,15 +301,12 @@ class _Walk:
 
     def _draw(self, up: int, counts: tuple[int, ...], then_play: bool) -> tuple[Number, ...]:
         """Take one card, then stand (a double) or play on as the CD play decides."""
-        rules = self.rules
-        full = rules.shoe_counts
-        left = list(full) if rules.infinite else [c - h - (r == up) for r, (c, h) in enumerate(zip(full, counts))]
-        n = sum(left)
+        context = self.analysis.engine.context(up)
         sums = [Fraction(0) if self.exact else 0.0] * 4
         for r in range(10):
-            if not left[r]:
+            chance = context.draw_chance(counts, r)  # a counter's shoe: the counter's odds
+            if not chance:
                 continue
-            chance: Number = Fraction(left[r], n) if self.exact else left[r] / n
             child = tuple(c + (i == r) for i, c in enumerate(counts))
             total, _ = counts_total(child)
             if total > 21:  # a bust loses, whatever the dealer holds: the hole card is still a card left
@@ -323,11 +320,8 @@ class _Walk:
 
     def _bust(self, up: int, counts: tuple[int, ...]) -> tuple[Number, ...]:
         """A bust: a loss, split by whether the dealer's hole card makes blackjack."""
-        rules = self.rules
         rank = {ACE: TEN, TEN: ACE}.get(up)
-        full = rules.shoe_counts
-        left = list(full) if rules.infinite else [c - h - (r == up) for r, (c, h) in enumerate(zip(full, counts))]
-        bj: Number = Fraction(0) if rank is None else Fraction(left[rank], sum(left))
+        bj: Number = Fraction(0) if rank is None else self.analysis.engine.context(up).draw_chance(counts, rank)
         bj = bj if self.exact else float(bj)
         return bj * 0, bj * 0, 1 - bj, bj
 

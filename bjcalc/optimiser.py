@@ -198,13 +198,14 @@ class _ChartOptimiser:
 
 def basic_strategy(rules: Rules, engine: Engine | None = None, two_card_plays: bool = True) -> Chart:
     """The total-dependent basic strategy chart for ``rules`` (see the module docstring).
-    ``engine``: a float engine of the same rules to share work with. ``two_card_plays``: a
+    ``engine``: an engine of the same rules to share work with (an exact one lends its shoe: a
+    counter's shoe's chart is chosen for that shoe, in floats). ``two_card_plays``: a
     cell may have one hit/stand play for two-card hands and another for longer ones (printed
     ``H/S``); False: one play per total for every hand, as classic charts print."""
     if engine is None or engine.exact:
         from bjcalc.engine.split import PostSplit
 
-        engine = Engine(rules, False, PostSplit.CDZ)
+        engine = Engine(rules, False, PostSplit.CDZ, None if engine is None else engine.model)
     ups = {}
     engine.prepare_all()
     for up in engine.ups():

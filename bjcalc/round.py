@@ -50,10 +50,10 @@ def round_variance(engine: Engine, policy: Policy) -> Any | None:
         table = policy.hands(up)
         splitter = policy.splits(up)
         squares = unsplit_squares(context, table)
-        g = table.scale[0]
         for hand in hands:
             counts = hand.counts
             row = table.layers.index[counts][1]
+            g = table.row_scale(0, row)  # a counter's shoe: the row's weight with its scale
             p_bj = div(table.blackjack[0][row], g)
             square: Any
             if is_blackjack(counts):

@@ -128,11 +128,30 @@ def test_dealer_on_a_counters_shoe_is_the_oracles():
 
 
 def test_text_outputs_say_they_are_for_the_counters_shoe():
-    for args in (["hand", "T,6", "--up", "T"], ["dealer", "6"], ["edge"], ["chart"]):
+    for args in (["hand", "T,6", "--up", "T"], ["dealer", "6"], ["edge"], ["chart"], ["betbehind"], ["matrix"]):
         result = run_command(*args, "--decks", "1", "--count", "hi-lo", "--true-count", "2", "--cards-seen", "26")
         assert result.exit_code == 0, (args, result.output)
         assert result.stdout.startswith("Counter's shoe: hi-lo running count"), args
         assert "not the ranks of the discards" in result.stdout
+
+
+def test_the_standard_deviation_on_a_counters_shoe():
+    result = run_command("edge", "--count", "hi-lo", "--running-count", "4", "--cards-seen", "52", "--decks", "2",
+                         "--sd")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Counter's shoe: hi-lo running count +4 after 52 cards seen")
+    line = next(x for x in result.stdout.splitlines() if x.startswith("standard deviation per round: "))
+    sd, variance = float(line.split()[4]), float(line.split("(variance ")[1].split(",")[0])
+    assert 1.1 < sd < 1.2 and abs(sd * sd - variance) < 1e-5
+
+
+def test_betbehind_and_matrix_json_carry_the_counter_block():
+    counter = ("--decks", "6", "--count", "hi-lo", "--true-count", "2", "--cards-seen", "104", "--format", "json")
+    for args in (["matrix"], ["betbehind", "--seated", "basic", "--sd"]):
+        result = run_command(*args, *counter)
+        assert result.exit_code == 0, (args, result.output)
+        out = json.loads(result.stdout)
+        assert out["counter"]["running_count"] == 8 and out["counter"]["cards_seen"] == 104, args
 
 
 @pytest.mark.parametrize("args, message", [
@@ -155,7 +174,11 @@ def test_text_outputs_say_they_are_for_the_counters_shoe():
     (["edge", "--count", "hi-lo", "--running-count", "1", "--cards-seen", "5", "--removed", "A,5"],
      "--removed and --count contradict"),
     (["edge", "--count", "hi-lo", "--running-count", "1", "--cards-seen", "5", "--decks", "inf"], "infinite deck"),
-    (["edge", "--count", "hi-lo", "--running-count", "1", "--cards-seen", "5", "--sd"], "not yet for a counter's shoe"),
+    (["betbehind", "--count", "hi-lo", "--running-count", "1"], "--cards-seen"),
+    (["betbehind", "--count", "hi-lo", "--running-count", "1", "--cards-seen", "5", "--removed", "A,5"],
+     "--removed and --count contradict"),
+    (["matrix", "--true-count", "2", "--cards-seen", "5"], "--true-count is for a counter's shoe"),
+    (["matrix", "--count", "hi-lo", "--running-count", "40", "--cards-seen", "5"], "cannot be reached"),
 ])
 def test_bad_counter_options_get_one_line_and_exit_2(args, message):
     result = run_command(*args, *([] if "--decks" in args else ["--decks", "1"]))

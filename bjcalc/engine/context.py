@@ -66,6 +66,25 @@ class UpcardContext:
             p *= self.model.draw_factor(0, tuple(int(r == self.up) for r in range(10)), sum(full))
         return p
 
+    def draw_chance(self, out: tuple[int, ...], rank: int, favourable: int | None = None) -> Fraction | float:
+        """P(the next card is of ``rank``) once the cards ``out`` (rank counts, beyond the up
+        card; none with replacement) were drawn, in the engine's number type (a counter's shoe:
+        with its weights). ``favourable``: only that many of the rank's cards count (one face
+        of tens); by default all of them left."""
+        shoe = self.shoe if self.replacement else tuple(s - o for s, o in zip(self.shoe, out))
+        cards = sum(shoe)
+        left = shoe[rank] if favourable is None else favourable
+        if left <= 0 or cards == 0:
+            return Fraction(0) if self.exact else 0.0
+        model = self.model
+        if model is None:
+            return Fraction(left, cards) if self.exact else left / cards
+        card = tuple(int(r == rank) for r in range(10))
+        before = self.base + model.code_of(out)
+        if self.exact:
+            return Fraction(left, cards) * model.draw_factor(before, card, cards)
+        return left / cards * model.float_draw_factor(before, card, cards)
+
     def dealt_hands(self) -> list[tuple[tuple[int, ...], Fraction, bool]]:
         """:func:`bjcalc.engine.deal.two_card_hands` from this up card's shoe: every two-card hand,
         P(hand | up card) (a counter's shoe: with its weights) and whether it may split."""

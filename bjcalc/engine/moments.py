@@ -41,6 +41,8 @@ from bjcalc.engine.codes import Code
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.dealer import outcome_numerators
 from bjcalc.engine.hands import PACK
+from bjcalc.engine.jointdealer import joint_dealer, joint_numerators
+from bjcalc.engine.kernels import joint_kernel_available
 from bjcalc.engine.values import HandValues, stacked_values
 from bjcalc.errors import InvalidShoeError
 from bjcalc.numbers import falling
@@ -212,11 +214,14 @@ class _SplitSquare:
     def number(self, value: Fraction) -> Any:
         return value if self.exact else float(value)
 
+    def out(self, r: int) -> tuple[int, ...]:
+        """The cards out of the up card's shoe on R_r: both pair cards and ``r`` more."""
+        return tuple(2 + r if k == self.pair else 0 for k in range(10))
+
     def q(self, r: int) -> Any:
-        """P(the next card is one that resplits) on R_r."""
-        shoe = self.shoe(r)
-        left = shoe[self.pair] if self.face_left is None else max(self.face_left - r, 0)
-        return self.number(Fraction(int(left), int(shoe.sum())))
+        """P(the next card is one that resplits) on R_r (a counter's shoe: with its weights)."""
+        left = int(self.shoe(r)[self.pair]) if self.face_left is None else max(self.face_left - r, 0)
+        return self.context.draw_chance(self.out(r), self.pair, left)
 
     def rho(self, r: int) -> tuple[Any, Any]:
         """For one face of tens: P(a ten is of the pair's face) for one and for two tens drawn
@@ -426,12 +431,14 @@ class _SplitSquare:
         sizes = rows.sum(axis=1)
         depth = self.context.depth
         removals = sorted({r for terms in named for r, _ in terms})
+        model = self.context.model
+        hidden = 0 if model is None else model.hidden
 
         # per removal: the feasible multisets and their weights (float probabilities, or
         # integers over a common denominator)
         feasible = {r: np.flatnonzero((rows <= self.shoe(r)[None, :]).all(axis=1)) for r in removals}
         for r in removals:
-            if len(feasible[r]) and int(sizes[feasible[r]].max()) + depth > int(self.shoe(r).sum()):
+            if len(feasible[r]) and int(sizes[feasible[r]].max()) + depth > int(self.shoe(r).sum()) - hidden:
                 rules = self.context.rules
                 raise InvalidShoeError(
                     f"shoe {','.join(map(str, rules.shoe_counts))} is too small: split hands and the "
@@ -440,8 +447,7 @@ class _SplitSquare:
         removed = np.concatenate([rows[feasible[r]] + out - self.shoe(r) for r in removals])
         # M at removal r + 1 leaves the shoe M + P leaves at r: each shoe is evaluated once
         distinct, back = np.unique(removed @ PACK, return_index=True, return_inverse=True)[1:]
-        numerators, denominators = outcome_numerators(self.context.dealer, self.context.shoe, removed[distinct],
-                                                      depth, exact)
+        numerators, denominators = _dealer_numerators(self.context, removed[distinct])
         back = back.reshape(-1)
         dealer = np.stack([numerators[o] for o in self.codes.tolist()], axis=1)[back]
         denominators = np.asarray(denominators)[back]
@@ -453,20 +459,25 @@ class _SplitSquare:
             denominator = np.asarray(denominators[start : start + len(idx)])
             start += len(idx)
             shoe = self.shoe(r)
-            n_r = int(shoe.sum())
+            n_r = int(shoe.sum()) - hidden  # the cards left
+            # a counter's shoe: the dealer's numerators carry the weight of every card drawn
+            # (the up card's, the pair cards', the hands' and the dealer's); over the weight of
+            # the cards drawn before the hands, they are the chances given those
+            before = 1 if model is None else model.weights(np.array([self.context.base + model.code_of(self.out(r))]),
+                                                            exact)[0]
             if exact:
                 scale = math.lcm(*{falling(n_r, int(k) + depth) for k in sizes[idx].tolist()}) if len(idx) else 1
                 draws = [math.prod(falling(s, m) for s, m in zip(shoe.tolist(), row))
                          * (scale // falling(n_r, k + depth))
                          for row, k in zip(rows[idx].tolist(), sizes[idx].tolist())]
                 w = part * np.array(draws, dtype=object)[:, None]
-                weights[r] = (w, scale)
+                weights[r] = (w, scale * int(before))
             else:
                 deepest = int(rows.max(initial=0)) + 1
                 ff = np.array([[float(falling(s, m)) for m in range(deepest)] for s in shoe.tolist()])
                 per_size = np.array([float(falling(n_r, k)) for k in range(int(sizes.max()) + 1)])
                 p = np.prod(ff[np.arange(10)[None, :], rows[idx]], axis=1) / per_size[sizes[idx]] / denominator
-                weights[r] = (part * p[:, None], 1)
+                weights[r] = (part * (p / float(before))[:, None], 1)
         where = {r: np.full(len(union), -1, dtype=np.int64) for r in removals}
         for r in removals:
             where[r][feasible[r]] = np.arange(len(feasible[r]))
@@ -492,6 +503,29 @@ class _SplitSquare:
                 total += dots[key] * (c if exact else float(c))
             results.append(total)
         return results
+
+
+def _dealer_numerators(context: UpcardContext, removed: np.ndarray) -> tuple[dict[int, np.ndarray], np.ndarray]:
+    """:func:`~bjcalc.engine.dealer.outcome_numerators` of the up card's dealer on the shoes
+    ``context.shoe - removed[i]``. A counter's shoe in float mode runs the joint pass's
+    compiled loop for this up card alone (the numpy pass with weights made the variance
+    of a 6-deck counter's shoe 3.7 times a composition's)."""
+    model = context.model
+    if model is None or context.exact or not joint_kernel_available():
+        return outcome_numerators(context.dealer, context.shoe, removed, context.depth, context.exact, model=model,
+                                  base=context.base)
+    rules = context.rules
+    depths = [context.depth if up == context.up else -1 for up in range(10)]
+    joint = joint_dealer(rules.hit_soft_17, rules.dealer_max_cards)
+    matrix, _ = joint_numerators(joint, model.counts, removed, depths, np.zeros((10, joint.n_out, 1)), model=model)
+    assert matrix is not None
+    codes = context.dealer.outcomes
+    numerators = {int(o): matrix[context.up][:, i] for i, o in enumerate(codes)}
+    left = context.cards_left - np.asarray(removed, dtype=np.int64).reshape(-1, 10).sum(axis=1)
+    denominators = np.ones(len(left))
+    for size in range(context.depth):
+        denominators = denominators * (left - size)
+    return numerators, denominators
 
 
 def split_chances(splitter, pair: int) -> tuple[Any, Any, Any, bool] | None:
@@ -545,8 +579,7 @@ def split_moments(splitter, pair: int) -> tuple[Any, Any]:
         if not context.peeked and context.bj_rank is not None and context.split_loss == 0:
             # the original bet is lost to a dealer blackjack even when split bets are returned:
             # Y gains -1 there, so Y^2 gains 1 - 2 (sum of the hands' results there)
-            shoe = solver.shoe(0)
-            p_bj = solver.number(Fraction(int(shoe[context.bj_rank]), int(shoe.sum())))
+            p_bj = context.draw_chance(solver.out(0), context.bj_rank)
             m = m - p_bj
             s2 = s2 + p_bj - 2 * at_bj
         mean += weight * m
@@ -568,18 +601,21 @@ def unsplit_squares(context: UpcardContext, table: HandValues) -> UnsplitSquares
     """The second moments of the unsplit hands of ``table`` (played by its decisions after the
     first), by the same backward pass as the values: a standing hand's squared result is 1
     unless it pushes; a doubled hand's is 4 (or the no-hole-card blackjack loss squared)."""
-    rules, exact = context.rules, context.exact
+    rules, exact, model = context.rules, context.exact, context.model
     layers = table.layers
-    n0 = sum(context.shoe)
+    n0 = context.cards_left
     columns = context.batch.index.register(layers, (0,) * 10)
     stand_sq, stand_sq_doubled = [], []
     double_loss = 1 + context.double_loss
     for k, totals in enumerate(layers.totals):
         size = layers.sizes[k]
-        g = table.scale[k]
+        scale = table.scale[k]
+        # a counter's shoe: each row is over its scale times its weight (the dealer's numerators
+        # carry the weights already, so only the certain events need it)
+        g = scale if table.weights is None else table.weights[k] * scale
         outcomes = context.batch.outcomes(columns[k])
-        lift = g // falling(n0 - size, context.depth) if exact else (
-            float(g) / float(falling(n0 - size, context.depth)))
+        lift = scale // falling(n0 - size, context.depth) if exact else (
+            float(scale) / float(falling(n0 - size, context.depth)))
         push = np.zeros(len(totals), dtype=object if exact else float)
         charlie = rules.charlie is not None and size >= rules.charlie
         if not charlie:
@@ -597,6 +633,9 @@ def unsplit_squares(context: UpcardContext, table: HandValues) -> UnsplitSquares
     for k in reversed(range(len(layers.counts))):
         d = draws[k]
         g = table.scale[k + 1]
+        if model is not None:  # each draw's state is over its scale times its weight
+            codes = context.base + model.codes(layers.counts[k])
+            g = model.weights(codes[:, None] + model.rank_codes()[None, :], exact) * g
         child_bj = d.child_bj
         bust_sq = (g - child_bj) + (0 if context.peeked else child_bj)
         after = bust_sq if k + 1 == len(layers.counts) else np.where(d.busts, bust_sq, best_sq[k + 1][d.safe])

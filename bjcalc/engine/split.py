@@ -370,11 +370,8 @@ class SplitSolver:
         context = self.context
         if not context.peeked and context.bj_rank is not None and context.split_loss == 0:
             # the original bet is lost to a dealer blackjack even when split bets are returned
-            shoe = context.shoe
-            taken = 0 if context.replacement else 2
-            left = sum(shoe) - taken
-            bj = shoe[context.bj_rank] - (taken if pair == context.bj_rank else 0)
-            total = total - (Fraction(bj, left) if context.exact else bj / left)
+            out = tuple(2 * (r == pair) for r in range(10))  # the pair (a counter's shoe: with its weights)
+            total = total - context.draw_chance(out, context.bj_rank)
         return total
 
 

@@ -193,8 +193,9 @@ def edge_json(result: RoundResult, rules: Rules, exact: bool, variance: Variance
     return dumps(document("edge", data, rules, exact, counter))
 
 
-def betbehind_json(result: BetBehindResult, rules: Rules, exact: bool, variance: Variance | None = None) -> str:
-    return dumps(document("betbehind", betbehind_data(result, variance), rules, exact))
+def betbehind_json(result: BetBehindResult, rules: Rules, exact: bool, variance: Variance | None = None,
+                   counter: Counter | None = None) -> str:
+    return dumps(document("betbehind", betbehind_data(result, variance), rules, exact, counter))
 
 
 def sidebets_json(results: Sequence[SideBetResult], removed: Sequence[str], rules: Rules, exact: bool) -> str:
@@ -338,9 +339,9 @@ def count_json(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_stra
     return dumps(document("count", data, result.rules, exact))
 
 
-def matrix_json(result: EvMatrix, exact: bool) -> str:
+def matrix_json(result: EvMatrix, exact: bool, counter: Counter | None = None) -> str:
     """The round (EV, house edge, win/push/loss) and one object per (hand, up card)."""
-    return dumps(document("matrix", result.to_data(), result.rules, exact))
+    return dumps(document("matrix", result.to_data(), result.rules, exact, counter))
 
 
 def insurance_json(table: InsuranceTable, rules: Rules, exact: bool) -> str:

@@ -138,10 +138,11 @@ def count_markdown(result: EffectsOfRemoval, plays: Sequence[PlayEffects], figur
     ])
 
 
-def matrix_markdown(result: EvMatrix, exact: bool, seen: Sequence[str] = ()) -> str:
+def matrix_markdown(result: EvMatrix, exact: bool, seen: Sequence[str] = (), counter: str | None = None) -> str:
+    """``counter``: the counter's-shoe line, where the numbers are for one."""
     exact_note = ["exact fractions of every cell: --format csv or json with --exact"] if exact else []
     head = [f"- {line}" for line in (*matrix_round_lines(result, exact), *MATRIX_NOTES, *exact_note)]
-    return "\n".join([f"# EV matrix: {rules_line(result.rules, seen)}", "", *head,
+    return "\n".join([f"# EV matrix: {rules_line(result.rules, seen)}", "", *([counter, ""] if counter else []), *head,
                       *matrix_tables(result, "github", "## "), ""])
 
 
