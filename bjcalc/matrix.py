@@ -36,10 +36,12 @@ from typing import Any, Generic
 
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
-from bjcalc.cards import ACE, TEN, Rank, as_cards, counts_total, parse_card
+from bjcalc.cards import TEN, Rank, as_cards, parse_card
+from bjcalc.engine.chances import HandChances, hand_chances
+from bjcalc.engine.codes import Code
 from bjcalc.engine.payout import Frame, reframe
 from bjcalc.numbers import to_api, to_fraction
-from bjcalc.results import UP_ORDER, HandResult, N, Outcome, RoundResult, Strategy, _Data
+from bjcalc.results import UP_ORDER, HandResult, N, RoundResult, Strategy, _Data
 
 Number = Fraction | float  # the walk's numbers: Fraction in exact mode, float otherwise
 
@@ -199,14 +201,14 @@ class _Walk:
 
     Every probability is joint with the dealer's outcome, blackjack included (the hole card is
     a card left in the shoe when the player draws); a conditioned frame divides by P(no dealer
-    blackjack) at the end. Results are memoised by (up card, the hand's rank counts)."""
+    blackjack) at the end. Every hand of an up card is worked out in one pass, at its first
+    cell (:mod:`bjcalc.engine.chances`)."""
 
     def __init__(self, analysis: Analysis[Any]) -> None:
         self.analysis = analysis
         self.rules = analysis.rules
         self.exact = analysis.exact
-        self._dealer: dict[tuple[int, tuple[int, ...]], dict[Outcome, Number]] = {}
-        self._played: dict[tuple[int, tuple[int, ...]], tuple[Number, ...]] = {}
+        self._chances: dict[int, HandChances] = {}
 
     def chances(self, hand: HandResult[Any], counts: tuple[int, ...]) -> Chances[Any]:
         exact = self.exact
@@ -222,12 +224,8 @@ class _Walk:
         elif hand.best is Action.SURRENDER:  # -1/2, or -1 against a dealer blackjack
             w, p, lo = zero, zero, one
         else:
-            if hand.best is Action.STAND:
-                joint = self._stand(up, counts)
-            elif hand.best is Action.DOUBLE:
-                joint = self._draw(up, counts, then_play=False)
-            else:
-                joint = self._draw(up, counts, then_play=True)
+            play = {Action.STAND: Code.STAND, Action.DOUBLE: Code.DOUBLE}.get(hand.best, Code.HIT)
+            joint = self._joint(up, counts, play)
             w, p, lo, bj = joint
             if hand.conditioned:
                 kept = w + p + lo
@@ -262,75 +260,14 @@ class _Walk:
         kept = w + p + lo  # P(no dealer blackjack) in a conditioned frame, else 1
         return Chances(to_api(w / kept, exact), to_api(p / kept, exact), to_api(lo / kept, exact)), parts
 
-    def _outcomes(self, up: int, counts: tuple[int, ...]) -> dict[Outcome, Number]:
-        """The dealer's final outcomes (blackjack included) with the hand's cards out: read from
-        the dealer evaluation the analysis already made for that hand's shoe, else computed."""
-        key = (up, counts)
-        if key not in self._dealer:
-            known = self._evaluated(up, counts)
-            if known is None:
-                cards = [Rank.from_index(r) for r in range(10) for _ in range(counts[r])]
-                table = self.analysis.dealer(Rank.from_index(up), removed=cards)
-                known = {o: _number(p, self.exact) for o, p in table.items()}
-            self._dealer[key] = known
-        return self._dealer[key]
-
-    def _evaluated(self, up: int, counts: tuple[int, ...]) -> dict[Outcome, Number] | None:
-        """The dealer's outcomes on the shoe ``counts`` leaves, where the analysis already
-        evaluated the dealer there (:meth:`Analysis.dealer_after`)."""
-        cards = [Rank.from_index(r) for r in range(10) for _ in range(counts[r])]
-        found = self.analysis.dealer_after(cards, Rank.from_index(up))
-        return None if found is None else {o: _number(p, self.exact) for o, p in found.items()}
-
-    def _stand(self, up: int, counts: tuple[int, ...]) -> tuple[Number, ...]:
-        """(win, push, loss without a dealer blackjack, dealer blackjack), standing now."""
-        total, _ = counts_total(counts)
-        charlie = self.rules.charlie is not None and sum(counts) >= self.rules.charlie
-        w = p = lo = bj = (Fraction(0) if self.exact else 0.0)
-        for outcome, chance in self._outcomes(up, counts).items():
-            dealer = outcome.total
-            if outcome is Outcome.BLACKJACK:
-                bj += chance
-            elif outcome is Outcome.BUST or charlie or (dealer is not None and total > dealer):
-                w += chance
-            elif total == dealer:
-                p += chance
-            else:
-                lo += chance
-        return w, p, lo, bj
-
-    def _draw(self, up: int, counts: tuple[int, ...], then_play: bool) -> tuple[Number, ...]:
-        """Take one card, then stand (a double) or play on as the CD play decides."""
-        context = self.analysis.engine.context(up)
-        sums = [Fraction(0) if self.exact else 0.0] * 4
-        for r in range(10):
-            chance = context.draw_chance(counts, r)  # a counter's shoe: the counter's odds
-            if not chance:
-                continue
-            child = tuple(c + (i == r) for i, c in enumerate(counts))
-            total, _ = counts_total(child)
-            if total > 21:  # a bust loses, whatever the dealer holds: the hole card is still a card left
-                after = self._bust(up, child)
-            elif then_play:
-                after = self._play(up, child)
-            else:
-                after = self._stand(up, child)
-            sums = [s + chance * a for s, a in zip(sums, after)]
-        return tuple(sums)
-
-    def _bust(self, up: int, counts: tuple[int, ...]) -> tuple[Number, ...]:
-        """A bust: a loss, split by whether the dealer's hole card makes blackjack."""
-        rank = {ACE: TEN, TEN: ACE}.get(up)
-        bj: Number = Fraction(0) if rank is None else self.analysis.engine.context(up).draw_chance(counts, rank)
-        bj = bj if self.exact else float(bj)
-        return bj * 0, bj * 0, 1 - bj, bj
-
-    def _play(self, up: int, counts: tuple[int, ...]) -> tuple[Number, ...]:
-        """A hand of three or more cards, played on by the engine's CD decision (ties stand)."""
-        key = (up, counts)
-        if key not in self._played:
-            cards = [Rank.from_index(r) for r in range(10) for _ in range(counts[r])]
-            hits = self.analysis.cd_hits(cards, Rank.from_index(up))
-            self._played[key] = self._draw(up, counts, True) if hits else self._stand(up, counts)
-        return self._played[key]
-
+    def _joint(self, up: int, counts: tuple[int, ...], play: Code) -> tuple[Number, ...]:
+        """(win, push, loss without a dealer blackjack, dealer blackjack) of the hand ``counts``
+        played by ``play``: read from the up card's :func:`~bjcalc.engine.chances.hand_chances`,
+        one backward pass over every hand of the unsplit graph."""
+        if up not in self._chances:
+            engine = self.analysis.engine
+            self._chances[up] = hand_chances(engine.context(up), engine.table(up))
+        numerators, denominator = self._chances[up].of(counts, play)
+        if self.exact:
+            return tuple(Fraction(int(n), int(denominator)) for n in numerators)
+        return tuple(float(n) / float(denominator) for n in numerators)
