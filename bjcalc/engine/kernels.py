@@ -1,4 +1,4 @@
-"""The two optional compiled loops, loaded here and nowhere else, and whether each may run.
+"""The optional compiled loops, loaded here and nowhere else, and whether each may run.
 
 ``setup.py`` builds them as optional extensions; where there is no C compiler they are missing
 and bjcalc runs the numpy code they replace, with the same numbers:
@@ -9,6 +9,9 @@ and bjcalc runs the numpy code they replace, with the same numbers:
   ``BJCALC_NUMPY_DEALER=1`` switches it off.
 - ``_player_kernel.c`` (:data:`player_kernel`): the player's float backward pass
   (:mod:`bjcalc.engine.values`). ``BJCALC_NUMPY_PLAYER=1`` switches it off.
+- ``_pairs_kernel.c`` (:data:`pairs_kernel`): a split's two hands counted pair by pair, by the
+  multiset both drew and the sign of their total result (:mod:`bjcalc.engine.moments`), integers
+  in both modes. ``BJCALC_NUMPY_PAIRS=1`` switches it off.
 
 The switches are read at each call, so that a test can set them for one analysis.
 """
@@ -27,6 +30,10 @@ try:
     from bjcalc.engine import _player_kernel as player_kernel  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - depends on the build
     player_kernel = None
+try:
+    from bjcalc.engine import _pairs_kernel as pairs_kernel  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on the build
+    pairs_kernel = None
 
 
 def _switched_on(variable: str) -> bool:
@@ -69,3 +76,8 @@ def joint_kernel_available() -> bool:
 def player_kernel_available() -> bool:
     """Whether the compiled player loop is built and not switched off."""
     return player_kernel is not None and _switched_on("BJCALC_NUMPY_PLAYER")
+
+
+def pairs_kernel_available() -> bool:
+    """Whether the compiled pair tables are built and not switched off."""
+    return pairs_kernel is not None and _switched_on("BJCALC_NUMPY_PAIRS")

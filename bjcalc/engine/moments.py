@@ -42,7 +42,7 @@ from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.dealer import outcome_numerators
 from bjcalc.engine.hands import PACK
 from bjcalc.engine.jointdealer import joint_dealer, joint_numerators
-from bjcalc.engine.kernels import joint_kernel_available
+from bjcalc.engine.kernels import joint_kernel_available, pairs_kernel, pairs_kernel_available
 from bjcalc.engine.values import HandValues, stacked_values
 from bjcalc.errors import InvalidShoeError
 from bjcalc.numbers import falling
@@ -373,12 +373,14 @@ class _SplitSquare:
         if not context.peeked and context.bj_rank is not None and context.split_loss == 0:
             extra[self.codes == BLACKJACK] = -1
         drawn = (cards @ PACK) - PACK[self.pair]
+        if float(ways.astype(np.float64).sum()) ** 2 >= 2.0**53:  # pragma: no cover - far beyond any shoe's hands
+            raise OverflowError("split outcomes: a table's sum could reach 2^53")
+        if pairs_kernel_available():
+            return self._compiled_sign_tables(drawn, bets * 32 + kinds, phi, ways, extra)
         both = (drawn[:, None] + drawn[None, :]).reshape(-1)
         keys = np.unique(both)
         where = np.searchsorted(keys, both)
         weight = np.multiply.outer(ways, ways).reshape(-1).astype(np.float64)  # exact below 2^53
-        if float(weight.sum()) >= 2.0**53:  # pragma: no cover - far beyond any shoe's hands
-            raise OverflowError("split outcomes: a table's sum could reach 2^53")
         tables = {sign: np.zeros((len(keys), len(self.codes)), dtype=np.int64) for sign in (1, 0, -1)}
         for o in range(len(self.codes)):
             if context.peeked and self.codes[o] == BLACKJACK:
@@ -388,6 +390,24 @@ class _SplitSquare:
                 chosen = np.where(signs == sign, weight, 0.0)
                 table[:, o] = np.rint(np.bincount(where, weights=chosen, minlength=len(keys))).astype(np.int64)
         return keys, tables
+
+    def _compiled_sign_tables(self, drawn: np.ndarray, ending: np.ndarray, phi: np.ndarray, ways: np.ndarray,
+                              extra: np.ndarray) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+        """:meth:`_sign_tables`' pairs counted by the compiled loop (``_pairs_kernel.c``), the
+        states grouped by how they end (``ending``: bet and kind, which give their results
+        against the dealer's outcomes; a few dozen): the same integers, keys sorted alike."""
+        _, first, of_state = np.unique(ending, return_index=True, return_inverse=True)
+        kinds = phi[first]
+        signs = np.sign(kinds[:, None, :] + kinds[None, :, :] + extra[None, None, :]).astype(np.int8)
+        if self.context.peeked:
+            signs[:, :, self.codes == BLACKJACK] = 2  # the frame: no dealer blackjack, counted nowhere
+        found, counts = pairs_kernel.sign_tables(
+            np.ascontiguousarray(drawn, dtype=np.int64), np.ascontiguousarray(of_state.reshape(-1), dtype=np.int64),
+            np.ascontiguousarray(ways, dtype=np.int64), np.ascontiguousarray(signs), len(kinds), len(self.codes))
+        keys = np.frombuffer(found, dtype=np.int64)
+        order = np.argsort(keys)
+        table = np.frombuffer(counts, dtype=np.int64).reshape(len(keys), len(self.codes), 3)[order]
+        return keys[order], {sign: np.ascontiguousarray(table[:, :, sign + 1]) for sign in (1, 0, -1)}
 
     def pair_index(self, s: int, t: int) -> tuple[np.ndarray, np.ndarray]:
         """The multisets two hands (played as at removals ``s`` and ``t``) draw together: their
@@ -425,7 +445,12 @@ class _SplitSquare:
         used = sorted({table for terms in named for _, table in terms}, key=repr)
         if not used:
             return [self.number(Fraction(0)) for _ in forms]
-        union = np.unique(np.concatenate([self.table(t)[0] for t in used]))
+        key_arrays: list[np.ndarray] = []
+        for keys in (self.table(t)[0] for t in used):
+            if not any(keys is seen for seen in key_arrays):
+                key_arrays.append(keys)
+        # one table's keys are sorted and distinct already (the three signs of a split share theirs)
+        union = key_arrays[0] if len(key_arrays) == 1 else np.unique(np.concatenate(key_arrays))
         at = {t: np.searchsorted(union, self.table(t)[0]) for t in used}
         rows = (union[:, None] // PACK[None, :]) % 64
         sizes = rows.sum(axis=1)
@@ -445,8 +470,12 @@ class _SplitSquare:
                     "dealer could run out of cards")
         out = self.shoe(-2)  # the shoe after the up card alone
         removed = np.concatenate([rows[feasible[r]] + out - self.shoe(r) for r in removals])
-        # M at removal r + 1 leaves the shoe M + P leaves at r: each shoe is evaluated once
-        distinct, back = np.unique(removed @ PACK, return_index=True, return_inverse=True)[1:]
+        # M at removal r + 1 leaves the shoe M + P leaves at r: each shoe is evaluated once (at
+        # one removal the multisets are distinct already)
+        if len(removals) == 1:
+            distinct = back = np.arange(len(removed))
+        else:
+            distinct, back = np.unique(removed @ PACK, return_index=True, return_inverse=True)[1:]
         numerators, denominators = _dealer_numerators(self.context, removed[distinct])
         back = back.reshape(-1)
         dealer = np.stack([numerators[o] for o in self.codes.tolist()], axis=1)[back]
@@ -466,11 +495,18 @@ class _SplitSquare:
             before = 1 if model is None else model.weights(np.array([self.context.base + model.code_of(self.out(r))]),
                                                             exact)[0]
             if exact:
-                scale = math.lcm(*{falling(n_r, int(k) + depth) for k in sizes[idx].tolist()}) if len(idx) else 1
-                draws = [math.prod(falling(s, m) for s, m in zip(shoe.tolist(), row))
-                         * (scale // falling(n_r, k + depth))
-                         for row, k in zip(rows[idx].tolist(), sizes[idx].tolist())]
-                w = part * np.array(draws, dtype=object)[:, None]
+                present = sorted(set(sizes[idx].tolist()))
+                scale = math.lcm(*(falling(n_r, k + depth) for k in present)) if len(idx) else 1
+                # prod_k ff(R_r[k], M_k) by rank, then the lift of M's size to the common scale:
+                # big integers in object arrays, one multiplication per rank and multiset
+                deepest = int(rows[idx].max(initial=0)) + 1
+                lift = np.zeros(max(present, default=0) + 1, dtype=object)
+                for k in present:
+                    lift[k] = scale // falling(n_r, k + depth)
+                draws = lift[sizes[idx]]
+                for rank, left in enumerate(shoe.tolist()):
+                    draws = draws * _object_array([falling(left, m) for m in range(deepest)])[rows[idx, rank]]
+                w = part * draws[:, None]
                 weights[r] = (w, scale * int(before))
             else:
                 deepest = int(rows.max(initial=0)) + 1
@@ -503,6 +539,13 @@ class _SplitSquare:
                 total += dots[key] * (c if exact else float(c))
             results.append(total)
         return results
+
+
+def _object_array(values: list[int]) -> np.ndarray:
+    """Python ints in a 1-d object array (never through int64, which big ones would overflow)."""
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
 
 
 def _dealer_numerators(context: UpcardContext, removed: np.ndarray) -> tuple[dict[int, np.ndarray], np.ndarray]:

@@ -1,0 +1,180 @@
+/* The split's sign tables of bjcalc.engine.moments, compiled: every ordered pair of one split
+ * hand's terminal states, by the multiset both hands drew, counted (orders times orders) by the
+ * sign of the two hands' total result against each dealer outcome. It computes what
+ * bjcalc.engine.moments._SplitSquare._sign_tables computes with numpy, where the pairs of a
+ * hand that draws a lot (2,2 against a 7: two thousand states, four million pairs) cost a sort
+ * of every pair's multiset and three bincounts per outcome.
+ *
+ * Here the pairs are visited once each, half of them: the multiset and the signs of (i, j) are
+ * those of (j, i), so (i, j) with i < j counts twice. A hash table (open addressing, linear
+ * probing) numbers the multisets as they are met. Integers throughout: the tables are counts of
+ * orders, which the caller checks stay below 2^53 (as the numpy version, which sums floats,
+ * needs), so the two agree integer for integer.
+ *
+ * Only the Python C API's buffer protocol is used (no numpy headers), and the module is an
+ * optional build: without it bjcalc runs the numpy version.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SKIP 2 /* a sign entry for an outcome the frame leaves out: counted nowhere */
+
+typedef struct {
+    int64_t *keys;   /* per slot: the multiset's key, -1 where empty */
+    int32_t *entry;  /* per slot: the multiset's entry in the tables */
+    size_t mask;     /* slots - 1 (a power of two) */
+    int64_t *found;  /* per entry: its key, in the order met */
+    int64_t *tables; /* per entry: n_out x 3 counts (sign -1, 0, 1) */
+    size_t count, room;
+    int n_out;
+} Table;
+
+static size_t slot_of(int64_t key, size_t mask)
+{
+    return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 17) & mask;
+}
+
+/* Double the slots (and rehash) or the entries' room; 0 on success. */
+static int grow_slots(Table *t)
+{
+    size_t slots = 2 * (t->mask + 1);
+    int64_t *keys = malloc(sizeof(int64_t) * slots);
+    int32_t *entry = malloc(sizeof(int32_t) * slots);
+    if (!keys || !entry) {
+        free(keys), free(entry);
+        return -1;
+    }
+    memset(keys, 0xff, sizeof(int64_t) * slots);
+    for (size_t e = 0; e < t->count; e++) {
+        size_t s = slot_of(t->found[e], slots - 1);
+        while (keys[s] >= 0)
+            s = (s + 1) & (slots - 1);
+        keys[s] = t->found[e];
+        entry[s] = (int32_t)e;
+    }
+    free(t->keys), free(t->entry);
+    t->keys = keys, t->entry = entry, t->mask = slots - 1;
+    return 0;
+}
+
+static int grow_room(Table *t)
+{
+    size_t room = 2 * t->room;
+    int64_t *found = realloc(t->found, sizeof(int64_t) * room);
+    if (!found)
+        return -1;
+    t->found = found;
+    int64_t *tables = realloc(t->tables, sizeof(int64_t) * 3 * (size_t)t->n_out * room);
+    if (!tables)
+        return -1;
+    t->tables = tables;
+    t->room = room;
+    return 0;
+}
+
+/* The counts of the multiset `key` (added, zeroed, where new); NULL when out of memory. */
+static int64_t *counts_of(Table *t, int64_t key)
+{
+    size_t s = slot_of(key, t->mask);
+    while (t->keys[s] >= 0) {
+        if (t->keys[s] == key)
+            return t->tables + (size_t)t->entry[s] * 3 * (size_t)t->n_out;
+        s = (s + 1) & t->mask;
+    }
+    if (t->count == t->room && grow_room(t) < 0)
+        return NULL;
+    size_t e = t->count++;
+    t->found[e] = key;
+    int64_t *counts = t->tables + e * 3 * (size_t)t->n_out;
+    memset(counts, 0, sizeof(int64_t) * 3 * (size_t)t->n_out);
+    if (2 * t->count > t->mask + 1) {
+        if (grow_slots(t) < 0)
+            return NULL;
+    } else {
+        t->keys[s] = key;
+        t->entry[s] = (int32_t)e;
+    }
+    return counts;
+}
+
+/* sign_tables(keys, classes, ways, signs, n_classes, n_out) -> (keys, tables) as bytes
+ * keys, classes, ways: int64 (n,): each state's packed multiset drawn, class (its results
+ * against the dealer's outcomes) and count of orders; signs: int8 (n_classes, n_classes,
+ * n_out): the sign of two classes' total result at each outcome, or SKIP. Returns the distinct
+ * multisets of the pairs (int64, in the order met) and per multiset, outcome and sign (-1, 0,
+ * 1) the count of ordered pairs, int64 (multisets, n_out, 3). */
+static PyObject *sign_tables(PyObject *self, PyObject *args)
+{
+    PyObject *objs[4];
+    int n_classes, n_out;
+    if (!PyArg_ParseTuple(args, "OOOOii", &objs[0], &objs[1], &objs[2], &objs[3], &n_classes, &n_out))
+        return NULL;
+    Py_buffer views[4];
+    int got = 0;
+    for (; got < 4; got++)
+        if (PyObject_GetBuffer(objs[got], &views[got], PyBUF_C_CONTIGUOUS) < 0)
+            goto fail;
+    Py_ssize_t n = views[0].len / (Py_ssize_t)sizeof(int64_t);
+    if (views[1].len != views[0].len || views[2].len != views[0].len
+        || views[3].len != (Py_ssize_t)n_classes * n_classes * n_out || n_out <= 0) {
+        PyErr_SetString(PyExc_ValueError, "sign_tables: inconsistent array sizes");
+        goto fail;
+    }
+    const int64_t *keys = views[0].buf, *classes = views[1].buf, *ways = views[2].buf;
+    const int8_t *signs = views[3].buf;
+    Table t = {0};
+    t.n_out = n_out;
+    t.mask = (1u << 12) - 1;
+    t.room = 1024;
+    t.keys = malloc(sizeof(int64_t) * (t.mask + 1));
+    t.entry = malloc(sizeof(int32_t) * (t.mask + 1));
+    t.found = malloc(sizeof(int64_t) * t.room);
+    t.tables = malloc(sizeof(int64_t) * 3 * (size_t)n_out * t.room);
+    int ok = t.keys && t.entry && t.found && t.tables;
+    if (ok)
+        memset(t.keys, 0xff, sizeof(int64_t) * (t.mask + 1));
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        const int8_t *row = signs + (size_t)classes[i] * n_classes * n_out;
+        for (Py_ssize_t j = i; j < n; j++) {
+            int64_t w = ways[i] * ways[j] * (i == j ? 1 : 2);
+            int64_t *counts = counts_of(&t, keys[i] + keys[j]);
+            if (!counts) {
+                ok = 0;
+                break;
+            }
+            const int8_t *sign = row + (size_t)classes[j] * n_out;
+            for (int o = 0; o < n_out; o++)
+                if (sign[o] != SKIP)
+                    counts[3 * o + sign[o] + 1] += w;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *out = NULL;
+    if (!ok)
+        PyErr_NoMemory();
+    else
+        out = Py_BuildValue("(y#y#)", (const char *)t.found, (Py_ssize_t)(sizeof(int64_t) * t.count),
+                            (const char *)t.tables, (Py_ssize_t)(sizeof(int64_t) * 3 * (size_t)n_out * t.count));
+    free(t.keys), free(t.entry), free(t.found), free(t.tables);
+    for (int k = 0; k < got; k++)
+        PyBuffer_Release(&views[k]);
+    return out;
+fail:
+    for (int k = 0; k < got; k++)
+        PyBuffer_Release(&views[k]);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"sign_tables", sign_tables, METH_VARARGS, "A split's two hands' sign tables, by the multiset both drew."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_pairs_kernel",
+                                    "Compiled pair tables of split hands (see bjcalc.engine.moments).", -1, methods};
+
+PyMODINIT_FUNC PyInit__pairs_kernel(void) { return PyModule_Create(&module); }

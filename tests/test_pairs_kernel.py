@@ -1,0 +1,68 @@
+"""The compiled pair tables of split hands (bjcalc/engine/_pairs_kernel.c) against the numpy
+code they replace, integer for integer: every pair of every rule set below, with and without
+the orders whose second card resplits; and a split's win/push/loss computed both ways."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bjcalc import Analysis, Rank, Rules
+from bjcalc.engine import kernels
+from bjcalc.engine.moments import _SplitSquare
+
+needs_kernel = pytest.mark.skipif(kernels.pairs_kernel is None, reason="compiled pair tables not built")
+
+RULES = [
+    Rules(decks=1),  # peek: the dealer blackjack column is left out
+    Rules(decks=2, hole_card="none", hit_soft_17=True, charlie=5, blackjack_takes="original"),  # no hole card
+    Rules(decks=1, split_hands=2, surrender="late", double="10-11", double_after_split=False, player_max_cards=5),
+]
+
+
+def _both(monkeypatch, solver, no_resplit):
+    monkeypatch.setenv("BJCALC_NUMPY_PAIRS", "1")
+    slow = solver._sign_tables(0, no_resplit)
+    monkeypatch.setenv("BJCALC_NUMPY_PAIRS", "0")
+    assert kernels.pairs_kernel_available()
+    return slow, solver._sign_tables(0, no_resplit)
+
+
+@needs_kernel
+@pytest.mark.parametrize("rules", RULES, ids=["peek", "no hole card", "limits"])
+def test_kernel_tables_equal_the_numpy_tables(monkeypatch, rules):
+    analysis = Analysis(rules)
+    for up in (0, 5, 9):  # an ace (peeked), a six, a ten
+        splitter = analysis.engine.splits(up)
+        for pair in splitter.pairs():
+            for no_resplit in (False, True):
+                solver = _SplitSquare(splitter, pair, None)
+                (slow_keys, slow), (fast_keys, fast) = _both(monkeypatch, solver, no_resplit)
+                assert fast_keys.dtype == slow_keys.dtype and np.array_equal(fast_keys, slow_keys), (up, pair)
+                for sign in (1, 0, -1):
+                    assert fast[sign].dtype == np.int64 and np.array_equal(fast[sign], slow[sign]), (up, pair, sign)
+
+
+@needs_kernel
+def test_split_chances_are_the_same_both_ways(monkeypatch):
+    rules = Rules(shoe=(2, 2, 2, 2, 2, 2, 2, 4, 2, 8), split_hands=3, surrender="none")
+    found = []
+    for switch in ("1", "0"):
+        monkeypatch.setenv("BJCALC_NUMPY_PAIRS", switch)
+        analysis = Analysis(rules, exact=True)
+        found.append([analysis.split_chances(Rank.from_index(pair), Rank.from_index(up))
+                      for up in range(10) for pair in analysis.engine.splits(up).pairs()])
+    assert found[0] == found[1] and any(c is not None for c in found[0])
+
+
+def test_the_compiled_loop_is_in_use_where_a_compiler_is():
+    """As for the dealer's and the player's loops: a missing build would leave the tests on
+    the numpy tables."""
+    import shutil
+
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler: the numpy tables are the expected ones")
+    assert kernels.pairs_kernel is not None, (
+        "bjcalc/engine/_pairs_kernel is not built in the source tree: install with "
+        "`python3 -m pip install -e '.[test]'` (or run `python3 setup.py build_ext --inplace`)"
+    )
