@@ -252,3 +252,8 @@ def test_bad_input_is_one_line_and_exit_status_2(args, words):
 def test_an_infinite_deck_has_no_counter():
     result = CliRunner().invoke(cli, ["eor", "--decks", "inf", *COUNTED])
     assert result.exit_code == 2 and "infinite deck" in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+def test_a_count_is_named_as_people_type_it():
+    """``--count hilo`` (no hyphen) is Hi-Lo, as ``hi-lo`` is."""
+    assert run("--count", "hilo", "--running-count", "1", "--cards-seen", "3") == run(*COUNTED)
