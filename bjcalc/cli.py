@@ -617,6 +617,7 @@ def _eor_arguments(strategy: str | None, chart_file: str | None, post_split: str
 @cli.command()
 @_rule_options_but_insurance
 @REMOVED
+@count_options
 @_EOR_STRATEGY
 @_EOR_CHART
 @_POST_SPLIT
@@ -630,27 +631,35 @@ def _eor_arguments(strategy: str | None, chart_file: str | None, post_split: str
 def eor(strategy: str | None, chart_file: str | None, post_split: str | None, plays: tuple[str, ...],
         insurance_row: bool, workers: int | None, fmt: str, exact: bool, classic: bool, **options: Any) -> None:
     """Effects of removal: the round's EV after taking one card of each rank out of the shoe,
-    minus the EV before (in % of the initial bet), for a stated strategy; and each --play's."""
+    minus the EV before (in % of the initial bet), for a stated strategy; and each --play's.
+    With --count: on the counter's shoe, the EV once one more card of the rank is seen (cards
+    seen + 1, running count + its tag) minus the EV before."""
     from bjcalc import eor_table
     from bjcalc.render.csvfile import eor_csv
     from bjcalc.render.jsondoc import eor_json
     from bjcalc.render.markdown import eor_markdown
     from bjcalc.render.text import eor_text
 
+    count = pop_count(options)
+    if count is not None and (plays or insurance_row):
+        _refuse_both("--play" if plays else "--insurance", "--count" if count["count_system"] else "--tags",
+                     "the EORs of a play or of insurance are not computed on a counter's shoe yet")
     rules, arguments = _eor_arguments(strategy, chart_file, post_split, classic, exact, options)
+    counter = build_counter(count, rules)
     with _progress("effects of removal") as step:
         table = eor_table(rules, plays=plays, insurance=insurance_row, exact=exact, workers=workers, progress=step,
-                          **arguments)
+                          shoe=None if counter is None else counter.for_analysis(), **arguments)
     result, rows, fixed_chart = table.removal, list(table.plays), table.fixed_chart
     seen = seen_cards(options["removed"])
+    line = None if counter is None else counter.describe()
     if fmt == "json":
-        click.echo(eor_json(result, rows, table.play_strategy, exact))
+        click.echo(eor_json(result, rows, table.play_strategy, exact, counter))
     elif fmt == "csv":
         click.echo(eor_csv(result, rows, exact), nl=False)
     elif fmt == "markdown":
-        click.echo(eor_markdown(result, rows, table.play_strategy, exact, fixed_chart, seen), nl=False)
+        click.echo(eor_markdown(result, rows, table.play_strategy, exact, fixed_chart, seen, counter=line), nl=False)
     else:
-        click.echo(eor_text(result, rows, table.play_strategy, exact, fixed_chart, seen))
+        click.echo(_with_counter(eor_text(result, rows, table.play_strategy, exact, fixed_chart, seen), counter))
 
 
 @cli.command()

@@ -362,15 +362,26 @@ class CountShoe:
         pool = self._pool_totals
         weights: dict[tuple[int, ...], int] = {}
 
+        last = len(pool) - 1
+        # bounds[j][n]: the least and the most tag sum of n cards of the classes after j
+        bounds = [_sum_bounds(pool[j + 1:], values[j + 1:], self.seen) for j in range(len(pool))]
+
         def walk(j: int, left: int, total: int, taken: tuple[int, ...], ways: int) -> None:
-            if j == len(pool) - 1:
+            if j == last:
                 if left <= pool[j] and values[j] * left == total:
                     weights[tuple(m - d for m, d in zip(pool, taken + (left,)))] = ways * math.comb(pool[j], left)
                 return
+            if j == last - 1:
+                # two classes left: their split is fixed by the count and the tag sum
+                d, odd = divmod(total - values[last] * left, values[j] - values[last])
+                if not odd and 0 <= d <= min(pool[j], left):
+                    walk(last, left - d, total - values[j] * d, taken + (d,), ways * math.comb(pool[j], d))
+                return
+            low, high = bounds[j]
             for d in range(min(pool[j], left) + 1):
                 rest = left - d
                 # the classes after j must be able to make the rest of the sum with the rest of the cards
-                if _reachable(pool[j + 1:], values[j + 1:], rest, total - values[j] * d):
+                if low[rest] <= total - values[j] * d <= high[rest]:
                     walk(j + 1, rest, total - values[j] * d, taken + (d,), ways * math.comb(pool[j], d))
 
         walk(0, self.seen, self.discard_sum, (), 1)
@@ -506,24 +517,30 @@ def _minus(totals: tuple[int, ...], j: int) -> tuple[int, ...]:
     return totals[:j] + (totals[j] - 1,) + totals[j + 1:]
 
 
-def _reachable(sizes: Sequence[int], values: Sequence[int], count: int, total: int) -> bool:
-    """A quick bound: whether ``count`` cards of these classes can have tag sum ``total``
-    (between the smallest and the largest sum, not a proof that it is reached)."""
-    if count > sum(sizes):
-        return False
+def _sum_bounds(sizes: Sequence[int], values: Sequence[int], most: int) -> tuple[list[float], list[float]]:
+    """For ``n`` from 0 to ``most``: the least and the most tag sum of ``n`` cards of these
+    classes (infinite bounds where they hold fewer than ``n`` cards). A bound, not a proof
+    that a sum between them is reached."""
     ordered = sorted(zip(values, sizes))
-    low = high = 0
-    need = count
+    low: list[float] = []
+    high: list[float] = []
+    for n in range(most + 1):
+        if n > sum(sizes):
+            low.append(math.inf)
+            high.append(-math.inf)
+            continue
+        low.append(_greedy_sum(ordered, n))
+        high.append(_greedy_sum(ordered[::-1], n))
+    return low, high
+
+
+def _greedy_sum(ordered: Sequence[tuple[int, int]], count: int) -> int:
+    total = 0
     for value, size in ordered:
-        take = min(size, need)
-        low += value * take
-        need -= take
-    need = count
-    for value, size in reversed(ordered):
-        take = min(size, need)
-        high += value * take
-        need -= take
-    return low <= total <= high
+        take = min(size, count)
+        total += value * take
+        count -= take
+    return total
 
 
 def _notation(cards: Iterable[Rank]) -> str:

@@ -16,6 +16,12 @@ difference of the two actions, in the decision's own frame (conditioned on no de
 where the dealer peeks). A decision is named as people write it (:func:`parse_play`), by its
 cards or by its total (:class:`HandTotal`).
 
+**On a counter's shoe** (:class:`bjcalc.CountShoe`: the player knows the count and how many
+cards were seen, not the discards' ranks) the EOR of a rank is the EV once one more card of that
+rank has been seen (one more card seen, the running count plus its tag) minus the EV before:
+the counter forgets the card's rank as every other discard's, so ranks sharing a tag share one
+EOR (:func:`seen_one_more`).
+
 Each shoe is one analysis, run in worker processes (:class:`WorkerPool`); :func:`eor_table`
 gathers what ``bjcalc eor`` prints. How count systems measure up against these EORs is
 :mod:`bjcalc.counting`. See docs/counting.md for the definitions written out.
@@ -31,17 +37,20 @@ import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
 from bjcalc.cards import ACE, TEN, UP_ORDER, Rank, as_cards, parse_card, parse_cards
 from bjcalc.chart import Chart
 from bjcalc.engine import pools
-from bjcalc.errors import InvalidCardError, InvalidHandError, InvalidRulesError
+from bjcalc.errors import InvalidCardError, InvalidHandError, InvalidRulesError, InvalidShoeError
 from bjcalc.numbers import to_api, to_fraction
 from bjcalc.results import Strategy, _Data, by_up
 from bjcalc.rules import Rules
+
+if TYPE_CHECKING:
+    from bjcalc.countshoe import CountShoe
 
 
 class EorStrategy(str, enum.Enum):
@@ -57,11 +66,12 @@ class EorStrategy(str, enum.Enum):
 
 def _shoe_ev(
     rules: Rules, strategy: EorStrategy, chart: Chart | None, exact: bool, post_split: str,
-    two_card_plays: bool = True,
+    two_card_plays: bool = True, shoe: CountShoe | None = None,
 ) -> Fraction | float:
-    """The round's EV on ``rules``' shoe under ``strategy`` (a Fraction in exact mode;
-    ``two_card_plays=False``: basic strategy is the classic chart, one play per total)."""
-    analysis = Analysis(rules, exact=exact, post_split=post_split)
+    """The round's EV on ``rules``' shoe (or the counter's ``shoe`` of it) under ``strategy``
+    (a Fraction in exact mode; ``two_card_plays=False``: basic strategy is the classic chart,
+    one play per total)."""
+    analysis = Analysis(rules, exact=exact, post_split=post_split, shoe=shoe)
     if strategy is EorStrategy.CD:
         ev = analysis.round().ev
     else:
@@ -69,6 +79,18 @@ def _shoe_ev(
         assert played is not None
         ev = analysis.evaluate(played).round.ev
     return to_fraction(ev) if exact else float(ev)
+
+
+def _seen_shoe_ev(
+    rules: Rules, strategy: EorStrategy, chart: Chart | None, exact: bool, post_split: str, two_card_plays: bool,
+    shoe: CountShoe,
+) -> Fraction | float | str:
+    """:func:`_shoe_ev` on a counter's shoe after one more card seen, or, where the cards left
+    are too few for a round, the error's words."""
+    try:
+        return _shoe_ev(rules, strategy, chart, exact, post_split, two_card_plays, shoe)
+    except InvalidShoeError as error:
+        return str(error)
 
 
 def _play_difference(rules: Rules, cards: tuple[Rank, ...], up: Rank, first: Action, second: Action,
@@ -164,17 +186,31 @@ def map_jobs(job: Callable[..., Any], arguments: list[tuple], workers: int | Wor
 class EffectsOfRemoval(_Data):
     """EVs after removing one card of each rank, and the EORs. ``base`` and ``ev`` are per
     initial bet, unconditional (``float``, or ``sympy.Rational`` in exact mode); ``effects``
-    are in percent of the initial bet (float); ``counts``: the starting shoe."""
+    are in percent of the initial bet (float); ``counts``: the starting shoe.
+
+    On a counter's shoe (``count_shoe``, the shoe before the round), ``ev`` is the EV once one
+    more card of the rank has been seen (:func:`seen_one_more`), and ``not_removable`` says, for
+    each rank the shoe holds that cannot be the next card seen, why (no EV for it)."""
 
     rules: Rules
     strategy: Strategy
     base: Any
     ev: dict[Rank, Any]
     exact: bool
+    count_shoe: CountShoe | None = None
+    not_removable: dict[Rank, str] = dataclasses.field(default_factory=dict)
 
     @property
     def counts(self) -> tuple[int, ...]:
         return self.rules.shoe_counts
+
+    @property
+    def weights(self) -> tuple[Fraction, ...]:
+        """The cards of each rank the EORs are weighted by in :meth:`weighted_sum`, A..T: the
+        shoe's counts; on a counter's shoe, the expected cards of each rank left (exact)."""
+        if self.count_shoe is None:
+            return tuple(Fraction(n) for n in self.counts)
+        return self.count_shoe.expected_left()
 
     @property
     def eor(self) -> dict[Rank, Any]:
@@ -187,8 +223,11 @@ class EffectsOfRemoval(_Data):
         return {rank: 100 * float(self.eor[rank]) for rank in _chart_order(self.ev)}
 
     def weighted_sum(self) -> Any:
-        """``sum_r n_r EOR_r``: exactly zero when a fixed chart plays every shoe."""
-        return sum((self.counts[rank.index] * e for rank, e in self.eor.items()), 0 * self.base)
+        """``sum_r n_r EOR_r``: exactly zero when a fixed chart plays every shoe. On a counter's
+        shoe ``n_r`` is the expected number of cards of the rank left, and the sum is not zero in
+        general (docs/counting.md)."""
+        weights = self.weights
+        return sum((to_api(weights[rank.index], self.exact) * e for rank, e in self.eor.items()), 0 * self.base)
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -198,6 +237,7 @@ class EffectsOfRemoval(_Data):
             "ev": by_up(self.ev),
             "eor": by_up(self.eor),
             "eor_percent": by_up(self.effects),
+            "not_removable": by_up(self.not_removable),
         }
 
 
@@ -215,10 +255,21 @@ def effects_of_removal(
     workers: int | WorkerPool | None = None,
     progress: Callable[[str], None] | None = None,
     two_card_plays: bool = True,
+    shoe: CountShoe | None = None,
 ) -> EffectsOfRemoval:
     """The EOR of every rank the shoe holds (see the module docstring). ``chart``: the chart
     held fixed (``strategy="chart"``; default: the starting shoe's basic strategy, the classic
-    one with ``two_card_plays=False``, as for ``strategy="basic"``)."""
+    one with ``two_card_plays=False``, as for ``strategy="basic"``). ``shoe``: a counter's shoe
+    of ``rules``' shoe, nothing on the table (as :class:`bjcalc.Analysis` takes it): the EORs of
+    seeing one more card of each rank there (the default chart is then the counter's).
+
+    >>> from bjcalc import CountShoe
+    >>> rules = Rules(shoe=(2,) * 9 + (8,), player_max_cards=4, dealer_max_cards=4, split_hands=1)
+    >>> counter = CountShoe.named("hi-lo", shoe=rules.shoe_counts, seen=2, running_count=2)
+    >>> result = effects_of_removal(rules, "cd", shoe=counter, workers=1)
+    >>> result.eor[Rank.TWO] == result.eor[Rank.SIX], sorted(map(str, result.not_removable))
+    (True, [])
+    """
     try:
         strategy = EorStrategy(strategy)
     except ValueError:
@@ -228,28 +279,106 @@ def effects_of_removal(
         raise InvalidRulesError("an infinite deck has no effects of removal: cards are drawn with replacement")
     if chart is not None and strategy is not EorStrategy.CHART:
         raise InvalidRulesError(f"a chart is held fixed only with strategy 'chart', not {strategy.value!r}")
+    starting = Analysis(rules, post_split=post_split, shoe=shoe)  # refuses a counter's shoe of other cards
+    held_fixed = chart
     if strategy is EorStrategy.CHART and chart is None:
-        chart = Analysis(rules).chart(two_card_plays)
+        chart = starting.chart(two_card_plays)
     ranks = [rank for rank in Rank if rules.shoe_counts[rank.index] > 0]
-    shoes = [rules] + [rules.without([rank]) for rank in ranks]
-    arguments = [(shoe, strategy, chart, exact, post_split, two_card_plays) for shoe in shoes]
-    names = ["full shoe"] + [f"without one {rank}" for rank in ranks]
-    evs = map_jobs(_shoe_ev, arguments, workers, progress, names)
+    play = (strategy, chart, exact, post_split, two_card_plays)
+    if shoe is None:
+        base, after, refused = _removal_evs(rules, play, ranks, workers, progress)
+    else:
+        base, after, refused = _seen_evs(rules, shoe, play, ranks, workers, progress)
     if strategy is EorStrategy.CD:
-        label = Analysis(rules, post_split=post_split).cd
+        label = starting.cd
     elif strategy is EorStrategy.BASIC:
         label = Strategy("basic" + ", classic" * (not two_card_plays) + ", re-derived for each shoe", chart=True,
                          split_hands="by the chart")
     else:
         assert chart is not None
-        label = Strategy(f"{chart.strategy}, held fixed", chart=True, split_hands="by the chart")
+        whose = " for the counter's shoe" if shoe is not None and held_fixed is None else ""
+        label = Strategy(f"{chart.strategy}{whose}, held fixed", chart=True, split_hands="by the chart")
     return EffectsOfRemoval(
         rules=rules,
         strategy=label,
-        base=to_api(evs[0], exact),
-        ev={rank: to_api(ev, exact) for rank, ev in zip(ranks, evs[1:])},
+        base=to_api(base, exact),
+        ev={rank: to_api(ev, exact) for rank, ev in after.items()},
         exact=exact,
+        count_shoe=shoe,
+        not_removable=refused,
     )
+
+
+_Play = tuple[EorStrategy, Chart | None, bool, str, bool]  # how each shoe is played: _shoe_ev's arguments
+_Evs = tuple[Fraction | float, dict[Rank, Fraction | float], dict[Rank, str]]  # before, after, refused
+
+
+def _removal_evs(rules: Rules, play: _Play, ranks: list[Rank], workers: int | WorkerPool | None,
+                 progress: Callable[[str], None] | None) -> _Evs:
+    """The EV of the full shoe and of the shoe without one card of each of ``ranks``."""
+    shoes = [rules] + [rules.without([rank]) for rank in ranks]
+    names = ["full shoe"] + [f"without one {rank}" for rank in ranks]
+    evs = map_jobs(_shoe_ev, [(s, *play) for s in shoes], workers, progress, names)
+    return evs[0], dict(zip(ranks, evs[1:])), {}
+
+
+def _seen_evs(rules: Rules, shoe: CountShoe, play: _Play, ranks: list[Rank], workers: int | WorkerPool | None,
+              progress: Callable[[str], None] | None) -> _Evs:
+    """The EV of the counter's ``shoe`` and of the shoe once one more card of each of ``ranks``
+    is seen, and why for the ranks that cannot be (:func:`seen_one_more`)."""
+    seen = {rank: seen_one_more(shoe, rank) for rank in ranks}
+    refused = {rank: _not_seen_next(shoe, rank) for rank, s in seen.items() if s is None}
+    # the counter keeps the tag, not the rank: the ranks of one tag give one shoe, analysed once
+    distinct = list(dict.fromkeys(s for s in seen.values() if s is not None))
+    shoes = [shoe, *distinct]
+    names = ["the counter's shoe"] + [f"one more card seen, running count {s.running_count}" for s in distinct]
+    base, *others = map_jobs(_seen_shoe_ev, [(rules, *play, s) for s in shoes], workers, progress, names)
+    if isinstance(base, str):  # the counter's shoe itself is too small: the caller's error
+        raise InvalidShoeError(base)
+    evs = dict(zip(distinct, others))
+    after: dict[Rank, Fraction | float] = {}
+    for rank, s in seen.items():
+        if s is None:
+            continue
+        ev = evs[s]
+        if isinstance(ev, str):
+            refused[rank] = (f"with one more card seen, {s.cards_left} cards are left: too few for a round"
+                             if "too small" in ev else f"with one more card seen: {ev}")
+        else:
+            after[rank] = ev
+    return base, after, refused
+
+
+def seen_one_more(shoe: CountShoe, rank: Rank | str) -> CountShoe | None:
+    """The counter's shoe once one more card, a ``rank``, has been seen and gone to the discards:
+    one more card seen and the running count plus its tag, the rank forgotten as every
+    discard's; ``None`` where the next card cannot be a ``rank`` (probability 0).
+
+    >>> from bjcalc import CountShoe
+    >>> shoe = CountShoe.named("hi-lo", shoe=(4,) * 9 + (16,), seen=10, running_count=2)
+    >>> after = seen_one_more(shoe, "5")
+    >>> after.seen, after.running_count
+    (11, Fraction(3, 1))
+    >>> seen_one_more(CountShoe.named("hi-lo", shoe=(1,) * 9 + (4,), seen=5, running_count=5), "2") is None
+    True
+    """
+    card = parse_card(rank) if isinstance(rank, str) else rank
+    if shoe.visible:
+        raise InvalidHandError("the counter's shoe for effects of removal is the shoe before the round: "
+                               "nothing on the table")
+    if not shoe.can_deal([card]):
+        return None
+    return shoe.after([card]).cleared()
+
+
+def _not_seen_next(shoe: CountShoe, rank: Rank) -> str:
+    """Why the next card seen cannot be a ``rank`` on ``shoe`` (one the shoe holds)."""
+    if shoe.cards_left == 0:
+        return "no card is left to be seen"
+    tag = shoe.tags[rank.index]
+    same = ",".join(map(str, _chart_order({r: 0 for r in Rank if shoe.tags[r.index] == tag and shoe.shoe[r.index]})))
+    shown = str(tag) if tag <= 0 else f"+{tag}"
+    return f"every card tagged {shown} ({same}) is among the cards seen at this count: none can be seen next"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -577,6 +706,7 @@ def eor_table(
     workers: int | None = None,
     progress: Progress | None = None,
     two_card_plays: bool = True,
+    shoe: CountShoe | None = None,
 ) -> EorTable:
     """Everything ``bjcalc eor`` prints: :func:`effects_of_removal` of the round under
     ``strategy``, :func:`play_effects` of each of ``plays`` (text such as ``"T,6 v T stand
@@ -584,17 +714,24 @@ def eor_table(
     :func:`insurance_effects`. Every play is checked before the work; the analyses share one
     :class:`WorkerPool` of ``workers`` processes; ``progress`` hears of each step done.
     ``two_card_plays=False``: the charts built (the one held fixed, or basic strategy for each
-    shoe) are classic, one play per total.
+    shoe) are classic, one play per total. ``shoe``: a counter's shoe (:func:`effects_of_removal`);
+    the plays' and insurance's EORs are not computed there yet.
 
     >>> table = eor_table(Rules(decks=1), workers=1)
     >>> table.removal.weighted_sum() == 0 or abs(table.removal.weighted_sum()) < 1e-12
     True
     """
+    if shoe is not None and (plays or insurance):
+        raise InvalidHandError("the EORs of a play or of insurance are not computed on a counter's shoe yet: "
+                               "only the round's")
     decisions = _check_plays(rules, plays, post_split)
     if insurance and not rules.shoe_counts[Rank.ACE.index]:
         raise InvalidHandError("insurance needs an ace up, and the shoe holds no ace")
     extra = [insurance_effects(rules)] if insurance else []
-    steps = 1 + sum(1 for n in rules.shoe_counts if n) + len(decisions)
+    if shoe is None:
+        steps = 1 + sum(1 for n in rules.shoe_counts if n) + len(decisions)
+    else:  # one analysis per tag the next card seen can have
+        steps = 1 + len({seen_one_more(shoe, rank) for rank in Rank if rules.shoe_counts[rank.index]} - {None})
 
     def step(name: str) -> None:
         if progress is not None:
@@ -602,7 +739,7 @@ def eor_table(
 
     with WorkerPool(workers) as pool:
         removal = effects_of_removal(rules, strategy, chart=chart, exact=exact, post_split=post_split,
-                                     workers=pool, progress=step, two_card_plays=two_card_plays)
+                                     workers=pool, progress=step, two_card_plays=two_card_plays, shoe=shoe)
         done = []
         for hand, up, first, second in decisions:
             done.append(play_effects(rules, hand, up, first, second, exact=exact, post_split=post_split,

@@ -59,8 +59,14 @@ class CountSystem:
 
     @classmethod
     def named(cls, name: str) -> CountSystem:
-        key = name.lower().replace(" ", "-").replace("_", "-")
-        if key not in SYSTEMS:
+        """A built-in count by name, as people type it: case, spaces, underscores and hyphens
+        do not matter.
+
+        >>> CountSystem.named("hilo").name, CountSystem.named("Omega_II").name
+        ('hi-lo', 'omega-ii')
+        """
+        key = _SPELLINGS.get(_squeezed(name))
+        if key is None:
             raise InvalidRulesError(f"unknown count system {name!r} ({', '.join(SYSTEMS)}; or give --tags)")
         return cls(key, SYSTEMS[key])
 
@@ -70,6 +76,13 @@ class CountSystem:
 
     def tags_text(self) -> str:
         return " ".join(_signed(self.tags[r]) for r in UP_INDICES)
+
+
+def _squeezed(name: str) -> str:
+    return "".join(c for c in name.lower() if c not in " -_")
+
+
+_SPELLINGS = {_squeezed(name): name for name in SYSTEMS}  # "hilo" and "hi lo" are Hi-Lo
 
 
 def _signed(value: Fraction) -> str:

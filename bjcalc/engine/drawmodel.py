@@ -17,7 +17,9 @@ stopping state of a round. :class:`DrawModel` is that second factor: ``Z(M - A)`
 
 Through the posterior over the discards' split by class (``d``, with ``u = M - d`` left)
 ``Z(M - A) = sum_d c_d prod_j u_j^(A_j) / M_j^(A_j)`` with ``c_d = prod_j C(M_j, d_j)``: one sum
-over the posterior's support per vector, vectorised over vectors in float mode.
+over the posterior's support per vector (exact mode), or in float mode, for many vectors at once,
+a sum over the support per distinct part of the vectors in one group of classes and a matrix
+product for the other group (:meth:`DrawModel._float_weights`).
 
 A composition is the model with nothing hidden, where every weight is 1: the engine takes
 ``None`` for it and runs its compiled loops.
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import math
 from fractions import Fraction
 
@@ -148,10 +151,27 @@ class DrawModel:
                 cache[code] = 0
             else:
                 below = math.prod(math.perm(m, a) for m, a in zip(self.pool, drawn))
-                above = sum(c * math.prod(math.perm(u, a) for u, a in zip(left, drawn)) for left, c in self.support)
-                assert above % below == 0
-                cache[code] = above // below
+                ways, classes = self._exact_support
+                above = ways
+                for (values, index), a in zip(classes, drawn):
+                    if a:  # u^(a) for each of the class's distinct totals left, then per split
+                        above = above * np.array([math.perm(v, a) for v in values] + [0], dtype=object)[index]
+                total = int(above.sum())
+                assert total % below == 0
+                cache[code] = total // below
         return cache[code]
+
+    @functools.cached_property
+    def _exact_support(self) -> tuple[np.ndarray, list[tuple[list[int], np.ndarray]]]:
+        """The posterior's ``c_d`` (Python integers) and, per class, its distinct totals left and
+        each split's index among them: :meth:`_exact_weight` multiplies whole columns."""
+        ways = np.array([c for _, c in self.support] + [0], dtype=object)[:-1]
+        left = np.array([u for u, _ in self.support], dtype=np.int64).reshape(-1, self.classes)
+        classes = []
+        for j in range(self.classes):
+            values, index = np.unique(left[:, j], return_inverse=True)
+            classes.append(([int(v) for v in values], index.reshape(-1)))
+        return ways, classes
 
     @functools.cached_property
     def _float_support(self) -> tuple[np.ndarray, np.ndarray]:
@@ -161,31 +181,95 @@ class DrawModel:
         left = np.array([u for u, _ in self.support], dtype=np.int64).reshape(-1, self.classes)
         return weights, left
 
-    def _float_weights(self, codes: np.ndarray) -> np.ndarray:
-        weights, left = self._float_support
-        drawn = self._unpack(codes)  # (n, classes)
-        out = np.zeros(len(codes), dtype=np.float64)
-        if not len(codes):
-            return out
-        # ratio[j][d, a] = u_j^(a) / M_j^(a): the chance that a given a cards of class j are all left
-        most = int(drawn.max(initial=0))
-        steps = np.arange(most)
-        ratios = []
+    @functools.cached_property
+    def _ratio_tables(self) -> tuple[np.ndarray, list[np.ndarray]]:
+        """The support's class totals left as indices into the distinct totals of each class,
+        and per class ``r_j[i, a] = v_i^(a) / M_j^(a)`` for its ``i``-th distinct total ``v_i``
+        left of ``M_j``: the chance that a given ``a`` cards of the class are all among them
+        (``a`` below :data:`RADIX`)."""
+        _, left = self._float_support
+        index = np.zeros_like(left)
+        tables = []
+        steps = np.arange(RADIX - 1)
         for j, m in enumerate(self.pool):
+            values, index[:, j] = np.unique(left[:, j], return_inverse=True)
             with np.errstate(divide="ignore", invalid="ignore"):
-                step = np.clip(left[:, j, None] - steps[None, :], 0, None) / (m - steps[None, :])
+                step = np.clip(values[:, None] - steps[None, :], 0, None) / (m - steps[None, :])
             step = np.where(steps[None, :] < m, step, 0.0)
-            ratios.append(np.concatenate([np.ones((len(weights), 1)), np.cumprod(step, axis=1)], axis=1))
-        # a few codes at a time, so that the (support, codes) products stay small: a count of
+            tables.append(np.concatenate([np.ones((len(values), 1)), np.cumprod(step, axis=1)], axis=1))
+        return index, tables
+
+    @functools.cached_property
+    def _groupings(self) -> dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        return {}
+
+    def _support_by(self, group: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The posterior's support grouped by its class totals left in ``group``: those totals
+        (one row per group, as indices into :attr:`_ratio_tables`), the support's order that
+        puts each group together, and where each group starts in that order. Kept per group on
+        the model (at most 2^classes of them)."""
+        known = self._groupings.get(group)
+        if known is None:
+            index, _ = self._ratio_tables
+            rows, of = _distinct_rows(index, group)
+            order = np.argsort(of, kind="stable")
+            starts = np.flatnonzero(np.r_[True, np.diff(of[order]) != 0])
+            known = self._groupings.setdefault(group, (rows, order, starts))
+        return known
+
+    def _float_weights(self, codes: np.ndarray) -> np.ndarray:
+        """``Z(M - A) / Z(M)`` for each code, factored over two groups of classes.
+
+        With the classes split into ``G`` and ``H``, ``u^(A) / M^(A)`` is ``x(u_G, A_G) *
+        y(u_H, A_H)``, so the weights of all vectors form the matrix ``X^T Y`` over the distinct
+        parts ``A_G`` (columns of ``X``, rows: the support's distinct ``u_G``) and ``A_H``, where
+        ``Y[g, h] = sum over the support's splits with ``u_G = g`` of ``c_d y(u_H, A_H = h)``. A
+        round's draws take few distinct values in each group: the work is the support times the
+        distinct ``A_H`` (not times every vector), plus one matrix product. The split is chosen
+        per call by that cost; with ``G`` empty it is the plain sum over the support."""
+        weights, _ = self._float_support
+        drawn = self._unpack(codes)  # (n, classes)
+        if not len(codes):
+            return np.zeros(0, dtype=np.float64)
+        group, rest = self._cheapest_split(drawn)
+        totals, order, starts = self._support_by(group)
+        parts, part_of = _distinct_rows(drawn, group)
+        others, other_of = _distinct_rows(drawn, rest)
+        left, tables = self._ratio_tables
+        x = np.ones((len(totals), len(parts)), dtype=np.float64)
+        for c, j in enumerate(group):
+            x *= tables[j][totals[:, c][:, None], parts[:, c][None, :]]
+        ordered = weights[order]
+        ratio_rows = [tables[j][left[order, j]] for j in rest]  # (support, a) per class of H
+        out = np.empty((len(parts), len(others)), dtype=np.float64)
+        # a few vectors at a time, so that the (support, vectors) products stay small: a count of
         # many classes has a support of 10^4 to 10^6 splits on a large shoe
         chunk = max(1, _PRODUCT_SIZE // len(weights))
-        for start in range(0, len(codes), chunk):
-            part = drawn[start : start + chunk]
-            product = np.ones((len(weights), len(part)), dtype=np.float64)
-            for j, ratio in enumerate(ratios):
-                product *= ratio[:, part[:, j]]
-            out[start : start + chunk] = weights @ product
-        return out
+        for start in range(0, len(others), chunk):
+            part = others[start : start + chunk]
+            product = np.repeat(ordered[:, None], len(part), axis=1)
+            for c, rows in enumerate(ratio_rows):
+                product *= rows[:, part[:, c]]
+            out[:, start : start + chunk] = x.T @ np.add.reduceat(product, starts, axis=0)
+        return out[part_of, other_of]
+
+    def _cheapest_split(self, drawn: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The split of the classes into (G, H) for :meth:`_float_weights` of these class-total
+        vectors with the least work: the support times the distinct ``A_H`` times ``|H|``
+        gathers (weighted as ten multiply-adds each) plus the matrix product."""
+        size = len(self.support)
+        best: tuple[float, tuple[int, ...], tuple[int, ...]] | None = None
+        for taken in range(self.classes):
+            for group in itertools.combinations(range(self.classes), taken):
+                rest = tuple(j for j in range(self.classes) if j not in group)
+                totals = len(self._support_by(group)[0])
+                parts = len(_distinct_rows(drawn, group)[0])
+                others = len(_distinct_rows(drawn, rest)[0])
+                cost = 10 * size * others * len(rest) + totals * parts * others
+                if best is None or cost < best[0]:
+                    best = (cost, group, rest)
+        assert best is not None
+        return best[1], best[2]
 
     def code_of(self, counts: tuple[int, ...]) -> int:
         return sum(n * c for n, c in zip(counts, self._rank_code_ints))
@@ -210,3 +294,20 @@ class DrawModel:
         for i in range(sum(drawn)):
             ratio *= (cards - i) / (cards - self.hidden - i)
         return ratio * float(w_after) / float(w_before)
+
+
+def _distinct_rows(table: np.ndarray, columns: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``table[:, columns]`` (small non-negative integers) and the index of
+    each row among them; one empty row when ``columns`` is empty."""
+    if not columns:
+        return np.zeros((1, 0), dtype=np.int64), np.zeros(len(table), dtype=np.intp)
+    chosen = table[:, list(columns)]
+    radix = int(chosen.max(initial=0)) + 1
+    if radix ** len(columns) >= 1 << 62:
+        rows, inverse = np.unique(chosen, axis=0, return_inverse=True)
+        return rows, inverse.reshape(-1)
+    key = np.zeros(len(table), dtype=np.int64)
+    for c in range(len(columns)):
+        key = key * radix + chosen[:, c]
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    return chosen[first], inverse.reshape(-1)

@@ -58,7 +58,8 @@ def eor_csv(result: EffectsOfRemoval, plays: Sequence[PlayEffects], exact: bool)
     """One line per row of the table: the bet its numbers are per (``bet``: the initial bet, or
     the insurance bet), its EV (the round) or EV difference (a play) per unit of that bet, and
     its EOR for each rank in % of that bet, each column's unit in its header (exact fractions
-    with ``exact``; empty where the shoe holds none of the rank)."""
+    with ``exact``; empty where the shoe holds none of the rank
+    or, on a counter's shoe, where the rank has no EOR: ``not_removable``)."""
     rows: list[list[str]] = [["row", "frame", "bet", "ev_or_difference_per_bet"]
                              + [f"eor_{r}_percent_of_bet" for r in RANK_ORDER]]
     for (name, frame, value, eor), play in zip(eor_rows(result, plays), [None, *plays]):

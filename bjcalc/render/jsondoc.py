@@ -271,7 +271,8 @@ def play_data(play: PlayEffects, strategy: Strategy) -> dict[str, Any]:
 
 def eor_data(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strategy: Strategy) -> dict[str, Any]:
     """The round's EV before removal, after removing one card of each rank, the EORs (per
-    initial bet and in percent), ``weighted_sum`` (``sum n_r EOR_r``) and each play's EOR."""
+    initial bet and in percent), ``weighted_sum`` (``sum n_r EOR_r``), the ranks a counter's
+    shoe cannot show next (``not_removable``: rank -> why) and each play's EOR."""
     return {
         "strategy": result.strategy.to_dict(),
         "frame": "unconditional",
@@ -280,12 +281,15 @@ def eor_data(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strate
         "eor": by_up(result.eor),
         "eor_percent": by_up(_percent(result.eor)),
         "weighted_sum": result.weighted_sum(),
+        "not_removable": by_up(result.not_removable),
         "plays": [play_data(play, play_strategy) for play in plays],
     }
 
 
-def eor_json(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strategy: Strategy, exact: bool) -> str:
-    return dumps(document("eor", eor_data(result, plays, play_strategy), result.rules, exact))
+def eor_json(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strategy: Strategy, exact: bool,
+             counter: Counter | None = None) -> str:
+    """``counter``: where the EORs are for a counter's shoe, its block."""
+    return dumps(document("eor", eor_data(result, plays, play_strategy), result.rules, exact, counter))
 
 
 def _tag(value: Fraction) -> Any:

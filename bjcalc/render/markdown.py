@@ -50,6 +50,7 @@ from bjcalc.render.text import (
     insurance_missing,
     matrix_round_lines,
     matrix_tables,
+    not_removable_lines,
     pe_note,
     section_lines,
     weighted_sum_line,
@@ -116,14 +117,16 @@ def effects_markdown(title: str, rules: Rules, base: float, effects: Sequence[tu
 
 
 def eor_markdown(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strategy: Strategy, exact: bool,
-                 fixed_chart: bool, seen: Sequence[str] = ()) -> str:
+                 fixed_chart: bool, seen: Sequence[str] = (), counter: str | None = None) -> str:
+    """``counter``: the counter's-shoe line, where the numbers are for one."""
     rows = [[name, frame, exact_or_fixed(value, exact)] + eor_cells(eor)
             for name, frame, value, eor in eor_rows(result, plays)]
     return "\n".join([
-        f"# Effects of removal: {rules_line(result.rules, seen)}", "",
+        f"# Effects of removal: {rules_line(result.rules, seen)}", "", *([counter, ""] if counter else []),
         *[f"- {line}" for line in eor_head(result, plays, play_strategy)], "",
         tabulate(rows, headers=["", "frame", "EV"] + list(RANK_ORDER), tablefmt="github", disable_numparse=True),
-        "", weighted_sum_line(result, fixed_chart), "",
+        "", *[f"- {line}" for line in not_removable_lines(result)], *([""] if result.not_removable else []),
+        weighted_sum_line(result, fixed_chart), "",
     ])
 
 

@@ -336,8 +336,15 @@ def eor_cells(eor: Mapping[str, Any]) -> list[str]:
 
 
 def weighted_sum_line(result: EffectsOfRemoval, fixed_chart: bool) -> str:
-    """The check ``sum n_r EOR_r``: exactly 0 with a fixed chart (the burn-card theorem)."""
+    """The check ``sum n_r EOR_r``: exactly 0 with a fixed chart (the burn-card theorem). On a
+    counter's shoe ``n_r`` is the expected cards of the rank left, and the sum is not 0 in
+    general: the counter forgets the rank and the order of the card seen (docs/counting.md)."""
     total = result.weighted_sum()
+    if result.count_shoe is not None:
+        name = "check: sum over ranks of (expected cards of the rank left) x EOR"
+        why = ("not 0 in general on a counter's shoe: seeing one more card leaves the counter knowing only the "
+               "new count and cards seen, not which card came last")
+        return f"{name} = {exact_text(total) if result.exact else f'{float(total):.6g}'} ({why})"
     name = "check: sum over ranks of (cards of the rank) x EOR"
     if result.exact:
         why = ("exactly 0, as for any fixed chart: removing a random card changes nothing on average"
@@ -348,10 +355,26 @@ def weighted_sum_line(result: EffectsOfRemoval, fixed_chart: bool) -> str:
     return f"{name} = {float(total):.6g} (not 0: the play is re-derived for each shoe)"
 
 
+def not_removable_lines(result: EffectsOfRemoval) -> list[str]:
+    """The ranks the counter's shoe cannot show next (their EOR is "-" in the table), one line
+    per reason."""
+    ranks: dict[str, list[str]] = {}
+    for rank, why in by_up(result.not_removable).items():
+        ranks.setdefault(why, []).append(rank)
+    return [f"no EOR for {', '.join(names)}: {why}" for why, names in ranks.items()]
+
+
 def eor_head(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strategy: Strategy) -> list[str]:
-    lines = [f"strategy: {result.strategy}",
-             f"EV per round before removal: {fixed(result.base)} (unconditional, per initial bet)",
-             "EOR: the EV after removing one card of the rank minus the EV before, in % of the initial bet"]
+    if result.count_shoe is None:
+        lines = [f"strategy: {result.strategy}",
+                 f"EV per round before removal: {fixed(result.base)} (unconditional, per initial bet)",
+                 "EOR: the EV after removing one card of the rank minus the EV before, in % of the initial bet"]
+    else:
+        lines = [f"strategy: {result.strategy}",
+                 f"EV per round on the counter's shoe: {fixed(result.base)} (unconditional, per initial bet)",
+                 "EOR: the EV once one more card of the rank is seen (cards seen + 1, running count + its tag) minus "
+                 "the EV before, in % of the initial bet; the counter keeps the tag, not the rank, so ranks of one "
+                 "tag share one EOR"]
     if any(p.first is not None for p in plays):
         lines.append(f"plays: the first play's EV minus the second's, per initial bet, in the frame shown "
                      f"(after the decision: {play_strategy})")
@@ -369,7 +392,7 @@ def eor_text(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strate
     lines = [f"Effects of removal   {rules_line(result.rules, seen)}", *eor_head(result, plays, play_strategy), "",
              tabulate(rows, headers=["", "frame", "EV"] + list(RANK_ORDER), disable_numparse=True,
                       colalign=("left", "left") + ("right",) * 11),
-             "", weighted_sum_line(result, fixed_chart)]
+             "", *not_removable_lines(result), weighted_sum_line(result, fixed_chart)]
     if exact:
         lines += ["", "exact values (per initial bet; insurance per unit insured):"]
         for name, _, value, eor in eor_rows(result, plays):
