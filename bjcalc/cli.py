@@ -970,7 +970,7 @@ def index(system_name: str | None, tag_text: str | None, cards_seen: int | None,
               "list (default computed).")
 @click.option("--placement", type=click.Choice(["chain", "renewal", "spaced"]), default=None,
               help="Where rounds start along the shoe (docs/truecount.md); default chain where it can be followed, "
-              "else renewal (spaced when wonging out).")
+              "else renewal (spaced when wonging out; wonging out needs chain or spaced).")
 @click.option("--tail", type=float, default=1e-9, show_default=True,
               help="At each depth, the least likely running counts, together at most this share, are not analysed "
               "(their effect is bounded and printed); 0: every one.")

@@ -461,6 +461,29 @@ def round_start_chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fra
     (ff(L - N, c) prod_j (C_j / L)^d_j)``. Rounds that use few cards (many tens, say) come more
     often where those cards are out, so the counts at the rounds' starts lean the way the
     simulators find. Float; counts of at most :data:`CHAIN_CLASSES` tag values."""
+    return _chain(rules, chart, seats, tags, cut, irc, None)[0]
+
+
+def round_start_chain_playing(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut: int,
+                              irc: Fraction, tc_of: Callable[[Fraction, int], Fraction], wong_in: int | None,
+                              wong_out: int | None) -> tuple[dict[int, dict[Fraction, float]],
+                                                             dict[int, dict[Fraction, float]]]:
+    """The chain placement (:func:`round_start_chain`) and, beside it, the expected number of
+    rounds the counter plays at each (depth, running count) when he wongs: waiting until the
+    true count reaches ``wong_in`` (none: seated from the start), then playing until the
+    first round below ``wong_out`` (none: never leaving), gone for the rest of the shoe after.
+    The table deals on whether he plays or not (the rounds use the cards the chain gives
+    them), so his state rides along each path of the chain: the same steps move three masses
+    (waiting, playing, gone) and only the round starts move mass between them, as
+    :class:`CountPath` does on the spaced placement."""
+    rounds, played = _chain(rules, chart, seats, tags, cut, irc, (tc_of, wong_in, wong_out))
+    assert played is not None
+    return rounds, played
+
+
+def _chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut: int, irc: Fraction,
+           wong: tuple[Callable[[Fraction, int], Fraction], int | None, int | None] | None
+           ) -> tuple[dict[int, dict[Fraction, float]], dict[int, dict[Fraction, float]] | None]:
     classes = TagClasses.of(as_tags(tags))
     k = len(classes.values)
     if k > CHAIN_CLASSES:
@@ -486,13 +509,21 @@ def round_start_chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fra
     grid = np.indices(shape) if shape else np.zeros((0,), dtype=np.int64)
     seen_free = grid.sum(axis=0) if shape else np.zeros(())
     scaled_free = sum(classes.values[j] * grid[j] for j in range(k - 1)) if shape else np.zeros(())
-    mass = {0: np.zeros(shape)}
-    mass[0][(0,) * (k - 1)] = 1.0
+    # the masses carried along the chain: every round start, and with wonging the counter's
+    # rounds waited (first) and played (second) apart; "gone" is what neither holds
+    carried = 1 if wong is None else 3
+    mass = {0: [np.zeros(shape) for _ in range(carried)]}
+    origin = (0,) * (k - 1)
+    mass[0][0][origin] = 1.0
+    if wong is not None:  # the first round: waited for with a wong_in, else played
+        mass[0][1 if wong[1] is not None else 2][origin] = 1.0
     out: dict[int, dict[Fraction, float]] = {}
+    played: dict[int, dict[Fraction, float]] = {}
     for n in range(cut):
-        here = mass.pop(n, None)
-        if here is None or not here.any():
+        masses = mass.pop(n, None)
+        if masses is None or not masses[0].any():
             continue
+        here = masses[0]
         last = n - seen_free
         valid = (last >= 0) & (last <= totals[-1])
         last_index = np.clip(last, 0, totals[-1]).astype(np.int64)
@@ -501,6 +532,9 @@ def round_start_chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fra
         for s_value in np.unique(rc_scaled[valid & (here > 0)]):
             at[irc + Fraction(int(s_value), classes.scale)] = float(here[(rc_scaled == s_value) & valid].sum())
         out[n] = at
+        if wong is not None:
+            masses[1], masses[2], played[n] = _wong_step(masses[1], masses[2], at, rc_scaled, valid, classes, irc,
+                                                         cards - n, wong)
         # the reweighted steps from every state of this depth: per class a column of factors
         # (broadcast, not gathered), the last class's from one table per depth
         lasts = np.where(valid[..., None], ff[-1][last_index], 0.0)  # (*shape, longest + 1)
@@ -518,16 +552,46 @@ def round_start_chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fra
         norm = np.zeros(shape)
         for d, q in usable:
             norm += weight(d, q)
-        scaled = here / np.where(norm > 0, norm, 1.0)
+        divisor = np.where(norm > 0, norm, 1.0)
+        scaled = [m / divisor for m in masses]
         for d, q in usable:
             if n + sum(d) >= cut:
                 continue
-            moved = scaled * weight(d, q)
+            step = weight(d, q)
             target = tuple(slice(x, None) for x in d[:-1])
             source = tuple(slice(0, shape[j] - d[j]) for j in range(k - 1))
-            into = mass.setdefault(n + sum(d), np.zeros(shape))
-            into[target] += moved[source]
-    return out
+            into = mass.setdefault(n + sum(d), [np.zeros(shape) for _ in range(carried)])
+            for m, s in zip(into, scaled):
+                m[target] += (s * step)[source]
+    return out, (played if wong is not None else None)
+
+
+def _wong_step(waiting: np.ndarray, playing: np.ndarray, at: dict[Fraction, float], rc_scaled: np.ndarray,
+               valid: np.ndarray, classes: TagClasses, irc: Fraction, left: int,
+               wong: tuple[Callable[[Fraction, int], Fraction], int | None, int | None]
+               ) -> tuple[np.ndarray, np.ndarray, dict[Fraction, float]]:
+    """At one round start: the waiting counter sits down where the true count reaches
+    ``wong_in``, the seated one leaves where it is below ``wong_out``; the rounds he plays
+    here by running count."""
+    tc_of, wong_in, wong_out = wong
+    enter = np.zeros(rc_scaled.shape, dtype=bool)
+    leave = np.zeros(rc_scaled.shape, dtype=bool)
+    for s_value in np.unique(rc_scaled[valid]):
+        tc = tc_of(irc + Fraction(int(s_value), classes.scale), left)
+        cells = (rc_scaled == s_value) & valid
+        if wong_in is not None and tc >= wong_in:
+            enter |= cells
+        if wong_out is not None and tc < wong_out:
+            leave |= cells
+    playing = playing + np.where(enter, waiting, 0.0)
+    waiting = np.where(enter, 0.0, waiting)
+    playing = np.where(leave, 0.0, playing)
+    here: dict[Fraction, float] = {}
+    for s_value in np.unique(rc_scaled[valid & (playing > 0)]):
+        rc = irc + Fraction(int(s_value), classes.scale)
+        if rc in at:
+            here[rc] = float(playing[(rc_scaled == s_value) & valid].sum())
+    return waiting, playing, here
 
 
 # -- the path of the count (wonging out) -------------------------------------------------------
@@ -850,29 +914,38 @@ def truecount_analysis(
         raise InvalidShoeError(f"penetration {penetration} puts the cut card before the first card")
     store = store if store is not None else TaskStore(None)
 
+    def tc_of(rc: Fraction, left: int) -> Fraction:
+        return true_count(rc, left, convention.divisor, convention.rounding)
+
     full = Analysis(rules)
     chart = full.chart()
     cards_used = round_cards(rules, chart, seats)
     per_round = sum(sum(c) * q for c, q in cards_used.items())
-    if placement is None:  # the chain where it can be followed, else renewal
-        if wong_out is not None:
-            placement = "spaced"
+    if placement is None:  # the chain where it can be followed, else renewal (spaced when wonging out)
+        if exact or len(TagClasses.of(tags).values) > CHAIN_CLASSES:
+            placement = "spaced" if wong_out is not None else "renewal"
         else:
-            placement = "renewal" if exact or len(TagClasses.of(tags).values) > CHAIN_CLASSES else "chain"
+            placement = "chain"
     if placement == "chain" and exact:
         raise InvalidShoeError("the chain placement is followed in floating point: with exact, use renewal or spaced")
     if wong_out is not None and len(TagClasses.of(tags).values) > PATH_CLASSES:
         raise InvalidSpreadError(f"wonging out is followed for counts of at most {PATH_CLASSES} distinct tags; "
                                  f"this count has {len(TagClasses.of(tags).values)}")
-    if wong_out is not None and placement != "spaced":
-        raise InvalidSpreadError("wonging out follows the count from round to round: it needs placement spaced")
+    if wong_out is not None and placement not in ("spaced", "chain"):
+        raise InvalidSpreadError("wonging out follows the count from round to round: it needs placement chain "
+                                 "or spaced")
     chain: dict[int, dict[Fraction, float]] | None = None
+    chain_played: dict[int, dict[Fraction, float]] | None = None
     if placement == "spaced":
         starts = round_starts(cards, cut, per_round)
         shares = tuple(Fraction(1, len(starts)) for _ in starts)
         rounds_per_shoe = float(len(starts))
     elif placement == "chain":
-        chain = round_start_chain(rules, chart, seats, tags, cut, irc)
+        if wong_out is not None:
+            chain, chain_played = round_start_chain_playing(rules, chart, seats, tags, cut, irc, tc_of, wong_in,
+                                                            wong_out)
+        else:
+            chain = round_start_chain(rules, chart, seats, tags, cut, irc)
         starts = tuple(sorted(chain))
         rounds_per_shoe = sum(sum(at.values()) for at in chain.values())
         shares = tuple(Fraction(sum(chain[n].values()) / rounds_per_shoe) for n in starts)
@@ -891,9 +964,6 @@ def truecount_analysis(
         shares = tuple(Fraction(given[n]) / whole for n in starts)
         rounds_per_shoe = float(whole)
     index_depth = starts[len(starts) // 2]
-
-    def tc_of(rc: Fraction, left: int) -> Fraction:
-        return true_count(rc, left, convention.divisor, convention.rounding)
 
     by_name = {p.name: p for p in default_plays(rules)}
     if indices == "computed":  # bjcalc index at the middle round's depth, a task of its own
@@ -946,7 +1016,10 @@ def truecount_analysis(
 
     number: Callable[[Any], Any] = Fraction if exact else float
     zero = number(0)
-    if wong_out is not None:
+    if chain_played is not None:
+        playing = [{rc: chain_played[n].get(rc, 0.0) / rounds_per_shoe for rc in rounds[i]}
+                   for i, n in enumerate(starts)]
+    elif wong_out is not None:
         path = CountPath(rules.shoe_counts, tags, starts, tc_of, wong_in, wong_out, irc)
         playing = [{rc: p / len(starts) for rc, p in at.items()} for at in path.playing()]
     else:

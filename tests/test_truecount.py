@@ -34,7 +34,14 @@ from bjcalc.engine.codes import Code
 from bjcalc.indices import default_plays
 from bjcalc.systems import SYSTEMS
 from bjcalc.tasks import Task, TaskError
-from bjcalc.truecount import CountPath, InvalidSpreadError, round_cards, round_start_chain, round_start_chances
+from bjcalc.truecount import (
+    CountPath,
+    InvalidSpreadError,
+    round_cards,
+    round_start_chain,
+    round_start_chain_playing,
+    round_start_chances,
+)
 
 HI_LO = SYSTEMS["hi-lo"]
 
@@ -246,6 +253,82 @@ def test_true_count_frequencies_agree_with_the_simulator():
     assert abs(per_shoe - rounds) <= 4 * se + 0.005 * rounds, (per_shoe, se, rounds)
 
 
+def test_wonging_on_the_chain_rides_along_its_rounds():
+    """Never wonging out plays every round the chain places (:func:`round_start_chain`'s,
+    which the same walk gives with no wonging); never sitting down plays none;
+    what is played never exceeds what is dealt."""
+    rules = Rules(decks=1, surrender="late", split_hands=2)
+    chart = Analysis(rules).chart()
+
+    def tc_of(rc: Fraction, left: int) -> Fraction:
+        return true_count(rc, left, "exact", "floor")
+
+    rounds, played = round_start_chain_playing(rules, chart, 1, HI_LO, 30, Fraction(0), tc_of, None, -100)
+    assert all(math.isclose(played[n].get(rc, 0.0), m, rel_tol=1e-12) for n, at in rounds.items()
+               for rc, m in at.items())
+    _, played = round_start_chain_playing(rules, chart, 1, HI_LO, 30, Fraction(0), tc_of, 100, 0)
+    assert not any(m for at in played.values() for m in at.values())
+    _, played = round_start_chain_playing(rules, chart, 1, HI_LO, 30, Fraction(0), tc_of, 1, 0)
+    assert all(m <= rounds[n][rc] * (1 + 1e-12) for n, at in played.items() for rc, m in at.items())
+    assert 0 < sum(m for at in played.values() for m in at.values()) < sum(m for at in rounds.values()
+                                                                             for m in at.values())
+
+
+def test_wonging_out_on_the_chain_agrees_with_the_simulator():
+    """Two decks, a cut card at 75 %: the share of the rounds dealt that the counter plays,
+    by true count, when he waits for ``wong_in`` and leaves the shoe below ``wong_out``, from
+    the chain against the simulator (the counter's seat state kept per shoe; a round he sits
+    out is dealt as if he played, as the chain takes it)."""
+    wong_in, wong_out = 1, 0
+    rules = Rules(decks=2, surrender="late", split_hands=2)
+    cut = 78
+
+    def tc_of(rc: Fraction, left: int) -> Fraction:
+        return true_count(rc, left, "exact", "floor")
+
+    chart = Analysis(rules).chart()
+    rounds, played = round_start_chain_playing(rules, chart, 1, HI_LO, cut, Fraction(0), tc_of, wong_in, wong_out)
+    dealt = sum(sum(at.values()) for at in rounds.values())
+    share: dict[int, float] = {}
+    for n, at in played.items():
+        for rc, m in at.items():
+            tc = int(tc_of(rc, 104 - n))
+            share[tc] = share.get(tc, 0.0) + m / dealt
+    runs = []
+    for batch in range(10):
+        counter = _Counter(rules, [], None, cut)
+        seat = {"state": "waiting" if wong_in is not None else "playing", "played": {}}
+
+        def bet(tc: Fraction, seat: dict = seat) -> float:
+            if seat["state"] == "waiting" and tc >= wong_in:
+                seat["state"] = "playing"
+            if seat["state"] == "playing" and tc < wong_out:
+                seat["state"] = "gone"
+            if seat["state"] != "playing":
+                return 0.0
+            seat["played"][int(tc)] = seat["played"].get(int(tc), 0) + 1
+            return 1.0
+
+        def trace(shoe, n, rc, tc, cards, unit, seat: dict = seat, counter: _Counter = counter) -> None:
+            counter.trace(shoe, n, rc, tc, cards, unit)
+            if n + len(cards) >= cut:  # the next round is a new shoe's first
+                seat["state"] = "waiting" if wong_in is not None else "playing"
+
+        result = simulate(rules.shoe_counts, HI_LO, rounds=20_000, seed=batch + 101, cut_cards=cut, max_hands=2,
+                          decide=counter.decide, insure=lambda cards, tc: False, bet=bet, trace=trace)
+        runs.append((result.rounds, seat["played"]))
+    checked = 0
+    for tc, want in share.items():
+        if want < 0.01:
+            continue
+        mean, se = _batch([got.get(tc, 0) / n for n, got in runs])
+        assert abs(mean - want) <= 4 * se, (tc, want, mean, se)
+        checked += 1
+    assert checked >= 5
+    whole, se = _batch([sum(got.values()) / n for n, got in runs])
+    assert abs(whole - sum(share.values())) <= 4 * se, (whole, se, sum(share.values()))
+
+
 def test_the_exact_frequencies_at_one_deck_sum_to_one(exact):
     assert math.isclose(sum(float(f) for f in exact.frequencies.values()), 1.0, abs_tol=1e-12)
 
@@ -379,6 +462,7 @@ def test_the_command_prints_every_format(tmp_path):
     (["--decks", "inf"], "infinite deck has no count"),
     (["--bankroll", "-5"], "bankroll must be above 0"),
     (["--penetration", "0.75", "--placement", "spaced", "--indices", "published"], "a smaller --penetration"),
+    (["--placement", "renewal", "--wong-out", "0"], "needs placement chain or spaced"),
 ])
 def test_bad_input_is_one_line_exit_2(args, words):
     out = CliRunner().invoke(cli, ["truecount", "--decks", "1", "--store", "none", *args])
