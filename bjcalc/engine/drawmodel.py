@@ -166,12 +166,22 @@ class DrawModel:
         """The posterior's ``c_d`` (Python integers) and, per class, its distinct totals left and
         each split's index among them: :meth:`_exact_weight` multiplies whole columns."""
         ways = np.array([c for _, c in self.support] + [0], dtype=object)[:-1]
-        left = np.array([u for u, _ in self.support], dtype=np.int64).reshape(-1, self.classes)
-        classes = []
+        values, index = self._class_totals
+        return ways, [([int(v) for v in values[j]], index[:, j]) for j in range(self.classes)]
+
+    @functools.cached_property
+    def _class_totals(self) -> tuple[list[np.ndarray], np.ndarray]:
+        """Per class, the distinct totals left over the posterior's support, and each split's
+        totals as indices among them (one column per class): what the exact weights and the
+        float ratio tables both index."""
+        _, left = self._float_support
+        index = np.zeros_like(left)
+        values = []
         for j in range(self.classes):
-            values, index = np.unique(left[:, j], return_inverse=True)
-            classes.append(([int(v) for v in values], index.reshape(-1)))
-        return ways, classes
+            distinct, inverse = np.unique(left[:, j], return_inverse=True)
+            values.append(distinct)
+            index[:, j] = inverse.reshape(-1)
+        return values, index
 
     @functools.cached_property
     def _float_support(self) -> tuple[np.ndarray, np.ndarray]:
@@ -187,12 +197,11 @@ class DrawModel:
         and per class ``r_j[i, a] = v_i^(a) / M_j^(a)`` for its ``i``-th distinct total ``v_i``
         left of ``M_j``: the chance that a given ``a`` cards of the class are all among them
         (``a`` below :data:`RADIX`)."""
-        _, left = self._float_support
-        index = np.zeros_like(left)
+        distinct, index = self._class_totals
         tables = []
         steps = np.arange(RADIX - 1)
         for j, m in enumerate(self.pool):
-            values, index[:, j] = np.unique(left[:, j], return_inverse=True)
+            values = distinct[j]
             with np.errstate(divide="ignore", invalid="ignore"):
                 step = np.clip(values[:, None] - steps[None, :], 0, None) / (m - steps[None, :])
             step = np.where(steps[None, :] < m, step, 0.0)
@@ -231,10 +240,8 @@ class DrawModel:
         drawn = self._unpack(codes)  # (n, classes)
         if not len(codes):
             return np.zeros(0, dtype=np.float64)
-        group, rest = self._cheapest_split(drawn)
+        group, rest, (parts, part_of), (others, other_of) = self._cheapest_split(drawn)
         totals, order, starts = self._support_by(group)
-        parts, part_of = _distinct_rows(drawn, group)
-        others, other_of = _distinct_rows(drawn, rest)
         left, tables = self._ratio_tables
         x = np.ones((len(totals), len(parts)), dtype=np.float64)
         for c, j in enumerate(group):
@@ -253,23 +260,31 @@ class DrawModel:
             out[:, start : start + chunk] = x.T @ np.add.reduceat(product, starts, axis=0)
         return out[part_of, other_of]
 
-    def _cheapest_split(self, drawn: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def _cheapest_split(self, drawn: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...], _Rows, _Rows]:
         """The split of the classes into (G, H) for :meth:`_float_weights` of these class-total
-        vectors with the least work: the support times the distinct ``A_H`` times ``|H|``
-        gathers (weighted as ten multiply-adds each) plus the matrix product."""
+        vectors with the least work (the support times the distinct ``A_H`` times ``|H|``
+        gathers, weighted as ten multiply-adds each, plus the matrix product), with the
+        distinct rows of ``drawn`` in G and in H it was costed on."""
         size = len(self.support)
+        rows: dict[tuple[int, ...], _Rows] = {}
+
+        def distinct(columns: tuple[int, ...]) -> _Rows:
+            if columns not in rows:
+                rows[columns] = _distinct_rows(drawn, columns)
+            return rows[columns]
+
         best: tuple[float, tuple[int, ...], tuple[int, ...]] | None = None
         for taken in range(self.classes):
             for group in itertools.combinations(range(self.classes), taken):
                 rest = tuple(j for j in range(self.classes) if j not in group)
                 totals = len(self._support_by(group)[0])
-                parts = len(_distinct_rows(drawn, group)[0])
-                others = len(_distinct_rows(drawn, rest)[0])
+                parts = len(distinct(group)[0])
+                others = len(distinct(rest)[0])
                 cost = 10 * size * others * len(rest) + totals * parts * others
                 if best is None or cost < best[0]:
                     best = (cost, group, rest)
         assert best is not None
-        return best[1], best[2]
+        return best[1], best[2], rows[best[1]], rows[best[2]]
 
     def code_of(self, counts: tuple[int, ...]) -> int:
         return sum(n * c for n, c in zip(counts, self._rank_code_ints))
@@ -296,7 +311,11 @@ class DrawModel:
         return ratio * float(w_after) / float(w_before)
 
 
-def _distinct_rows(table: np.ndarray, columns: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+# distinct rows of a table's columns, and each row's index among them
+_Rows = tuple[np.ndarray, np.ndarray]
+
+
+def _distinct_rows(table: np.ndarray, columns: tuple[int, ...]) -> _Rows:
     """The distinct rows of ``table[:, columns]`` (small non-negative integers) and the index of
     each row among them; one empty row when ``columns`` is empty."""
     if not columns:
