@@ -765,7 +765,9 @@ def matrix(fmt: str, exact: bool, **options: Any) -> None:
     rules = build_rules(**options)
     _refuse_large_exact(rules, exact, "matrix")
     counter = build_counter(count, rules)
-    result = ev_matrix(Analysis(rules, exact=exact, shoe=None if counter is None else counter.for_analysis()))
+    with _progress("matrix") as step:
+        result = ev_matrix(Analysis(rules, exact=exact, shoe=None if counter is None else counter.for_analysis()),
+                           progress=step)
     seen = seen_cards(options["removed"])
     if fmt == "json":
         click.echo(matrix_json(result, exact, counter=counter))

@@ -30,7 +30,7 @@ none can).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, Generic
 
@@ -170,16 +170,23 @@ def _tens(indices: Sequence[int]) -> bool:
     return list(indices) == [TEN, TEN]
 
 
-def ev_matrix(analysis: Analysis[Any]) -> EvMatrix[Any]:
+def ev_matrix(analysis: Analysis[Any], progress: Callable[[str, int], None] | None = None) -> EvMatrix[Any]:
     """Every two-card hand against every up card, through :meth:`Analysis.hand`; see the
-    module's docstring for what each number means."""
+    module's docstring for what each number means. ``progress(name, steps)`` hears of the
+    round and then of each up card as its hands begin."""
     rules, exact = analysis.rules, analysis.exact
+    plays = analysis.plays([Rank(up) for up in UP_ORDER])
+    ups = list(dict.fromkeys(play.up for play in plays))
     round_ = analysis.round()
+    if progress is not None:
+        progress("the round", len(ups) + 1)
     walk = _Walk(analysis)
     cells: list[MatrixCell[Any]] = []
     zero = Fraction(0) if exact else 0.0
     win = push = loss = split = zero
-    for play in analysis.plays([Rank(up) for up in UP_ORDER]):
+    for i, play in enumerate(plays):
+        if progress is not None and i and play.up != plays[i - 1].up:
+            progress(f"up card {plays[i - 1].up.value}", len(ups) + 1)
         counts = tuple(sum(1 for c in play.cards if c.index == r) for r in range(10))
         hand = analysis.hand(["K", "Q"] if not play.same_face else list(play.cards), play.up)
         weight: Number = to_fraction(play.probability) if exact else play.probability
@@ -187,6 +194,8 @@ def ev_matrix(analysis: Analysis[Any]) -> EvMatrix[Any]:
         win, push, loss = win + weight * parts[0], push + weight * parts[1], loss + weight * parts[2]
         split += weight * parts[3]
         cells.append(MatrixCell(hand, play.same_face, play.probability, chances))
+    if progress is not None and plays:
+        progress(f"up card {plays[-1].up.value}", len(ups) + 1)
     api = lambda x: to_api(x, exact)  # noqa: E731
     return EvMatrix(rules, tuple(cells), round_, Chances(api(win), api(push), api(loss)), api(split), exact)
 

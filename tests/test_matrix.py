@@ -230,6 +230,13 @@ def test_the_command_prints_text_and_markdown():
     assert markdown.startswith("# EV matrix:") and "## up card A:" in markdown and "| 6,T " in markdown
 
 
+def test_the_command_shows_its_progress_on_stderr_only():
+    result = CliRunner().invoke(cli, ["matrix", *TINY, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert "up card A" in result.stderr and "up card T" in result.stderr
+    assert json.loads(result.stdout)["command"] == "matrix"
+
+
 def test_the_command_writes_every_cell_as_csv_and_json():
     rows = list(csv.DictReader(io.StringIO(_run(*CLI_RULES, "--format", "csv", "--exact"))))
     matrix = exact_matrix(GAMES["peek"])  # the default game with the options above
