@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -300,10 +301,17 @@ def chart(fmt: str, exact: bool, sd: bool, classic: bool, **options: Any) -> Non
         _refuse_large_exact(rules, exact, "--sd")
     counter = build_counter(count, rules)
     analysis = Analysis(rules, exact=exact, shoe=None if counter is None else counter.for_analysis())
-    table = analysis.chart(two_card_plays=not classic)
-    result = analysis.evaluate(table).round
-    unusual = analysis.exceptions(table)
-    variance = analysis.variance(table) if sd else None
+    steps = 4 if sd else 3
+    with _progress("chart", after=1.0) as step:
+        table = analysis.chart(two_card_plays=not classic)
+        step("the chart", steps)
+        result = analysis.evaluate(table).round
+        step("its round", steps)
+        unusual = analysis.exceptions(table)
+        step("CD exceptions", steps)
+        variance = analysis.variance(table) if sd else None
+        if sd:
+            step("the spread", steps)
     seen = seen_cards(options["removed"])
     line = None if counter is None else counter.describe()
     if fmt == "json":
@@ -465,26 +473,45 @@ def betbehind(seated: str | None, chart_file: str | None, fmt: str, exact: bool,
         chart = None
     else:
         chart = simple_policy(rules, seated)
-    result = analysis.bet_behind(chart)
+    with _progress("bet behind", after=1.0) as step:
+        result = analysis.bet_behind(chart)
+        step("bet behind", 2 if sd else 1)
+        variance = analysis.variance(chart) if sd else None
+        if sd:
+            step("the seated player's spread", 2)
     if fmt == "json":
-        click.echo(betbehind_json(result, rules, exact, analysis.variance(chart) if sd else None, counter=counter))
+        click.echo(betbehind_json(result, rules, exact, variance, counter=counter))
     else:
-        click.echo(_with_counter(betbehind_text(result, rules, exact, seen_cards(options["removed"])), counter))
+        click.echo(_with_counter(betbehind_text(result, rules, exact, seen_cards(options["removed"]), variance),
+                                 counter))
 
 
 @contextlib.contextmanager
-def _progress(label: str) -> Iterator[Callable[[str, int], None]]:
+def _progress(label: str, after: float = 0.0) -> Iterator[Callable[[str, int], None]]:
     """A progress bar on stderr; yields a callback ``step(name, steps)`` that advances it by
     one step, naming it (``steps``: how many the current stage has; a new stage, a new bar).
     The bar appears with the first step done, so that an error in the first step (a shoe too
-    small, say) is still the only line on stderr."""
+    small, say) is still the only line on stderr; with ``after``, only on a terminal and with
+    a step done once the work has taken that many seconds (a command that is usually quick
+    stays quiet, and its output piped stays clean; its slow cases, such as ``--exact``, show
+    where they are)."""
+    started = time.monotonic()
+    if after and not sys.stderr.isatty():
+        after = float("inf")
     with contextlib.ExitStack() as stack:
         bars: list[Any] = []
+        stage = [0, 0]  # steps done and steps of the current stage, before a bar is shown
 
         def step(name: str, steps: int) -> None:
-            if not bars or bars[-1].pos >= bars[-1].length:
-                if bars:
-                    bars[-1].render_finish()
+            if not bars:
+                stage[:] = [stage[0] + 1, steps] if stage[0] < stage[1] else [1, steps]
+                if time.monotonic() - started < after:
+                    return
+                bars.append(stack.enter_context(click.progressbar(length=steps, label=name, file=sys.stderr)))
+                bars[-1].update(stage[0])
+                return
+            if bars[-1].pos >= bars[-1].length:
+                bars[-1].render_finish()
                 bars.append(stack.enter_context(click.progressbar(length=steps, label=label, file=sys.stderr)))
             bars[-1].label = name
             bars[-1].update(1)

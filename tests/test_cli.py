@@ -163,6 +163,11 @@ def test_betbehind_output_and_following_everything_is_the_round():
     edge = json.loads(run("edge", *shoe, "--format", "json").output)
     assert out["exact"]["follows_everything"]["ev"] == edge["exact"]["ev"]
     assert out["follows_everything"]["ev"] == edge["ev"]
+    # and its spread is that player's round's: --sd prints it in text as in JSON
+    text = run("betbehind", *shoe, "--sd").stdout
+    sd = json.loads(run("edge", *shoe, "--sd", "--format", "json").stdout)["sd"]
+    line = next(row for row in text.splitlines() if row.startswith("standard deviation per round of the bet"))
+    assert f"{sd:.6f}" in line, (line, sd)
 
 
 def test_player_and_dealer_card_limits_are_separate_options():

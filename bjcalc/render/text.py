@@ -320,15 +320,21 @@ def effects_text(title: str, rules: Rules, base: float, effects: Sequence[tuple[
     ])
 
 
-def betbehind_text(result: BetBehindResult, rules: Rules, exact: bool, seen: Sequence[str] = ()) -> str:
-    """A Bet Behind's two EVs, with the seated player's strategy and the frame."""
-    return "\n".join([
+def betbehind_text(result: BetBehindResult, rules: Rules, exact: bool, seen: Sequence[str] = (),
+                   variance: Variance | None = None) -> str:
+    """A Bet Behind's two EVs, with the seated player's strategy and the frame; with
+    ``variance`` (the seated player's round), the SD of the bet that follows everything."""
+    lines = [
         f"Bet Behind   {rules_line(rules, seen)}",
         f"seated player: {result.seated}; no insurance; EV per unit bet behind, unconditional",
         f"follows every double and split: {number(result.follows_everything, exact)}",
         f"cannot afford doubles and splits (one card instead of a double, the right-hand hand "
         f"of a split): {number(result.cannot_afford, exact)}",
-    ])
+    ]
+    if variance is not None and variance.variance is not None:
+        lines.append(f"standard deviation per round of the bet that follows everything (the seated player's round): "
+                     f"{fixed(variance.sd)} (variance {number(variance.variance, exact)}, exact)")
+    return "\n".join(lines)
 
 
 def eor_cells(eor: Mapping[str, Any]) -> list[str]:
