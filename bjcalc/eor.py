@@ -41,7 +41,7 @@ from fractions import Fraction
 from typing import Any
 
 from bjcalc.actions import Action
-from bjcalc.analysis import Analysis
+from bjcalc.analysis import Analysis, _checked_count_shoe
 from bjcalc.cards import ACE, TEN, UP_ORDER, Rank, as_cards, parse_card, parse_cards
 from bjcalc.chart import Chart
 from bjcalc.countshoe import CountShoe, InvalidCountError
@@ -691,9 +691,6 @@ def _decision_shoe(shoe: CountShoe, cards: Sequence[Rank], up: Rank) -> CountSho
     """The counter's shoe deciding ``cards`` against ``up``: ``shoe``'s cards seen and running
     count (nothing on its table), the hand and the up card among them; ``None`` where that
     cannot be (too few cards seen, cards the shoe does not hold, a count they cannot make)."""
-    if shoe.visible:
-        raise InvalidHandError("the counter's shoe for effects of removal is the shoe before the round: "
-                               "nothing on the table")
     if shoe.seen < len(cards) + 1:
         return None
     try:
@@ -787,6 +784,7 @@ def _counter_play_effects(rules: Rules, shoe: CountShoe, hand: tuple[Rank, ...] 
                           workers: int | WorkerPool | None) -> PlayEffects:
     """:func:`play_effects` on the counter's ``shoe``: one analysis per hand of the decision and
     per tag of the card seen next."""
+    _checked_count_shoe(rules, shoe)
     states = _decision_states(shoe, hand, up)
     ranks = [rank for rank in Rank if rules.shoe_counts[rank.index]]
     refused: dict[Rank, str] = {}
@@ -831,6 +829,7 @@ def _counter_play_effects(rules: Rules, shoe: CountShoe, hand: tuple[Rank, ...] 
 def _counter_insurance_effects(rules: Rules, shoe: CountShoe, cards: tuple[Rank, ...]) -> PlayEffects:
     """:func:`insurance_effects` on the counter's ``shoe``, exact: ``3 E[tens left] / L - 1``
     with the ace up and ``cards`` on the table, before and once one more card is seen."""
+    _checked_count_shoe(rules, shoe)
     needed = len(cards) + 1
     if shoe.seen < needed:
         raise InvalidShoeError(f"cards seen must be at least {needed} for insurance: the ace up"
@@ -934,7 +933,7 @@ def eor_table(
     if insurance and not rules.shoe_counts[Rank.ACE.index]:
         raise InvalidHandError("insurance needs an ace up, and the shoe holds no ace")
     if shoe is not None:
-        Analysis(rules, shoe=shoe)  # refuses a counter's shoe of other cards before the plays' checks
+        _checked_count_shoe(rules, shoe)  # refuses a counter's shoe of other cards before the plays' checks
         for hand, up, _, _ in decisions:
             _decision_states(shoe, hand, up)  # refuses a decision the count cannot reach, before the work
     extra = [insurance_effects(rules, shoe=shoe)] if insurance else []

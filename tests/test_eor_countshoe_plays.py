@@ -30,7 +30,7 @@ import pytest
 from click.testing import CliRunner
 from test_json_schema import SCHEMA
 
-from bjcalc import DEFAULT_GAME, Action, Analysis, CountShoe, Rank, game
+from bjcalc import DEFAULT_GAME, Action, Analysis, CountShoe, InvalidShoeError, Rank, eor_table, game
 from bjcalc.cli import cli
 from bjcalc.eor import insurance_effects, parse_play, play_effects
 from bjcalc.numbers import to_fraction
@@ -235,7 +235,7 @@ PLAY = ("--play", "T,6 v T stand hit", "--insurance")
 
 
 def run(*args: str) -> str:
-    result = CliRunner().invoke(cli, ["eor", *args])
+    result = CliRunner().invoke(cli, list(args) if args[0] == "hand" else ["eor", *args])
     assert result.exit_code == 0, result.output
     return result.stdout
 
@@ -265,6 +265,9 @@ def test_json_carries_the_plays_exact_eors():
     assert (insurance["unit"], insurance["strategy"]) == ("insurance_bet", None)
     assert insurance["not_removable"] == {"A": "every A of the shoe is on the table"}  # the shoe's one ace is up
     assert data["counter"]["cards_seen"] == 4
+    # the same counter as bjcalc hand's: the hand and the up card among the cards seen
+    hand = json.loads(run("hand", "T,6", "--up", "T", *TINY_ARGS[:-2], *COUNTED, "--format", "json", "--exact"))
+    assert Fraction(exact_play["difference"]) == Fraction(hand["exact"]["stand"]) - Fraction(hand["exact"]["hit"])
 
 
 def test_text_markdown_and_csv_show_the_plays():
@@ -304,3 +307,14 @@ def test_bad_input_is_one_line_and_exit_status_2(args, words):
     assert result.exit_code == 2, result.output
     assert result.stdout == "" and len(result.stderr.splitlines()) == 1, result.output
     assert result.stderr.startswith("Error: ") and words in result.stderr, result.stderr
+
+
+def test_the_library_refuses_a_counters_shoe_of_other_cards_or_with_cards_on_the_table():
+    small = CountShoe(shoe=SMALL.shoe_counts, tags=TAGS["hi-lo"], seen=5, running_count=1)
+    with pytest.raises(InvalidShoeError, match="not the rules' shoe"):
+        play_effects(TINY, "T,6", "T", "stand", "hit", shoe=small, workers=1)
+    with pytest.raises(InvalidShoeError, match="not the rules' shoe"):
+        insurance_effects(TINY, shoe=small)
+    dealt = CountShoe(shoe=SMALL.shoe_counts, tags=TAGS["hi-lo"], seen=5, running_count=1, up="5")
+    with pytest.raises(InvalidShoeError, match="before the deal"):
+        eor_table(SMALL, plays=["T,6 v T stand hit"], shoe=dealt, workers=1)
