@@ -939,8 +939,9 @@ def eor_table(
     extra = [insurance_effects(rules, shoe=shoe)] if insurance else []
     if shoe is None:
         steps = 1 + sum(1 for n in rules.shoe_counts if n) + len(decisions)
-    else:  # one analysis per tag the next card seen can have
-        steps = 1 + len({seen_one_more(shoe, rank) for rank in Rank if rules.shoe_counts[rank.index]} - {None})
+    else:  # one analysis per tag the next card seen can have, then one step per play
+        shoes = {seen_one_more(shoe, rank) for rank in Rank if rules.shoe_counts[rank.index]} - {None}
+        steps = 1 + len(shoes) + len(decisions)
 
     def step(name: str) -> None:
         if progress is not None:
