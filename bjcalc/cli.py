@@ -660,7 +660,8 @@ def eor(strategy: str | None, chart_file: str | None, post_split: str | None, pl
     """Effects of removal: the round's EV after taking one card of each rank out of the shoe,
     minus the EV before (in % of the initial bet), for a stated strategy; and each --play's.
     With --count: on the counter's shoe, the EV once one more card of the rank is seen (cards
-    seen + 1, running count + its tag) minus the EV before."""
+    seen + 1, running count + its tag) minus the EV before; for a --play or --insurance the
+    count and cards seen are the counter's at the decision, its hand and up card among them."""
     from bjcalc import eor_table
     from bjcalc.render.csvfile import eor_csv
     from bjcalc.render.jsondoc import eor_json
@@ -668,9 +669,6 @@ def eor(strategy: str | None, chart_file: str | None, post_split: str | None, pl
     from bjcalc.render.text import eor_text
 
     count = pop_count(options)
-    if count is not None and (plays or insurance_row):
-        _refuse_both("--play" if plays else "--insurance", "--count" if count["count_system"] else "--tags",
-                     "the EORs of a play or of insurance are not computed on a counter's shoe yet")
     rules, arguments = _eor_arguments(strategy, chart_file, post_split, classic, exact, options)
     counter = build_counter(count, rules)
     with _progress("effects of removal") as step:

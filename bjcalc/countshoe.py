@@ -345,6 +345,17 @@ class CountShoe:
         table minus some drawn ones (their class ``totals``) hold."""
         return _ways(totals, self.classes.values, self.seen, self.discard_sum)
 
+    def discard_sets(self) -> int:
+        """How many discard sets fit what the counter knows, ``Z(M)``: the sets of ``seen`` cards
+        off the table with the discards' tag sum (the posterior's normaliser; a state's likelihood
+        is proportional to it, given the cards on the table).
+
+        >>> hi_lo = (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1)
+        >>> CountShoe(shoe=(1,) * 9 + (4,), tags=hi_lo, seen=2, running_count=2).discard_sets()  # C(5, 2)
+        10
+        """
+        return self._ways(self._pool_totals)
+
     # -- the posterior -----------------------------------------------------------------------------
 
     def posterior(self) -> dict[tuple[int, ...], Fraction]:

@@ -32,25 +32,30 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import enum
+import math
 import multiprocessing
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bjcalc.actions import Action
-from bjcalc.analysis import Analysis
+from bjcalc.analysis import Analysis, _checked_count_shoe
 from bjcalc.cards import ACE, TEN, UP_ORDER, Rank, as_cards, parse_card, parse_cards
 from bjcalc.chart import Chart
+from bjcalc.countshoe import CountShoe, InvalidCountError
 from bjcalc.engine import pools
-from bjcalc.errors import InvalidCardError, InvalidHandError, InvalidRulesError, InvalidShoeError
+from bjcalc.errors import (
+    CardNotInShoeError,
+    InvalidCardError,
+    InvalidHandError,
+    InvalidRulesError,
+    InvalidShoeError,
+)
 from bjcalc.numbers import to_api, to_fraction
 from bjcalc.results import Strategy, _Data, by_up
 from bjcalc.rules import Rules
-
-if TYPE_CHECKING:
-    from bjcalc.countshoe import CountShoe
 
 
 class EorStrategy(str, enum.Enum):
@@ -395,6 +400,8 @@ class PlayEffects(_Data):
     conditioned: bool
     rules: Rules  # the shoe the decision is taken from (before the hand is dealt)
     total: HandTotal | None = None  # a decision named by its total: every two-card hand of it
+    # on a counter's shoe: the ranks the shoe holds that have no EOR for this decision, and why
+    not_removable: dict[Rank, str] = dataclasses.field(default_factory=dict)
 
     @property
     def eor(self) -> dict[Rank, Any]:
@@ -436,6 +443,7 @@ class PlayEffects(_Data):
             "frame": "conditioned" if self.conditioned else "unconditional",
             "difference": self.difference,
             "eor": by_up(self.eor),
+            "not_removable": by_up(self.not_removable),
         }
 
 
@@ -449,14 +457,36 @@ def play_effects(
     exact: bool = False,
     post_split: str = "cdz-",
     workers: int | WorkerPool | None = None,
+    shoe: CountShoe | None = None,
 ) -> PlayEffects:
     """The EOR of ``EV(first) - EV(second)`` for ``cards`` against ``up`` (CD play after the
     first decision), removing one card of each rank from the shoe left after the hand and the
     up card. ``cards`` may name a total (``"16"``, ``"soft 18"``, :func:`parse_hand`): the
     difference is then the average over every two-card hand of the total, each weighted by its
-    chance of being dealt with ``up``, on the shoe before and after each removal."""
+    chance of being dealt with ``up``, on the shoe before and after each removal.
+
+    ``shoe``: a counter's shoe of ``rules``' shoe, nothing on the table, whose cards seen and
+    running count are the counter's at the decision, the hand and the up card among them (as
+    ``bjcalc hand`` counts them); the EOR of a rank is then the difference once one more card
+    of it is seen (one more card seen, the running count plus its tag) minus the difference
+    before, ranks of one tag sharing one value, and ``not_removable`` says why a rank the shoe
+    holds has none (:func:`seen_one_more`). A total's hands are weighted by how likely the
+    counter is to face each at the count (and, in the conditioned frame, with no dealer
+    blackjack).
+
+    >>> from bjcalc import CountShoe
+    >>> rules = Rules(shoe=(2,) * 9 + (8,), player_max_cards=4, dealer_max_cards=4, split_hands=1)
+    >>> counter = CountShoe.named("hi-lo", shoe=rules.shoe_counts, seen=5, running_count=1)
+    >>> play = play_effects(rules, "T,6", "T", "stand", "hit", shoe=counter, workers=1)
+    >>> play.eor[Rank.TWO] == play.eor[Rank.SIX], sorted(map(str, play.not_removable))
+    (True, [])
+    """
     hand = parse_hand(cards) if isinstance(cards, str) else cards
     plays = [_action(first), _action(second)]
+    if shoe is not None:
+        decision = hand if isinstance(hand, HandTotal) else as_cards(hand)
+        return _counter_play_effects(rules, shoe, decision, parse_card(up), plays[0], plays[1], exact, post_split,
+                                     workers)
     if isinstance(hand, HandTotal):
         hands = hand.hands()
         up_rank = parse_card(up)
@@ -632,11 +662,17 @@ def parse_play(text: str) -> tuple[tuple[Rank, ...] | HandTotal, Rank, Action, A
     return parse_hand(match["cards"]), parse_card(match["up"]), first, second
 
 
-def insurance_effects(rules: Rules, cards: str | Sequence[Rank | str] = ()) -> PlayEffects:
+def insurance_effects(rules: Rules, cards: str | Sequence[Rank | str] = (), *,
+                      shoe: CountShoe | None = None) -> PlayEffects:
     """The EOR of insurance (EV per unit of insurance bet, insuring minus not), exact: with
-    ``t`` tens among ``n`` cards left, insurance is worth ``(3 t - n) / n``."""
-    analysis = Analysis(rules, exact=True)
+    ``t`` tens among ``n`` cards left, insurance is worth ``(3 t - n) / n``. ``shoe``: a
+    counter's shoe (nothing on the table) whose cards seen and running count include the ace up
+    and ``cards``; insurance is then worth ``3 E[tens left] / L - 1`` and the EOR of a rank is its
+    change once one more card of the rank is seen (:func:`play_effects`)."""
     seen = as_cards(cards) if cards else ()
+    if shoe is not None:
+        return _counter_insurance_effects(rules, shoe, seen)
+    analysis = Analysis(rules, exact=True)
     ace = Rank.ACE
     base = to_fraction(analysis.insurance(ace, seen))
     left = rules.without(list(seen) + [ace])
@@ -647,6 +683,177 @@ def insurance_effects(rules: Rules, cards: str | Sequence[Rank | str] = ()) -> P
     return PlayEffects(cards=seen, up=ace, first=None, second=None, difference=to_api(base, True),
                        after=after, conditioned=False, rules=rules)
 
+
+# -- a decision's EORs on a counter's shoe --------------------------------------------------------
+
+
+def _decision_shoe(shoe: CountShoe, cards: Sequence[Rank], up: Rank) -> CountShoe | None:
+    """The counter's shoe deciding ``cards`` against ``up``: ``shoe``'s cards seen and running
+    count (nothing on its table), the hand and the up card among them; ``None`` where that
+    cannot be (too few cards seen, cards the shoe does not hold, a count they cannot make)."""
+    if shoe.seen < len(cards) + 1:
+        return None
+    try:
+        return dataclasses.replace(shoe, seen=shoe.seen - len(cards) - 1, hand=tuple(cards), up=up)
+    except (InvalidCountError, CardNotInShoeError):
+        return None
+
+
+def _seen_tag(state: CountShoe, tag: Fraction) -> CountShoe | None:
+    """``state`` (the table as it is) once one more card, of ``tag``, has gone to the discards;
+    ``None`` where no discards fit that count."""
+    if state.cards_left == 0:
+        return None
+    try:
+        return dataclasses.replace(state, seen=state.seen + 1, running_count=state.running_count + tag)
+    except InvalidCountError:
+        return None
+
+
+def _decision_states(shoe: CountShoe, hand: tuple[Rank, ...] | HandTotal, up: Rank
+                     ) -> dict[tuple[Rank, ...], CountShoe]:
+    """The counter's shoe of each hand of the decision (:func:`_decision_shoe`), the hands that
+    cannot be left out; none: refused."""
+    hands = list(hand.hands()) if isinstance(hand, HandTotal) else [hand]
+    name = str(hand) if isinstance(hand, HandTotal) else ",".join(map(str, hand))
+    needed = len(hands[0]) + 1
+    if shoe.seen < needed:
+        raise InvalidShoeError(f"cards seen must be at least {needed} for {name} v {up}: the hand and the up card "
+                               f"are among them, not {shoe.seen}")
+    states = {h: s for h in hands if (s := _decision_shoe(shoe, h, up)) is not None}
+    if not states:
+        raise InvalidHandError(f"the counter's shoe cannot deal {name} against {up} at running count "
+                               f"{shoe.running_count} after {shoe.seen} cards seen (probability 0)")
+    return states
+
+
+def _counter_difference(rules: Rules, state: CountShoe, cards: tuple[Rank, ...], up: Rank, first: Action,
+                        second: Action, exact: bool, post_split: str) -> tuple[Fraction | float, bool] | str:
+    """EV(first) - EV(second) for the hand on ``state``'s table and whether it is conditioned on
+    no dealer blackjack; where the cards left are too few, the error's words."""
+    try:
+        result = Analysis(rules, exact=exact, post_split=post_split, shoe=state.undealt()).hand(cards, up)
+    except InvalidShoeError as error:
+        return str(error)
+    difference = result.evs[first] - result.evs[second]
+    return (to_fraction(difference) if exact else float(difference)), result.conditioned
+
+
+def _decision_weight(rules: Rules, state: CountShoe, conditioned: bool) -> Fraction:
+    """How likely the counter is to face the hand and up card on ``state``'s table, up to a
+    factor every hand of a decision at one count shares: the ways the full shoe deals those
+    cards times the discard sets that fit the count (every discard set and deal equally
+    likely); in the conditioned frame, times the chance of no dealer blackjack."""
+    dealt = [0] * 10
+    for card in state.visible:
+        dealt[card.index] += 1
+    ways = math.prod(math.perm(n, k) for n, k in zip(rules.shoe_counts, dealt))
+    weight = Fraction(ways * state.discard_sets())
+    hole = {Rank.ACE: TEN, Rank.TEN: ACE}.get(state.up) if state.up is not None else None
+    if conditioned and hole is not None:
+        weight *= 1 - state.expected_left()[hole] / state.cards_left
+    return weight
+
+
+def _mixed(rules: Rules, states: dict[tuple[Rank, ...], CountShoe],
+           results: dict[tuple[Rank, ...], tuple[Fraction | float, bool] | str], exact: bool
+           ) -> tuple[Fraction | float, bool] | str:
+    """The decision's difference: its hands' differences, each weighted by its share
+    (:func:`_decision_weight`); or the words of a hand's error."""
+    for result in results.values():
+        if isinstance(result, str):
+            return result
+    done = {h: r for h, r in results.items() if not isinstance(r, str)}
+    conditioned = next(iter(done.values()))[1]
+    weights = {h: _decision_weight(rules, states[h], conditioned) for h in done}
+    whole = sum(weights.values())
+    if exact:
+        return sum((weights[h] / whole * to_fraction(d) for h, (d, _) in done.items()), Fraction(0)), conditioned
+    return sum(float(weights[h] / whole) * float(d) for h, (d, _) in done.items()), conditioned
+
+
+def _not_seen_next_at(state: CountShoe, rank: Rank) -> str:
+    """Why one more card seen cannot be a ``rank`` with ``state``'s cards on the table."""
+    if state.off_table[rank.index] == 0:
+        return f"every {rank} of the shoe is on the table"
+    return _not_seen_next(state, rank)
+
+
+def _counter_play_effects(rules: Rules, shoe: CountShoe, hand: tuple[Rank, ...] | HandTotal, up: Rank,
+                          first: Action, second: Action, exact: bool, post_split: str,
+                          workers: int | WorkerPool | None) -> PlayEffects:
+    """:func:`play_effects` on the counter's ``shoe``: one analysis per hand of the decision and
+    per tag of the card seen next."""
+    _checked_count_shoe(rules, shoe)
+    states = _decision_states(shoe, hand, up)
+    ranks = [rank for rank in Rank if rules.shoe_counts[rank.index]]
+    refused: dict[Rank, str] = {}
+    # the counter keeps the card's tag, not its rank: each tag gives one shoe per hand
+    after: dict[Fraction, dict[tuple[Rank, ...], CountShoe]] = {}
+    for rank in ranks:
+        if not any(s.can_deal([rank]) for s in states.values()):
+            refused[rank] = _not_seen_next_at(next(iter(states.values())), rank)
+            continue
+        tag = shoe.tags[rank.index]
+        if tag not in after:
+            after[tag] = {h: t for h, s in states.items() if (t := _seen_tag(s, tag)) is not None}
+    groups = [states, *after.values()]
+    jobs = [(rules, s, h, up, first, second, exact, post_split) for group in groups for h, s in group.items()]
+    names = [f"{','.join(map(str, h))} v {up}, seen {s.seen + len(s.visible)}, running count {s.running_count}"
+             for group in groups for h, s in group.items()]
+    results = iter(map_jobs(_counter_difference, jobs, workers, None, names))
+    mixed = [_mixed(rules, group, {h: next(results) for h in group}, exact) for group in groups]
+    base = mixed[0]
+    if isinstance(base, str):
+        raise InvalidShoeError(base)
+    by_tag = dict(zip(after, mixed[1:]))
+    differences: dict[Rank, Any] = {}
+    for rank in ranks:
+        if rank in refused:
+            continue
+        tag = shoe.tags[rank.index]
+        result = by_tag[tag]
+        if isinstance(result, str):
+            left = next(iter(after[tag].values())).cards_left
+            refused[rank] = (f"with one more card seen, {left} cards are left: too few to play the hand out"
+                             if "too small" in result else f"with one more card seen: {result}")
+        else:
+            differences[rank] = to_api(result[0], exact)
+    return PlayEffects(
+        cards=() if isinstance(hand, HandTotal) else hand, up=up, first=first, second=second,
+        difference=to_api(base[0], exact), after=differences, conditioned=base[1], rules=rules,
+        total=hand if isinstance(hand, HandTotal) else None, not_removable=refused,
+    )
+
+
+def _counter_insurance_effects(rules: Rules, shoe: CountShoe, cards: tuple[Rank, ...]) -> PlayEffects:
+    """:func:`insurance_effects` on the counter's ``shoe``, exact: ``3 E[tens left] / L - 1``
+    with the ace up and ``cards`` on the table, before and once one more card is seen."""
+    _checked_count_shoe(rules, shoe)
+    needed = len(cards) + 1
+    if shoe.seen < needed:
+        raise InvalidShoeError(f"cards seen must be at least {needed} for insurance: the ace up"
+                               f"{' and the hand' if cards else ''} are among them, not {shoe.seen}")
+    state = _decision_shoe(shoe, cards, Rank.ACE)
+    if state is None:
+        shown = "an ace up" + (f" with {','.join(map(str, cards))}" if cards else "")
+        raise InvalidHandError(f"the counter's shoe cannot show {shown} "
+                               f"at running count {shoe.running_count} after {shoe.seen} cards seen (probability 0)")
+    base = state.insurance_ev()
+    after: dict[Rank, Any] = {}
+    refused: dict[Rank, str] = {}
+    for rank in Rank:
+        if not rules.shoe_counts[rank.index]:
+            continue
+        seen = _seen_tag(state, shoe.tags[rank.index]) if state.can_deal([rank]) else None
+        if seen is None:
+            refused[rank] = _not_seen_next_at(state, rank)
+        elif seen.cards_left == 0:
+            refused[rank] = "with one more card seen, no card is left for the hole card"
+        else:
+            after[rank] = to_api(seen.insurance_ev(), True)
+    return PlayEffects(cards=cards, up=Rank.ACE, first=None, second=None, difference=to_api(base, True),
+                       after=after, conditioned=False, rules=rules, not_removable=refused)
 
 
 # -- the EOR table: what ``bjcalc eor`` prints ----------------------------------------------------
@@ -714,24 +921,27 @@ def eor_table(
     :func:`insurance_effects`. Every play is checked before the work; the analyses share one
     :class:`WorkerPool` of ``workers`` processes; ``progress`` hears of each step done.
     ``two_card_plays=False``: the charts built (the one held fixed, or basic strategy for each
-    shoe) are classic, one play per total. ``shoe``: a counter's shoe (:func:`effects_of_removal`);
-    the plays' and insurance's EORs are not computed there yet.
+    shoe) are classic, one play per total. ``shoe``: a counter's shoe (:func:`effects_of_removal`;
+    for the plays and insurance its cards seen and running count are the counter's at the
+    decision, the hand and the up card among them: :func:`play_effects`, :func:`insurance_effects`).
 
     >>> table = eor_table(Rules(decks=1), workers=1)
     >>> table.removal.weighted_sum() == 0 or abs(table.removal.weighted_sum()) < 1e-12
     True
     """
-    if shoe is not None and (plays or insurance):
-        raise InvalidHandError("the EORs of a play or of insurance are not computed on a counter's shoe yet: "
-                               "only the round's")
     decisions = _check_plays(rules, plays, post_split)
     if insurance and not rules.shoe_counts[Rank.ACE.index]:
         raise InvalidHandError("insurance needs an ace up, and the shoe holds no ace")
-    extra = [insurance_effects(rules)] if insurance else []
+    if shoe is not None:
+        _checked_count_shoe(rules, shoe)  # refuses a counter's shoe of other cards before the plays' checks
+        for hand, up, _, _ in decisions:
+            _decision_states(shoe, hand, up)  # refuses a decision the count cannot reach, before the work
+    extra = [insurance_effects(rules, shoe=shoe)] if insurance else []
     if shoe is None:
         steps = 1 + sum(1 for n in rules.shoe_counts if n) + len(decisions)
-    else:  # one analysis per tag the next card seen can have
-        steps = 1 + len({seen_one_more(shoe, rank) for rank in Rank if rules.shoe_counts[rank.index]} - {None})
+    else:  # one analysis per tag the next card seen can have, then one step per play
+        shoes = {seen_one_more(shoe, rank) for rank in Rank if rules.shoe_counts[rank.index]} - {None}
+        steps = 1 + len(shoes) + len(decisions)
 
     def step(name: str) -> None:
         if progress is not None:
@@ -743,7 +953,7 @@ def eor_table(
         done = []
         for hand, up, first, second in decisions:
             done.append(play_effects(rules, hand, up, first, second, exact=exact, post_split=post_split,
-                                     workers=pool))
+                                     workers=pool, shoe=shoe))
             step(done[-1].label)
     return EorTable(removal, tuple(done + extra), Analysis(rules, post_split=post_split).cd,
                     EorStrategy(strategy) is EorStrategy.CHART)

@@ -22,7 +22,7 @@ import pytest
 from click.testing import CliRunner
 from test_json_schema import SCHEMA
 
-from bjcalc import DEFAULT_GAME, Analysis, CountShoe, InvalidHandError, InvalidShoeError, Rank, Rules, eor_table, game
+from bjcalc import DEFAULT_GAME, Analysis, CountShoe, InvalidHandError, InvalidShoeError, Rank, Rules, game
 from bjcalc.cli import cli
 from bjcalc.eor import effects_of_removal, seen_one_more
 from bjcalc.numbers import to_fraction
@@ -169,10 +169,6 @@ def test_ranks_the_shoe_cannot_show_next_are_stated_not_computed():
 
 def test_the_library_refuses_what_it_does_not_compute():
     shoe = CountShoe(shoe=SMALL.shoe_counts, tags=TAGS["hi-lo"], seen=3, running_count=1)
-    with pytest.raises(InvalidHandError, match="not computed on a counter's shoe"):
-        eor_table(SMALL, plays=["T,6 v T stand hit"], shoe=shoe, workers=1)
-    with pytest.raises(InvalidHandError, match="not computed on a counter's shoe"):
-        eor_table(SMALL, insurance=True, shoe=shoe, workers=1)
     with pytest.raises(InvalidShoeError, match="not the rules' shoe"):
         effects_of_removal(TINY, shoe=shoe, workers=1)
     dealt = CountShoe(shoe=SMALL.shoe_counts, tags=TAGS["hi-lo"], seen=3, running_count=1, up="5")
@@ -234,8 +230,6 @@ def test_ranks_without_an_eor_are_listed_in_text_and_json():
     (["--cards-seen", "3"], "--cards-seen is for a counter's shoe"),
     (["--count", "hi-lo", "--cards-seen", "3"], "needs --running-count or --true-count"),
     (["--count", "hi-lo", "--running-count", "1"], "needs --cards-seen"),
-    ([*COUNTED, "--play", "T,6 v T stand hit"], "--play and --count contradict each other"),
-    ([*COUNTED, "--insurance"], "--insurance and --count contradict each other"),
     ([*COUNTED, "--removed", "5"], "--removed and --count contradict each other"),
     (["--count", "hi-lo", "--running-count", "9", "--cards-seen", "3"], "cannot be reached with 3 cards seen"),
     (["--count", "hi-lo", "--running-count", "1/2", "--cards-seen", "3"], "not a sum of the tags"),

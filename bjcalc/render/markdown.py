@@ -121,11 +121,12 @@ def eor_markdown(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_st
     """``counter``: the counter's-shoe line, where the numbers are for one."""
     rows = [[name, frame, exact_or_fixed(value, exact)] + eor_cells(eor)
             for name, frame, value, eor in eor_rows(result, plays)]
+    refused = not_removable_lines(result, plays)
     return "\n".join([
         f"# Effects of removal: {rules_line(result.rules, seen)}", "", *([counter, ""] if counter else []),
         *[f"- {line}" for line in eor_head(result, plays, play_strategy)], "",
         tabulate(rows, headers=["", "frame", "EV"] + list(RANK_ORDER), tablefmt="github", disable_numparse=True),
-        "", *[f"- {line}" for line in not_removable_lines(result)], *([""] if result.not_removable else []),
+        "", *[f"- {line}" for line in refused], *([""] if refused else []),
         weighted_sum_line(result, fixed_chart), "",
     ])
 

@@ -361,13 +361,16 @@ def weighted_sum_line(result: EffectsOfRemoval, fixed_chart: bool) -> str:
     return f"{name} = {float(total):.6g} (not 0: the play is re-derived for each shoe)"
 
 
-def not_removable_lines(result: EffectsOfRemoval) -> list[str]:
+def not_removable_lines(result: EffectsOfRemoval, plays: Sequence[PlayEffects] = ()) -> list[str]:
     """The ranks the counter's shoe cannot show next (their EOR is "-" in the table), one line
-    per reason."""
-    ranks: dict[str, list[str]] = {}
-    for rank, why in by_up(result.not_removable).items():
-        ranks.setdefault(why, []).append(rank)
-    return [f"no EOR for {', '.join(names)}: {why}" for why, names in ranks.items()]
+    per reason, for the round and then for each play."""
+    lines = []
+    for where, refused in [("", result.not_removable), *[(f" in {p.label}", p.not_removable) for p in plays]]:
+        ranks: dict[str, list[str]] = {}
+        for rank, why in by_up(refused).items():
+            ranks.setdefault(why, []).append(rank)
+        lines += [f"no EOR for {', '.join(names)}{where}: {why}" for why, names in ranks.items()]
+    return lines
 
 
 def eor_head(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strategy: Strategy) -> list[str]:
@@ -386,6 +389,11 @@ def eor_head(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strate
                      f"(after the decision: {play_strategy})")
     if any(p.first is None for p in plays):
         lines.append("insurance: EV of insuring minus not, per unit of insurance bet (decided before the peek)")
+    if plays and result.count_shoe is not None:
+        lines.append("plays and insurance on the counter's shoe: the cards seen and the running count are the "
+                     "counter's at the decision, the hand and the up card among them (as bjcalc hand counts them); "
+                     "EOR: the difference once one more card of the rank is seen minus the difference before; a "
+                     "total's hands weighted by their chances at that count")
     return lines
 
 
@@ -398,7 +406,7 @@ def eor_text(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strate
     lines = [f"Effects of removal   {rules_line(result.rules, seen)}", *eor_head(result, plays, play_strategy), "",
              tabulate(rows, headers=["", "frame", "EV"] + list(RANK_ORDER), disable_numparse=True,
                       colalign=("left", "left") + ("right",) * 11),
-             "", *not_removable_lines(result), weighted_sum_line(result, fixed_chart)]
+             "", *not_removable_lines(result, plays), weighted_sum_line(result, fixed_chart)]
     if exact:
         lines += ["", "exact values (per initial bet; insurance per unit insured):"]
         for name, _, value, eor in eor_rows(result, plays):
