@@ -1,0 +1,89 @@
+"""Every command as a new user runs it (issue 22): whole process, default options, float, and
+with ``--exact`` (on 2 decks for the commands that run many analyses, as exact is refused
+above 8 decks and takes minutes there), wall time and peak memory (resident set of the
+process or of its largest worker process).
+
+    python benchmarks/commands.py [--only report matrix] [--no-exact]
+
+The compiled graphs are in the on-disk store first (one unmeasured run of each command), as
+after a first run. Tests never assert these times; run it on an idle machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import subprocess
+import sys
+import time
+
+# (name, arguments): each command's default run, then its exact one
+COMMANDS: list[tuple[str, list[str], list[str] | None]] = [
+    ("edge", ["edge"], ["edge", "--exact"]),
+    ("edge --sd", ["edge", "--sd"], ["edge", "--sd", "--exact"]),
+    ("chart", ["chart"], ["chart", "--exact"]),
+    ("dealer", ["dealer"], ["dealer", "--exact"]),
+    ("hand", ["hand", "T,6", "--up", "T"], ["hand", "T,6", "--up", "T", "--exact"]),
+    ("betbehind", ["betbehind"], ["betbehind", "--exact"]),
+    ("sidebets", ["sidebets"], None),
+    ("matrix", ["matrix"], ["matrix", "--decks", "2", "--exact"]),
+    ("matrix --decks inf", ["matrix", "--decks", "inf"], None),
+    ("report", ["report"], ["report", "--decks", "2", "--exact"]),
+    ("effects", ["effects"], ["effects", "--decks", "2", "--exact"]),
+    ("eor", ["eor"], ["eor", "--decks", "2", "--exact"]),
+    ("count", ["count"], None),
+    ("index", ["index", "--decks", "6", "--surrender", "late"], None),
+    ("insurance-index", ["insurance-index"], None),
+]
+
+
+_CLI = """
+import resource, sys, time
+started = time.perf_counter()
+from bjcalc.cli import main
+sys.argv = ["bjcalc"] + {args!r}
+try:
+    main()
+except SystemExit:
+    pass
+peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+sys.stderr.write("BENCH %.1f\\n" % (peak / 1024))
+"""
+
+
+def run(args: list[str]) -> tuple[float, float]:
+    """Wall seconds of the whole process (interpreter start included) and the peak resident
+    memory (MB) of the process or of its largest worker process."""
+    started = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", _CLI.format(args=args)], check=True, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - started
+    line = next(x for x in out.stderr.splitlines() if x.startswith("BENCH"))
+    return wall, float(line.split()[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", nargs="+", default=None, help="Only these rows (by name).")
+    parser.add_argument("--no-exact", action="store_true")
+    options = parser.parse_args()
+    import bjcalc
+
+    compileall.compile_dir(os.path.dirname(bjcalc.__file__), quiet=1)
+    print(f"{os.cpu_count()} cores; MB: the peak resident memory of the command's process or its largest worker")
+    print(f"{'command':<22} {'float s':>8} {'MB':>6} {'exact s':>8} {'MB':>6}  ratio")
+    for name, float_args, exact_args in COMMANDS:
+        if options.only and name not in options.only:
+            continue
+        run(float_args)  # the store warm
+        wall, mb = run(float_args)
+        line = f"{name:<22} {wall:8.2f} {mb:6.0f}"
+        if exact_args is not None and not options.no_exact:
+            exact_wall, exact_mb = run(exact_args)
+            line += f" {exact_wall:8.1f} {exact_mb:6.0f}  {exact_wall / wall:.1f}x ({' '.join(exact_args[1:])})"
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
