@@ -335,15 +335,14 @@ class _SplitSquare:
             elif name[0] != "joint":
                 sums = self.hand_sums(name[2])
                 self.tables[name] = (sums.keys, (sums.value if name[0] == "value" else sums.square)[name[1]])
+            elif pairs_kernel_available():
+                self._compiled_joint_tables(name[2], name[4], [(name[1], name[3])])
             else:
                 _, a, s, b, t = name
                 first, second = self.hand_sums(s), self.hand_sums(t)
                 keys, inverse = self.pair_index(s, t)
                 table = np.zeros((len(keys), len(self.codes)), dtype=np.int64)
-                # float64 sums of integers stay exact below 2^53
-                bound = float(np.abs(first.value[a]).sum()) * float(np.abs(second.value[b]).sum())
-                if bound >= 2.0**53:  # pragma: no cover - far beyond any shoe's hands
-                    raise OverflowError("split moments: a table's sum could reach 2^53")
+                self._joint_bound(first, a, second, b)  # float64 sums of integers stay exact below 2^53
                 # only multisets with some way to draw them in these orders (few have a pair card first)
                 rows_a = np.flatnonzero(first.value[a].any(axis=1))
                 rows_b = np.flatnonzero(second.value[b].any(axis=1))
@@ -409,6 +408,37 @@ class _SplitSquare:
         table = np.frombuffer(counts, dtype=np.int64).reshape(len(keys), len(self.codes), 3)[order]
         return keys[order], {sign: np.ascontiguousarray(table[:, :, sign + 1]) for sign in (1, 0, -1)}
 
+    def _joint_bound(self, first: _HandSums, a: str, second: _HandSums, b: str) -> None:
+        # the tables are sums of integers, exact in int64 (and, as the numpy version needs, in float64) below 2^53
+        bound = float(np.abs(first.value[a]).sum()) * float(np.abs(second.value[b]).sum())
+        if bound >= 2.0**53:  # pragma: no cover - far beyond any shoe's hands
+            raise OverflowError("split moments: a table's sum could reach 2^53")
+
+    def _compiled_joint_tables(self, s: int, t: int, combos: list[tuple[str, str]]) -> None:
+        """:meth:`table` for ``("joint", a, s, b, t)``, every ``(a, b)`` of ``combos`` at once, by
+        the compiled loop (``_pairs_kernel.c``): every pair of the two hands' multisets visited
+        once (half of them when both hands are played alike), no index of the pairs kept. The
+        same integers and keys as the numpy version."""
+        s, t = self.plays(s), self.plays(t)
+        combos = [(a, b) for a, b in combos if ("joint", a, s, b, t) not in self.tables]
+        if not combos:
+            return
+        first, second = self.hand_sums(s), self.hand_sums(t)
+        for a, b in combos:
+            self._joint_bound(first, a, second, b)
+        left = np.ascontiguousarray(np.stack([first.value[a] for a, _ in combos], axis=1), dtype=np.int64)
+        right = np.ascontiguousarray(np.stack([second.value[b] for _, b in combos], axis=1), dtype=np.int64)
+        n_out = len(self.codes)
+        found, sums = pairs_kernel.joint_tables(
+            np.ascontiguousarray(first.keys, dtype=np.int64), np.ascontiguousarray(second.keys, dtype=np.int64),
+            left, right, len(combos), n_out, int(s == t))
+        keys = np.frombuffer(found, dtype=np.int64)
+        order = np.argsort(keys)
+        keys = keys[order]
+        tables = np.frombuffer(sums, dtype=np.int64).reshape(len(order), len(combos), n_out)[order]
+        for c, (a, b) in enumerate(combos):
+            self.tables["joint", a, s, b, t] = (keys, np.ascontiguousarray(tables[:, c, :]))
+
     def pair_index(self, s: int, t: int) -> tuple[np.ndarray, np.ndarray]:
         """The multisets two hands (played as at removals ``s`` and ``t``) draw together: their
         keys, and for every pair of the hands' multisets its position among them."""
@@ -445,6 +475,13 @@ class _SplitSquare:
         used = sorted({table for terms in named for _, table in terms}, key=repr)
         if not used:
             return [self.number(Fraction(0)) for _ in forms]
+        if pairs_kernel_available():  # the joint tables of two hands' plays in one pass
+            combos: dict[tuple[int, int], list[tuple[str, str]]] = {}
+            for name in used:
+                if name[0] == "joint":
+                    combos.setdefault((name[2], name[4]), []).append((name[1], name[3]))
+            for (plays_a, plays_b), pairs in combos.items():
+                self._compiled_joint_tables(plays_a, plays_b, pairs)
         key_arrays: list[np.ndarray] = []
         for keys in (self.table(t)[0] for t in used):
             if not any(keys is seen for seen in key_arrays):
