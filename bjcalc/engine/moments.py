@@ -487,9 +487,9 @@ class _SplitSquare:
             if not any(keys is seen for seen in key_arrays):
                 key_arrays.append(keys)
         # one table's keys are sorted and distinct already (the three signs of a split share theirs)
-        union = key_arrays[0] if len(key_arrays) == 1 else np.unique(np.concatenate(key_arrays))
+        union = key_arrays[0] if len(key_arrays) == 1 else _distinct_of_runs(key_arrays)[0]
         at = {t: np.searchsorted(union, self.table(t)[0]) for t in used}
-        rows = (union[:, None] // PACK[None, :]) % 64
+        rows = _unpack(union)
         sizes = rows.sum(axis=1)
         depth = self.context.depth
         removals = sorted({r for terms in named for r, _ in terms})
@@ -497,32 +497,54 @@ class _SplitSquare:
         hidden = 0 if model is None else model.hidden
 
         # per removal: the feasible multisets and their weights (float probabilities, or
-        # integers over a common denominator)
-        feasible = {r: np.flatnonzero((rows <= self.shoe(r)[None, :]).all(axis=1)) for r in removals}
+        # integers over a common denominator). R_r is R_0 less r pair cards.
+        pair = self.pair
+        others = np.delete(np.arange(10), pair)
+        within = (rows[:, others] <= self.shoe(0)[others][None, :]).all(axis=1)
+        feasible = {r: np.flatnonzero(within & (rows[:, pair] <= self.shoe(r)[pair])) for r in removals}
         for r in removals:
             if len(feasible[r]) and int(sizes[feasible[r]].max()) + depth > int(self.shoe(r).sum()) - hidden:
                 rules = self.context.rules
                 raise InvalidShoeError(
                     f"shoe {','.join(map(str, rules.shoe_counts))} is too small: split hands and the "
                     "dealer could run out of cards")
-        out = self.shoe(-2)  # the shoe after the up card alone
-        removed = np.concatenate([rows[feasible[r]] + out - self.shoe(r) for r in removals])
+        # out of the up card's shoe: the multiset, both pair cards and r more (packed keys).
         # M at removal r + 1 leaves the shoe M + P leaves at r: each shoe is evaluated once (at
         # one removal the multisets are distinct already)
+        runs = [union[feasible[r]] + (2 + r) * PACK[pair] for r in removals]
         if len(removals) == 1:
-            distinct = back = np.arange(len(removed))
+            distinct_keys, back = runs[0], np.arange(len(runs[0]))
         else:
-            distinct, back = np.unique(removed @ PACK, return_index=True, return_inverse=True)[1:]
-        numerators, denominators = _dealer_numerators(self.context, removed[distinct])
+            distinct_keys, back = _distinct_of_runs(runs)
+        removed = _unpack(distinct_keys)
+        numerators, denominators = _dealer_numerators(self.context, removed)
+        del removed
+        dealer = np.stack([numerators[o] for o in self.codes.tolist()], axis=1)
+        del numerators
+        denominators = np.asarray(denominators)
         back = back.reshape(-1)
-        dealer = np.stack([numerators[o] for o in self.codes.tolist()], axis=1)[back]
-        denominators = np.asarray(denominators)[back]
-        weights: dict[int, tuple[np.ndarray, Any]] = {}
+        # the removals one at a time, each removal's weights over the union's multisets (zero
+        # where infeasible), so that one removal's arrays are alive at a time
+        wanted: dict[tuple[int, tuple], set[int | None]] = {}
+        for (_, only), terms in zip(forms, named):
+            for key in terms:
+                wanted.setdefault(key, set()).add(only)
+        groups: list[tuple[np.ndarray, list[tuple]]] = []  # the tables by the multisets they share
+        for name in used:
+            keys = self.table(name)[0]
+            for seen, names in groups:
+                if seen is keys:
+                    names.append(name)
+                    break
+            else:
+                groups.append((keys, [name]))
+        dots: dict[tuple[int, tuple, int | None], Any] = {}
         start = 0
         for r in removals:
             idx = feasible[r]
-            part = dealer[start : start + len(idx)]
-            denominator = np.asarray(denominators[start : start + len(idx)])
+            at_r = back[start : start + len(idx)]
+            part = dealer[at_r]
+            denominator = denominators[at_r]
             start += len(idx)
             shoe = self.shoe(r)
             n_r = int(shoe.sum()) - hidden  # the cards left
@@ -544,38 +566,84 @@ class _SplitSquare:
                 for rank, left in enumerate(shoe.tolist()):
                     draws = draws * _object_array([falling(left, m) for m in range(deepest)])[rows[idx, rank]]
                 w = part * draws[:, None]
-                weights[r] = (w, scale * int(before))
+                denominator_r: Any = scale * int(before)
             else:
                 deepest = int(rows.max(initial=0)) + 1
                 ff = np.array([[float(falling(s, m)) for m in range(deepest)] for s in shoe.tolist()])
                 per_size = np.array([float(falling(n_r, k)) for k in range(int(sizes.max()) + 1)])
-                p = np.prod(ff[np.arange(10)[None, :], rows[idx]], axis=1) / per_size[sizes[idx]] / denominator
-                weights[r] = (part * (p / float(before))[:, None], 1)
-        where = {r: np.full(len(union), -1, dtype=np.int64) for r in removals}
-        for r in removals:
-            where[r][feasible[r]] = np.arange(len(feasible[r]))
-
-        dots: dict[tuple[int, tuple, int | None], Any] = {}
+                chosen = rows[idx]
+                p = ff[0][chosen[:, 0]]
+                for rank in range(1, 10):  # the product in rank order, as np.prod over the ranks
+                    p = p * ff[rank][chosen[:, rank]]
+                p = p / per_size[sizes[idx]] / denominator
+                w = part * (p / float(before))[:, None]
+                denominator_r = 1
+            del part
+            self._dots(r, w, idx, len(union), groups, at, wanted, denominator_r, dots)
+            del w
         results = []
         for (_, only), terms in zip(forms, named):
             total: Any = self.number(Fraction(0))
             for (r, table), c in terms.items():
-                key = (r, table, only)
-                if key not in dots:
-                    w, scale = weights[r]
-                    rows_in = where[r][at[table]]
-                    ok = rows_in >= 0
-                    values = self.table(table)[1][ok]
-                    if only is not None:
-                        values = values * (self.codes == only)[None, :]
-                    if exact:
-                        dot = (w[rows_in[ok]] * np.array(values.tolist(), dtype=object)).sum()
-                        dots[key] = Fraction(int(dot), scale)
-                    else:
-                        dots[key] = float((w[rows_in[ok]] * values).sum())
-                total += dots[key] * (c if exact else float(c))
+                total += dots[r, table, only] * (c if exact else float(c))
             results.append(total)
         return results
+
+    def _dots(self, r: int, w: np.ndarray, feasible: np.ndarray, size: int,
+              groups: list[tuple[np.ndarray, list[tuple]]], at: dict[tuple, np.ndarray],
+              wanted: dict[tuple[int, tuple], set[int | None]], denominator: Any,
+              dots: dict[tuple[int, tuple, int | None], Any]) -> None:
+        """Into ``dots``, every (r, table, only) the forms need at removal ``r``: the sum over the
+        table's multisets and the dealer's outcomes (all, or ``only`` that one) of weight x
+        table, over ``denominator``. ``w``: the weights of the ``feasible`` multisets of the
+        union (``size`` of them). The weights are gathered once for all the tables that share
+        their multisets (the three joint tables of a split share theirs)."""
+        exact = self.exact
+        where = np.full(size, -1, dtype=np.int64)
+        where[feasible] = np.arange(len(feasible))
+        for _, names in groups:
+            names = [name for name in names if (r, name) in wanted]
+            if not names:
+                continue
+            rows_in = where[at[names[0]]]
+            ok = rows_in >= 0
+            gathered = w[rows_in[ok]]
+            for name in names:
+                values = self.table(name)[1][ok]
+                if exact:
+                    for only in wanted[r, name]:
+                        chosen = values if only is None else values * (self.codes == only)[None, :]
+                        dot = (gathered * np.array(chosen.tolist(), dtype=object)).sum()
+                        dots[r, name, only] = Fraction(int(dot), denominator)
+                else:
+                    by_outcome = np.einsum("mo,mo->o", gathered, values.astype(np.float64))
+                    for only in wanted[r, name]:
+                        chosen = by_outcome if only is None else by_outcome[self.codes == only]
+                        dots[r, name, only] = float(chosen.sum())
+
+
+_SHIFTS = 6 * np.arange(10, dtype=np.int64)  # PACK's: six bits per rank
+
+
+def _unpack(keys: np.ndarray) -> np.ndarray:
+    """The (n, 10) counts of packed multisets (``counts @ PACK``), by shifts (an int64 division
+    per rank cost as much as the dealer's pass in profiles)."""
+    return (keys[:, None] >> _SHIFTS[None, :]) & 63
+
+
+def _distinct_of_runs(runs: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of sorted arrays put end to end, sorted, and where each value of the
+    concatenation is among them: ``np.unique(..., return_inverse=True)``, with a stable sort,
+    which merges the sorted runs instead of sorting from scratch."""
+    values = np.concatenate(runs)
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    new = np.empty(len(ordered), dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    inverse = np.empty(len(values), dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return ordered[new], inverse
 
 
 def _object_array(values: list[int]) -> np.ndarray:
