@@ -39,10 +39,11 @@ import numpy as np
 from bjcalc.cards import BLACKJACK, BUST
 from bjcalc.engine.codes import Code
 from bjcalc.engine.context import UpcardContext
-from bjcalc.engine.dealer import outcome_numerators
+from bjcalc.engine.dealer import exact_halves, outcome_numerators
 from bjcalc.engine.hands import PACK
 from bjcalc.engine.jointdealer import joint_dealer, joint_numerators
 from bjcalc.engine.kernels import joint_kernel_available, pairs_kernel, pairs_kernel_available
+from bjcalc.engine.residues import from_residues, primes_above
 from bjcalc.engine.values import HandValues, stacked_values
 from bjcalc.errors import InvalidShoeError
 from bjcalc.numbers import falling
@@ -517,11 +518,17 @@ class _SplitSquare:
         else:
             distinct_keys, back = _distinct_of_runs(runs)
         removed = _unpack(distinct_keys)
-        numerators, denominators = _dealer_numerators(self.context, removed)
+        # exact, a composition shoe: the dealer's numerators as 128-bit halves and every sum
+        # taken modulo primes, rebuilt by the Chinese remainder theorem (no Python integers per
+        # multiset; the object arrays made exact mode ten times float's time)
+        halves = exact_halves(self.context.dealer, self.context.shoe, removed, depth) \
+            if exact and model is None else None
+        if halves is None:
+            numerators, denominators = _dealer_numerators(self.context, removed)
+            dealer = np.stack([numerators[o] for o in self.codes.tolist()], axis=1)
+            del numerators
+            denominators = np.asarray(denominators)
         del removed
-        dealer = np.stack([numerators[o] for o in self.codes.tolist()], axis=1)
-        del numerators
-        denominators = np.asarray(denominators)
         back = back.reshape(-1)
         # the removals one at a time, each removal's weights over the union's multisets (zero
         # where infeasible), so that one removal's arrays are alive at a time
@@ -543,9 +550,12 @@ class _SplitSquare:
         for r in removals:
             idx = feasible[r]
             at_r = back[start : start + len(idx)]
+            start += len(idx)
+            if halves is not None:
+                self._residue_dots(r, halves[at_r], idx, rows, sizes, len(union), groups, at, wanted, dots)
+                continue
             part = dealer[at_r]
             denominator = denominators[at_r]
-            start += len(idx)
             shoe = self.shoe(r)
             n_r = int(shoe.sum()) - hidden  # the cards left
             # a counter's shoe: the dealer's numerators carry the weight of every card drawn
@@ -588,6 +598,59 @@ class _SplitSquare:
                 total += dots[r, table, only] * (c if exact else float(c))
             results.append(total)
         return results
+
+    def _residue_dots(self, r: int, halves: np.ndarray, feasible: np.ndarray, rows: np.ndarray, sizes: np.ndarray,
+                      size: int, groups: list[tuple[np.ndarray, list[tuple]]], at: dict[tuple, np.ndarray],
+                      wanted: dict[tuple[int, tuple], set[int | None]],
+                      dots: dict[tuple[int, tuple, int | None], Any]) -> None:
+        """:meth:`_dots` in exact mode on a composition shoe, the same Fractions: each weight
+        ``w = part x lift(|M|) x prod_k ff(R_r[k], M_k)`` (``part``: the dealer's numerator,
+        from ``halves``) and each sum of ``w x table`` taken modulo primes below 2^31 in int64
+        arithmetic. Every weight is at most the common scale (the dealer's numerators are at
+        most their denominator and M's chance of one order at most 1), so a sum is at most the
+        scale times the table's absolute sum: enough primes for twice that recover it, sign
+        included."""
+        shoe = self.shoe(r)
+        n_r = int(shoe.sum())
+        depth = self.context.depth
+        present = sorted(set(sizes[feasible].tolist()))
+        scale = math.lcm(*(falling(n_r, k + depth) for k in present)) if len(feasible) else 1
+        lift = [scale // falling(n_r, k + depth) if k in present else 0 for k in range(max(present, default=0) + 1)]
+        chosen = rows[feasible]
+        deepest = int(chosen.max(initial=0)) + 1
+        where = np.full(size, -1, dtype=np.int64)
+        where[feasible] = np.arange(len(feasible))
+        parts = []  # per group: the positions of its multisets among the feasible ones, its names
+        for _, names in groups:
+            names = [name for name in names if (r, name) in wanted]
+            if names:
+                rows_in = where[at[names[0]]]
+                ok = rows_in >= 0
+                parts.append((rows_in[ok], ok, names))
+        largest = max((int(np.abs(self.table(name)[1]).sum()) for *_, names in parts for name in names), default=0)
+        primes = primes_above(2 * scale * max(largest, 1))
+        masks = {only: np.ones(len(self.codes), dtype=bool) if only is None else self.codes == only
+                 for key in wanted if key[0] == r for only in wanted[key]}
+        residues: dict[tuple[tuple, int | None], list[int]] = {}
+        for prime in primes:
+            part = (halves[:, :, 0] % np.uint64(prime)).astype(np.int64) * (2**64 % prime)
+            part = (part + (halves[:, :, 1] % np.uint64(prime)).astype(np.int64)) % prime
+            draws = np.array([k % prime for k in lift], dtype=np.int64)[sizes[feasible]]
+            for rank, left in enumerate(shoe.tolist()):
+                ff = np.array([falling(left, m) % prime for m in range(deepest)], dtype=np.int64)
+                draws = draws * ff[chosen[:, rank]] % prime
+            w = part * draws[:, None] % prime
+            del part
+            for rows_in, ok, names in parts:
+                gathered = w[rows_in]
+                for name in names:
+                    by_outcome = (gathered * (self.table(name)[1][ok] % prime) % prime).sum(axis=0)
+                    for only in wanted[r, name]:
+                        residues.setdefault((name, only), []).append(int(by_outcome[masks[only]].sum()) % prime)
+        product = math.prod(primes)
+        for (name, only), found in residues.items():
+            value = int(from_residues(np.array([[x] for x in found], dtype=np.int64), primes)[0])
+            dots[r, name, only] = Fraction(value - product if 2 * value > product else value, scale)
 
     def _dots(self, r: int, w: np.ndarray, feasible: np.ndarray, size: int,
               groups: list[tuple[np.ndarray, list[tuple]]], at: dict[tuple, np.ndarray],
