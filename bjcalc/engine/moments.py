@@ -546,6 +546,7 @@ class _SplitSquare:
             else:
                 groups.append((keys, [name]))
         dots: dict[tuple[int, tuple, int | None], Any] = {}
+        by_group: dict[int, np.ndarray] = {}  # float mode: each group's tables, (outcomes, tables, multisets)
         start = 0
         for r in removals:
             idx = feasible[r]
@@ -589,7 +590,7 @@ class _SplitSquare:
                 w = part * (p / float(before))[:, None]
                 denominator_r = 1
             del part
-            self._dots(r, w, idx, len(union), groups, at, wanted, denominator_r, dots)
+            self._dots(r, w, idx, len(union), groups, at, wanted, denominator_r, dots, by_group)
             del w
         results = []
         for (_, only), terms in zip(forms, named):
@@ -655,34 +656,49 @@ class _SplitSquare:
     def _dots(self, r: int, w: np.ndarray, feasible: np.ndarray, size: int,
               groups: list[tuple[np.ndarray, list[tuple]]], at: dict[tuple, np.ndarray],
               wanted: dict[tuple[int, tuple], set[int | None]], denominator: Any,
-              dots: dict[tuple[int, tuple, int | None], Any]) -> None:
+              dots: dict[tuple[int, tuple, int | None], Any], by_group: dict[int, np.ndarray]) -> None:
         """Into ``dots``, every (r, table, only) the forms need at removal ``r``: the sum over the
         table's multisets and the dealer's outcomes (all, or ``only`` that one) of weight x
         table, over ``denominator``. ``w``: the weights of the ``feasible`` multisets of the
         union (``size`` of them). The weights are gathered once for all the tables that share
-        their multisets (the three joint tables of a split share theirs)."""
+        their multisets (the three joint tables of a split share theirs). Float mode: each
+        group's tables are laid out once (``by_group``) by outcome, so that one matrix-vector
+        product per outcome gives every table's sum."""
         exact = self.exact
         where = np.full(size, -1, dtype=np.int64)
         where[feasible] = np.arange(len(feasible))
-        for _, names in groups:
-            names = [name for name in names if (r, name) in wanted]
-            if not names:
+        n_out = len(self.codes)
+        for g, (_, names) in enumerate(groups):
+            if not any((r, name) in wanted for name in names):
                 continue
             rows_in = where[at[names[0]]]
-            ok = rows_in >= 0
-            gathered = w[rows_in[ok]]
-            for name in names:
-                values = self.table(name)[1][ok]
-                if exact:
+            if exact:
+                ok = rows_in >= 0
+                gathered = w[rows_in[ok]]
+                for name in names:
+                    if (r, name) not in wanted:
+                        continue
+                    values = self.table(name)[1][ok]
                     for only in wanted[r, name]:
                         chosen = values if only is None else values * (self.codes == only)[None, :]
                         dot = (gathered * np.array(chosen.tolist(), dtype=object)).sum()
                         dots[r, name, only] = Fraction(int(dot), denominator)
-                else:
-                    by_outcome = np.einsum("mo,mo->o", gathered, values.astype(np.float64))
-                    for only in wanted[r, name]:
-                        chosen = by_outcome if only is None else by_outcome[self.codes == only]
-                        dots[r, name, only] = float(chosen.sum())
+                continue
+            if g not in by_group:
+                tables = np.empty((n_out, len(names), len(rows_in)))
+                for t, name in enumerate(names):
+                    tables[:, t, :] = self.table(name)[1].T
+                by_group[g] = tables
+            # infeasible multisets weigh 0: they point at a row of zeros after the weights
+            padded = np.concatenate([w, np.zeros((1, n_out))])
+            rows_in = np.where(rows_in >= 0, rows_in, len(w))
+            weights = np.ascontiguousarray(padded[rows_in].T)  # (outcomes, multisets)
+            del padded
+            by_outcome = np.matmul(by_group[g], weights[:, :, None])[:, :, 0]  # (outcomes, tables)
+            for t, name in enumerate(names):
+                for only in wanted.get((r, name), ()):
+                    chosen = by_outcome[:, t] if only is None else by_outcome[self.codes == only, t]
+                    dots[r, name, only] = float(chosen.sum())
 
 
 _SHIFTS = 6 * np.arange(10, dtype=np.int64)  # PACK's: six bits per rank
