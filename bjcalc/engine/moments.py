@@ -491,7 +491,7 @@ class _SplitSquare:
         union = key_arrays[0] if len(key_arrays) == 1 else _distinct_of_runs(key_arrays)[0]
         at = {t: np.searchsorted(union, self.table(t)[0]) for t in used}
         rows = _unpack(union)
-        sizes = rows.sum(axis=1)
+        sizes = rows.sum(axis=1, dtype=np.int64)
         depth = self.context.depth
         removals = sorted({r for terms in named for r, _ in terms})
         model = self.context.model
@@ -521,13 +521,9 @@ class _SplitSquare:
         # exact, a composition shoe: the dealer's numerators as 128-bit halves and every sum
         # taken modulo primes, rebuilt by the Chinese remainder theorem (no Python integers per
         # multiset; the object arrays made exact mode ten times float's time)
-        halves = exact_halves(self.context.dealer, self.context.shoe, removed, depth) \
-            if exact and model is None else None
+        halves = _exact_halves(self.context, removed) if exact and model is None else None
         if halves is None:
-            numerators, denominators = _dealer_numerators(self.context, removed)
-            dealer = np.stack([numerators[o] for o in self.codes.tolist()], axis=1)
-            del numerators
-            denominators = np.asarray(denominators)
+            dealer, denominators = _dealer_table(self.context, removed, self.codes)
         del removed
         back = back.reshape(-1)
         # the removals one at a time, each removal's weights over the union's multisets (zero
@@ -705,9 +701,43 @@ _SHIFTS = 6 * np.arange(10, dtype=np.int64)  # PACK's: six bits per rank
 
 
 def _unpack(keys: np.ndarray) -> np.ndarray:
-    """The (n, 10) counts of packed multisets (``counts @ PACK``), by shifts (an int64 division
-    per rank cost as much as the dealer's pass in profiles)."""
-    return (keys[:, None] >> _SHIFTS[None, :]) & 63
+    """The (n, 10) counts of packed multisets (``counts @ PACK``), int8, by shifts (an int64
+    division per rank cost as much as the dealer's pass in profiles)."""
+    return ((keys[:, None] >> _SHIFTS[None, :]) & 63).astype(np.int8)
+
+
+_DEALER_CHUNK = 1 << 16  # shoes per dealer call: bounds the pass's working arrays (int64 shoes, outcomes)
+
+
+def _dealer_table(context: UpcardContext, removed: np.ndarray, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_dealer_numerators` on the shoes ``context.shoe - removed[i]`` as one (shoes,
+    outcomes in ``codes`` order) array and the denominators, :data:`_DEALER_CHUNK` shoes at a
+    time."""
+    tables, denominators = [], []
+    for start in range(0, max(len(removed), 1), _DEALER_CHUNK):
+        numerators, below = _dealer_numerators(context, removed[start : start + _DEALER_CHUNK].astype(np.int64))
+        tables.append(np.stack([numerators[o] for o in codes.tolist()], axis=1))
+        denominators.append(np.asarray(below))
+        del numerators
+    if len(tables) == 1:
+        return tables[0], denominators[0]
+    return np.concatenate(tables), np.concatenate(denominators)
+
+
+def _exact_halves(context: UpcardContext, removed: np.ndarray) -> np.ndarray | None:
+    """:func:`~bjcalc.engine.dealer.exact_halves` of the up card's dealer on the shoes
+    ``context.shoe - removed[i]``, :data:`_DEALER_CHUNK` at a time; ``None`` where the
+    compiled exact loop cannot run."""
+    out = None
+    for start in range(0, max(len(removed), 1), _DEALER_CHUNK):
+        part = exact_halves(context.dealer, context.shoe, removed[start : start + _DEALER_CHUNK].astype(np.int64),
+                            context.depth)
+        if part is None:
+            return None
+        if out is None:
+            out = np.empty((len(removed),) + part.shape[1:], dtype=part.dtype)
+        out[start : start + len(part)] = part
+    return out
 
 
 def _distinct_of_runs(runs: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
