@@ -395,10 +395,10 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, sd
             analysis = Analysis(rules, exact=exact, post_split=strategy, shoe=shoe)
             result = analysis.round()
         variance = None
-        if sd:  # the spread takes as long again: a bar for the two steps
-            step("the round", 2)
-            variance = analysis.variance(table) if strategy == "basic" else analysis.variance()
+        if sd:  # a bar for the two steps, naming the one under way
             step("its spread", 2)
+            variance = analysis.variance(table) if strategy == "basic" else analysis.variance()
+            step("done", 2)
     if fmt == "json":
         click.echo(edge_json(result, rules, exact, variance, counter=counter))
     else:
@@ -562,9 +562,11 @@ def report(fmt: str, exact: bool, classic: bool, **options: Any) -> None:
     rules = build_rules(**options)
     _refuse_large_exact(rules, exact, "report")
     title, assumed = _title(options)
+    # the bar names the step under way (the steps are told when they are done)
+    following = dict(zip(REPORT_STEPS, REPORT_STEPS[1:] + ("done",)))
     with _progress("report") as step:
         result = build_report(title, rules, assumed, exact=exact, two_card_plays=not classic,
-                              progress=lambda name: step(name, len(REPORT_STEPS)))
+                              progress=lambda name: step(following[name], len(REPORT_STEPS)))
     seen = seen_cards(options["removed"])
     if fmt == "json":
         click.echo(report_json(result))

@@ -9,7 +9,7 @@ from typing import Any
 from bjcalc.actions import Action
 from bjcalc.cards import Rank, is_blackjack
 from bjcalc.engine.analyser import Engine
-from bjcalc.engine.moments import split_moments, unsplit_squares
+from bjcalc.engine.moments import unsplit_squares
 from bjcalc.engine.payout import Frame, natural_value, reframe, surrender_value
 from bjcalc.engine.walk import Policy, RoundTotals, deal
 from bjcalc.numbers import to_api
@@ -64,7 +64,7 @@ def round_variance(engine: Engine, policy: Policy) -> Any | None:
                 if hand.action is Action.SPLIT:
                     pair = hand.pair
                     assert pair is not None
-                    joint = split_moments(splitter, pair)[1]
+                    joint = engine.split_moments(splitter, pair)[1]
                 else:
                     x = {Action.STAND: squares.stand[0][row], Action.HIT: squares.hit[0][row],
                          Action.DOUBLE: None if squares.double is None else squares.double[row]}[hand.action]

@@ -1,6 +1,7 @@
 """The compiled pair tables of split hands (bjcalc/engine/_pairs_kernel.c) against the numpy
 code they replace, integer for integer: every pair of every rule set below, with and without
-the orders whose second card resplits; and a split's win/push/loss computed both ways."""
+the orders whose second card resplits; the second moment's product tables of two hands; and a
+split's win/push/loss computed both ways."""
 
 from __future__ import annotations
 
@@ -41,6 +42,25 @@ def test_kernel_tables_equal_the_numpy_tables(monkeypatch, rules):
                 assert fast_keys.dtype == slow_keys.dtype and np.array_equal(fast_keys, slow_keys), (up, pair)
                 for sign in (1, 0, -1):
                     assert fast[sign].dtype == np.int64 and np.array_equal(fast[sign], slow[sign]), (up, pair, sign)
+
+
+@needs_kernel
+@pytest.mark.parametrize("rules", RULES, ids=["peek", "no hole card", "limits"])
+def test_kernel_joint_tables_equal_the_numpy_tables(monkeypatch, rules):
+    """The second moment's product tables of two split hands: keys and integers the same."""
+    analysis = Analysis(rules)
+    combos = [("free", "free"), ("free", "paired"), ("paired", "paired")]
+    for up in (0, 5, 9):
+        splitter = analysis.engine.splits(up)
+        for pair in splitter.pairs():
+            tables = []
+            for switch in ("1", "0"):
+                monkeypatch.setenv("BJCALC_NUMPY_PAIRS", switch)
+                solver = _SplitSquare(splitter, pair, None)
+                tables.append([solver.table(("joint", a, 0, b, 0)) for a, b in combos])
+            for (slow_keys, slow), (fast_keys, fast) in zip(*tables):
+                assert np.array_equal(fast_keys, slow_keys), (up, pair)
+                assert fast.dtype == np.int64 and np.array_equal(fast, slow), (up, pair)
 
 
 @needs_kernel

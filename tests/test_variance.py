@@ -337,3 +337,30 @@ def test_chart_variance_near_the_published_simulation():
     rules = Rules(decks=6, double_after_split=True, surrender="late", resplit_aces=True, split_hands=4)
     analysis = Analysis(rules)
     assert abs(analysis.variance(analysis.chart()).variance - 1.303) < 0.01
+
+
+@pytest.mark.parametrize("rules", [
+    Rules(shoe=(0, 0, 0, 1, 0, 0, 0, 3, 1, 6), split_hands=4, surrender="none", double_after_split=True),
+    Rules(shoe=HALF_DECK, split_hands=3, hole_card="none", hit_soft_17=True),
+], ids=["4,8,8,8,9 and 6 tens, 4 hands", "half deck, split to 3, no hole card, H17"])
+def test_exact_split_sums_by_residues_equal_the_python_integers(monkeypatch, rules):
+    """Exact mode sums a split's weights modulo primes (the dealer's 128-bit numerators, the
+    Chinese remainder theorem); with the compiled dealer switched off it sums Python integers.
+    The same Fraction both ways, and the one the brute force above checks."""
+    found = []
+    for switch in ("1", "0"):
+        monkeypatch.setenv("BJCALC_NUMPY_DEALER", switch)
+        found.append(to_fraction(Analysis(rules, exact=True).variance().variance))
+    assert found[0] == found[1]
+
+
+def test_split_moments_are_shared_between_a_chart_and_cd_play():
+    """A report's two spreads: split hands that the chart and CD play alike are solved once,
+    and the CD spread is the one computed afresh."""
+    rules = Rules(shoe=HALF_DECK, split_hands=3)
+    shared = Analysis(rules, exact=True)
+    chart = shared.chart()
+    both = (shared.variance(chart).variance, shared.variance().variance)
+    fresh = (Analysis(rules, exact=True).variance(chart).variance, Analysis(rules, exact=True).variance().variance)
+    assert both == fresh
+    assert len(shared.engine._moments) < 2 * len({key[:2] for key in shared.engine._moments})  # some were shared

@@ -11,6 +11,10 @@
  * orders, which the caller checks stay below 2^53 (as the numpy version, which sums floats,
  * needs), so the two agree integer for integer.
  *
+ * joint_tables does the same walk for the second moment's product tables (two hands' sums of
+ * orders times result, multiplied outcome by outcome), several combinations of the hands' orders
+ * at once, where the numpy version sorted all n^2 pairs' multisets once and kept their index.
+ *
  * Only the Python C API's buffer protocol is used (no numpy headers), and the module is an
  * optional build: without it bjcalc runs the numpy version.
  */
@@ -27,9 +31,9 @@ typedef struct {
     int32_t *entry;  /* per slot: the multiset's entry in the tables */
     size_t mask;     /* slots - 1 (a power of two) */
     int64_t *found;  /* per entry: its key, in the order met */
-    int64_t *tables; /* per entry: n_out x 3 counts (sign -1, 0, 1) */
+    int64_t *tables; /* per entry: `width` integers (sign_tables: n_out x 3 counts, sign -1, 0, 1) */
     size_t count, room;
-    int n_out;
+    size_t width;
 } Table;
 
 static size_t slot_of(int64_t key, size_t mask)
@@ -67,12 +71,34 @@ static int grow_room(Table *t)
     if (!found)
         return -1;
     t->found = found;
-    int64_t *tables = realloc(t->tables, sizeof(int64_t) * 3 * (size_t)t->n_out * room);
+    int64_t *tables = realloc(t->tables, sizeof(int64_t) * t->width * room);
     if (!tables)
         return -1;
     t->tables = tables;
     t->room = room;
     return 0;
+}
+
+/* An empty table of entries `width` integers wide; 0 when out of memory (then table_free). */
+static int table_init(Table *t, size_t width)
+{
+    memset(t, 0, sizeof(*t));
+    t->width = width;
+    t->mask = (1u << 12) - 1;
+    t->room = 1024;
+    t->keys = malloc(sizeof(int64_t) * (t->mask + 1));
+    t->entry = malloc(sizeof(int32_t) * (t->mask + 1));
+    t->found = malloc(sizeof(int64_t) * t->room);
+    t->tables = malloc(sizeof(int64_t) * width * t->room);
+    if (!(t->keys && t->entry && t->found && t->tables))
+        return 0;
+    memset(t->keys, 0xff, sizeof(int64_t) * (t->mask + 1));
+    return 1;
+}
+
+static void table_free(Table *t)
+{
+    free(t->keys), free(t->entry), free(t->found), free(t->tables);
 }
 
 /* The counts of the multiset `key` (added, zeroed, where new); NULL when out of memory. */
@@ -81,15 +107,15 @@ static int64_t *counts_of(Table *t, int64_t key)
     size_t s = slot_of(key, t->mask);
     while (t->keys[s] >= 0) {
         if (t->keys[s] == key)
-            return t->tables + (size_t)t->entry[s] * 3 * (size_t)t->n_out;
+            return t->tables + (size_t)t->entry[s] * t->width;
         s = (s + 1) & t->mask;
     }
     if (t->count == t->room && grow_room(t) < 0)
         return NULL;
     size_t e = t->count++;
     t->found[e] = key;
-    int64_t *counts = t->tables + e * 3 * (size_t)t->n_out;
-    memset(counts, 0, sizeof(int64_t) * 3 * (size_t)t->n_out);
+    int64_t *counts = t->tables + e * t->width;
+    memset(counts, 0, sizeof(int64_t) * t->width);
     if (2 * t->count > t->mask + 1) {
         if (grow_slots(t) < 0)
             return NULL;
@@ -125,17 +151,8 @@ static PyObject *sign_tables(PyObject *self, PyObject *args)
     }
     const int64_t *keys = views[0].buf, *classes = views[1].buf, *ways = views[2].buf;
     const int8_t *signs = views[3].buf;
-    Table t = {0};
-    t.n_out = n_out;
-    t.mask = (1u << 12) - 1;
-    t.room = 1024;
-    t.keys = malloc(sizeof(int64_t) * (t.mask + 1));
-    t.entry = malloc(sizeof(int32_t) * (t.mask + 1));
-    t.found = malloc(sizeof(int64_t) * t.room);
-    t.tables = malloc(sizeof(int64_t) * 3 * (size_t)n_out * t.room);
-    int ok = t.keys && t.entry && t.found && t.tables;
-    if (ok)
-        memset(t.keys, 0xff, sizeof(int64_t) * (t.mask + 1));
+    Table t;
+    int ok = table_init(&t, 3 * (size_t)n_out);
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; ok && i < n; i++) {
         const int8_t *row = signs + (size_t)classes[i] * n_classes * n_out;
@@ -158,8 +175,103 @@ static PyObject *sign_tables(PyObject *self, PyObject *args)
         PyErr_NoMemory();
     else
         out = Py_BuildValue("(y#y#)", (const char *)t.found, (Py_ssize_t)(sizeof(int64_t) * t.count),
-                            (const char *)t.tables, (Py_ssize_t)(sizeof(int64_t) * 3 * (size_t)n_out * t.count));
-    free(t.keys), free(t.entry), free(t.found), free(t.tables);
+                            (const char *)t.tables, (Py_ssize_t)(sizeof(int64_t) * t.width * t.count));
+    table_free(&t);
+    for (int k = 0; k < got; k++)
+        PyBuffer_Release(&views[k]);
+    return out;
+fail:
+    for (int k = 0; k < got; k++)
+        PyBuffer_Release(&views[k]);
+    return NULL;
+}
+
+/* joint_tables(keys_a, keys_b, left, right, n_combos, n_out, symmetric) -> (keys, tables) as bytes
+ * keys_a (na,), keys_b (nb,): int64, the packed multisets two hands drew; left (na, n_combos,
+ * n_out), right (nb, n_combos, n_out): int64, per combination c the first hand's and the second
+ * hand's sums (orders times result) per multiset and dealer outcome. Returns every multiset
+ * keys_a[i] + keys_b[j] (int64, in the order met) and per multiset, combination and outcome
+ * sum over (i, j) of left[i, c, o] * right[j, c, o], int64 (multisets, n_combos, n_out): what
+ * _SplitSquare.table's numpy version sums per outcome with bincounts, integer for integer
+ * (the caller checks the sums stay below 2^53). ``symmetric``: the two hands are the same
+ * states (keys_a is keys_b), and each unordered pair {i, j} is visited once, adding both
+ * orders. Rows of zeros are skipped, but their pairs' multisets are still met. */
+static PyObject *joint_tables(PyObject *self, PyObject *args)
+{
+    PyObject *objs[4];
+    int n_combos, n_out, symmetric;
+    if (!PyArg_ParseTuple(args, "OOOOiii", &objs[0], &objs[1], &objs[2], &objs[3], &n_combos, &n_out, &symmetric))
+        return NULL;
+    Py_buffer views[4];
+    int got = 0;
+    for (; got < 4; got++)
+        if (PyObject_GetBuffer(objs[got], &views[got], PyBUF_C_CONTIGUOUS) < 0)
+            goto fail;
+    Py_ssize_t na = views[0].len / (Py_ssize_t)sizeof(int64_t), nb = views[1].len / (Py_ssize_t)sizeof(int64_t);
+    size_t width = (size_t)n_combos * (size_t)n_out;
+    if (n_combos <= 0 || n_out <= 0 || views[2].len != (Py_ssize_t)(sizeof(int64_t) * width * (size_t)na)
+        || views[3].len != (Py_ssize_t)(sizeof(int64_t) * width * (size_t)nb) || (symmetric && na != nb)) {
+        PyErr_SetString(PyExc_ValueError, "joint_tables: inconsistent array sizes");
+        goto fail;
+    }
+    const int64_t *keys_a = views[0].buf, *keys_b = views[1].buf, *left = views[2].buf, *right = views[3].buf;
+    Table t;
+    int ok = table_init(&t, width);
+    /* per row and combination: whether the row has a non-zero entry */
+    char *live_a = malloc((size_t)na * n_combos + 1), *live_b = malloc((size_t)nb * n_combos + 1);
+    ok = ok && live_a && live_b;
+    Py_BEGIN_ALLOW_THREADS
+    if (ok) {
+        for (Py_ssize_t i = 0; i < na; i++)
+            for (int c = 0; c < n_combos; c++) {
+                const int64_t *v = left + ((size_t)i * n_combos + c) * n_out;
+                char any = 0;
+                for (int o = 0; o < n_out; o++)
+                    any |= v[o] != 0;
+                live_a[(size_t)i * n_combos + c] = any;
+            }
+        for (Py_ssize_t j = 0; j < nb; j++)
+            for (int c = 0; c < n_combos; c++) {
+                const int64_t *v = right + ((size_t)j * n_combos + c) * n_out;
+                char any = 0;
+                for (int o = 0; o < n_out; o++)
+                    any |= v[o] != 0;
+                live_b[(size_t)j * n_combos + c] = any;
+            }
+    }
+    for (Py_ssize_t i = 0; ok && i < na; i++) {
+        for (Py_ssize_t j = symmetric ? i : 0; j < nb; j++) {
+            int64_t *sums = counts_of(&t, keys_a[i] + keys_b[j]);
+            if (!sums) {
+                ok = 0;
+                break;
+            }
+            for (int c = 0; c < n_combos; c++) {
+                int64_t *out = sums + (size_t)c * n_out;
+                if (live_a[(size_t)i * n_combos + c] && live_b[(size_t)j * n_combos + c]) {
+                    const int64_t *x = left + ((size_t)i * n_combos + c) * n_out;
+                    const int64_t *y = right + ((size_t)j * n_combos + c) * n_out;
+                    for (int o = 0; o < n_out; o++)
+                        out[o] += x[o] * y[o];
+                }
+                if (symmetric && i != j && live_a[(size_t)j * n_combos + c] && live_b[(size_t)i * n_combos + c]) {
+                    const int64_t *x = left + ((size_t)j * n_combos + c) * n_out;
+                    const int64_t *y = right + ((size_t)i * n_combos + c) * n_out;
+                    for (int o = 0; o < n_out; o++)
+                        out[o] += x[o] * y[o];
+                }
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *out = NULL;
+    if (!ok)
+        PyErr_NoMemory();
+    else
+        out = Py_BuildValue("(y#y#)", (const char *)t.found, (Py_ssize_t)(sizeof(int64_t) * t.count),
+                            (const char *)t.tables, (Py_ssize_t)(sizeof(int64_t) * t.width * t.count));
+    table_free(&t);
+    free(live_a), free(live_b);
     for (int k = 0; k < got; k++)
         PyBuffer_Release(&views[k]);
     return out;
@@ -171,6 +283,7 @@ fail:
 
 static PyMethodDef methods[] = {
     {"sign_tables", sign_tables, METH_VARARGS, "A split's two hands' sign tables, by the multiset both drew."},
+    {"joint_tables", joint_tables, METH_VARARGS, "Two split hands' product tables, by the multiset both drew."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -10,8 +10,9 @@ and bjcalc runs the numpy code they replace, with the same numbers:
 - ``_player_kernel.c`` (:data:`player_kernel`): the player's float backward pass
   (:mod:`bjcalc.engine.values`). ``BJCALC_NUMPY_PLAYER=1`` switches it off.
 - ``_pairs_kernel.c`` (:data:`pairs_kernel`): a split's two hands counted pair by pair, by the
-  multiset both drew and the sign of their total result (:mod:`bjcalc.engine.moments`), integers
-  in both modes. ``BJCALC_NUMPY_PAIRS=1`` switches it off.
+  multiset both drew and the sign of their total result, or the product of their results (the
+  variance's second moment; :mod:`bjcalc.engine.moments`), integers in both modes.
+  ``BJCALC_NUMPY_PAIRS=1`` switches it off.
 
 The switches are read at each call, so that a test can set them for one analysis.
 """

@@ -39,10 +39,11 @@ import numpy as np
 from bjcalc.cards import BLACKJACK, BUST
 from bjcalc.engine.codes import Code
 from bjcalc.engine.context import UpcardContext
-from bjcalc.engine.dealer import outcome_numerators
+from bjcalc.engine.dealer import exact_halves, outcome_numerators
 from bjcalc.engine.hands import PACK
 from bjcalc.engine.jointdealer import joint_dealer, joint_numerators
 from bjcalc.engine.kernels import joint_kernel_available, pairs_kernel, pairs_kernel_available
+from bjcalc.engine.residues import from_residues, primes_above
 from bjcalc.engine.values import HandValues, stacked_values
 from bjcalc.errors import InvalidShoeError
 from bjcalc.numbers import falling
@@ -335,15 +336,14 @@ class _SplitSquare:
             elif name[0] != "joint":
                 sums = self.hand_sums(name[2])
                 self.tables[name] = (sums.keys, (sums.value if name[0] == "value" else sums.square)[name[1]])
+            elif pairs_kernel_available():
+                self._compiled_joint_tables(name[2], name[4], [(name[1], name[3])])
             else:
                 _, a, s, b, t = name
                 first, second = self.hand_sums(s), self.hand_sums(t)
                 keys, inverse = self.pair_index(s, t)
                 table = np.zeros((len(keys), len(self.codes)), dtype=np.int64)
-                # float64 sums of integers stay exact below 2^53
-                bound = float(np.abs(first.value[a]).sum()) * float(np.abs(second.value[b]).sum())
-                if bound >= 2.0**53:  # pragma: no cover - far beyond any shoe's hands
-                    raise OverflowError("split moments: a table's sum could reach 2^53")
+                self._joint_bound(first, a, second, b)  # float64 sums of integers stay exact below 2^53
                 # only multisets with some way to draw them in these orders (few have a pair card first)
                 rows_a = np.flatnonzero(first.value[a].any(axis=1))
                 rows_b = np.flatnonzero(second.value[b].any(axis=1))
@@ -409,6 +409,37 @@ class _SplitSquare:
         table = np.frombuffer(counts, dtype=np.int64).reshape(len(keys), len(self.codes), 3)[order]
         return keys[order], {sign: np.ascontiguousarray(table[:, :, sign + 1]) for sign in (1, 0, -1)}
 
+    def _joint_bound(self, first: _HandSums, a: str, second: _HandSums, b: str) -> None:
+        # the tables are sums of integers, exact in int64 (and, as the numpy version needs, in float64) below 2^53
+        bound = float(np.abs(first.value[a]).sum()) * float(np.abs(second.value[b]).sum())
+        if bound >= 2.0**53:  # pragma: no cover - far beyond any shoe's hands
+            raise OverflowError("split moments: a table's sum could reach 2^53")
+
+    def _compiled_joint_tables(self, s: int, t: int, combos: list[tuple[str, str]]) -> None:
+        """:meth:`table` for ``("joint", a, s, b, t)``, every ``(a, b)`` of ``combos`` at once, by
+        the compiled loop (``_pairs_kernel.c``): every pair of the two hands' multisets visited
+        once (half of them when both hands are played alike), no index of the pairs kept. The
+        same integers and keys as the numpy version."""
+        s, t = self.plays(s), self.plays(t)
+        combos = [(a, b) for a, b in combos if ("joint", a, s, b, t) not in self.tables]
+        if not combos:
+            return
+        first, second = self.hand_sums(s), self.hand_sums(t)
+        for a, b in combos:
+            self._joint_bound(first, a, second, b)
+        left = np.ascontiguousarray(np.stack([first.value[a] for a, _ in combos], axis=1), dtype=np.int64)
+        right = np.ascontiguousarray(np.stack([second.value[b] for _, b in combos], axis=1), dtype=np.int64)
+        n_out = len(self.codes)
+        found, sums = pairs_kernel.joint_tables(
+            np.ascontiguousarray(first.keys, dtype=np.int64), np.ascontiguousarray(second.keys, dtype=np.int64),
+            left, right, len(combos), n_out, int(s == t))
+        keys = np.frombuffer(found, dtype=np.int64)
+        order = np.argsort(keys)
+        keys = keys[order]
+        tables = np.frombuffer(sums, dtype=np.int64).reshape(len(order), len(combos), n_out)[order]
+        for c, (a, b) in enumerate(combos):
+            self.tables["joint", a, s, b, t] = (keys, np.ascontiguousarray(tables[:, c, :]))
+
     def pair_index(self, s: int, t: int) -> tuple[np.ndarray, np.ndarray]:
         """The multisets two hands (played as at removals ``s`` and ``t``) draw together: their
         keys, and for every pair of the hands' multisets its position among them."""
@@ -445,48 +476,83 @@ class _SplitSquare:
         used = sorted({table for terms in named for _, table in terms}, key=repr)
         if not used:
             return [self.number(Fraction(0)) for _ in forms]
+        if pairs_kernel_available():  # the joint tables of two hands' plays in one pass
+            combos: dict[tuple[int, int], list[tuple[str, str]]] = {}
+            for name in used:
+                if name[0] == "joint":
+                    combos.setdefault((name[2], name[4]), []).append((name[1], name[3]))
+            for (plays_a, plays_b), pairs in combos.items():
+                self._compiled_joint_tables(plays_a, plays_b, pairs)
         key_arrays: list[np.ndarray] = []
         for keys in (self.table(t)[0] for t in used):
             if not any(keys is seen for seen in key_arrays):
                 key_arrays.append(keys)
         # one table's keys are sorted and distinct already (the three signs of a split share theirs)
-        union = key_arrays[0] if len(key_arrays) == 1 else np.unique(np.concatenate(key_arrays))
+        union = key_arrays[0] if len(key_arrays) == 1 else _distinct_of_runs(key_arrays)[0]
         at = {t: np.searchsorted(union, self.table(t)[0]) for t in used}
-        rows = (union[:, None] // PACK[None, :]) % 64
-        sizes = rows.sum(axis=1)
+        rows = _unpack(union)
+        sizes = rows.sum(axis=1, dtype=np.int64)
         depth = self.context.depth
         removals = sorted({r for terms in named for r, _ in terms})
         model = self.context.model
         hidden = 0 if model is None else model.hidden
 
         # per removal: the feasible multisets and their weights (float probabilities, or
-        # integers over a common denominator)
-        feasible = {r: np.flatnonzero((rows <= self.shoe(r)[None, :]).all(axis=1)) for r in removals}
+        # integers over a common denominator). R_r is R_0 less r pair cards.
+        pair = self.pair
+        others = np.delete(np.arange(10), pair)
+        within = (rows[:, others] <= self.shoe(0)[others][None, :]).all(axis=1)
+        feasible = {r: np.flatnonzero(within & (rows[:, pair] <= self.shoe(r)[pair])) for r in removals}
         for r in removals:
             if len(feasible[r]) and int(sizes[feasible[r]].max()) + depth > int(self.shoe(r).sum()) - hidden:
                 rules = self.context.rules
                 raise InvalidShoeError(
                     f"shoe {','.join(map(str, rules.shoe_counts))} is too small: split hands and the "
                     "dealer could run out of cards")
-        out = self.shoe(-2)  # the shoe after the up card alone
-        removed = np.concatenate([rows[feasible[r]] + out - self.shoe(r) for r in removals])
+        # out of the up card's shoe: the multiset, both pair cards and r more (packed keys).
         # M at removal r + 1 leaves the shoe M + P leaves at r: each shoe is evaluated once (at
         # one removal the multisets are distinct already)
+        runs = [union[feasible[r]] + (2 + r) * PACK[pair] for r in removals]
         if len(removals) == 1:
-            distinct = back = np.arange(len(removed))
+            distinct_keys, back = runs[0], np.arange(len(runs[0]))
         else:
-            distinct, back = np.unique(removed @ PACK, return_index=True, return_inverse=True)[1:]
-        numerators, denominators = _dealer_numerators(self.context, removed[distinct])
+            distinct_keys, back = _distinct_of_runs(runs)
+        removed = _unpack(distinct_keys)
+        # exact, a composition shoe: the dealer's numerators as 128-bit halves and every sum
+        # taken modulo primes, rebuilt by the Chinese remainder theorem (no Python integers per
+        # multiset; the object arrays made exact mode ten times float's time)
+        halves = _exact_halves(self.context, removed) if exact and model is None else None
+        if halves is None:
+            dealer, denominators = _dealer_table(self.context, removed, self.codes)
+        del removed
         back = back.reshape(-1)
-        dealer = np.stack([numerators[o] for o in self.codes.tolist()], axis=1)[back]
-        denominators = np.asarray(denominators)[back]
-        weights: dict[int, tuple[np.ndarray, Any]] = {}
+        # the removals one at a time, each removal's weights over the union's multisets (zero
+        # where infeasible), so that one removal's arrays are alive at a time
+        wanted: dict[tuple[int, tuple], set[int | None]] = {}
+        for (_, only), terms in zip(forms, named):
+            for key in terms:
+                wanted.setdefault(key, set()).add(only)
+        groups: list[tuple[np.ndarray, list[tuple]]] = []  # the tables by the multisets they share
+        for name in used:
+            keys = self.table(name)[0]
+            for seen, names in groups:
+                if seen is keys:
+                    names.append(name)
+                    break
+            else:
+                groups.append((keys, [name]))
+        dots: dict[tuple[int, tuple, int | None], Any] = {}
+        by_group: dict[int, np.ndarray] = {}  # float mode: each group's tables, (outcomes, tables, multisets)
         start = 0
         for r in removals:
             idx = feasible[r]
-            part = dealer[start : start + len(idx)]
-            denominator = np.asarray(denominators[start : start + len(idx)])
+            at_r = back[start : start + len(idx)]
             start += len(idx)
+            if halves is not None:
+                self._residue_dots(r, halves[at_r], idx, rows, sizes, len(union), groups, at, wanted, dots)
+                continue
+            part = dealer[at_r]
+            denominator = denominators[at_r]
             shoe = self.shoe(r)
             n_r = int(shoe.sum()) - hidden  # the cards left
             # a counter's shoe: the dealer's numerators carry the weight of every card drawn
@@ -507,38 +573,186 @@ class _SplitSquare:
                 for rank, left in enumerate(shoe.tolist()):
                     draws = draws * _object_array([falling(left, m) for m in range(deepest)])[rows[idx, rank]]
                 w = part * draws[:, None]
-                weights[r] = (w, scale * int(before))
+                denominator_r: Any = scale * int(before)
             else:
                 deepest = int(rows.max(initial=0)) + 1
                 ff = np.array([[float(falling(s, m)) for m in range(deepest)] for s in shoe.tolist()])
                 per_size = np.array([float(falling(n_r, k)) for k in range(int(sizes.max()) + 1)])
-                p = np.prod(ff[np.arange(10)[None, :], rows[idx]], axis=1) / per_size[sizes[idx]] / denominator
-                weights[r] = (part * (p / float(before))[:, None], 1)
-        where = {r: np.full(len(union), -1, dtype=np.int64) for r in removals}
-        for r in removals:
-            where[r][feasible[r]] = np.arange(len(feasible[r]))
-
-        dots: dict[tuple[int, tuple, int | None], Any] = {}
+                chosen = rows[idx]
+                p = ff[0][chosen[:, 0]]
+                for rank in range(1, 10):  # the product in rank order, as np.prod over the ranks
+                    p = p * ff[rank][chosen[:, rank]]
+                p = p / per_size[sizes[idx]] / denominator
+                w = part * (p / float(before))[:, None]
+                denominator_r = 1
+            del part
+            self._dots(r, w, idx, len(union), groups, at, wanted, denominator_r, dots, by_group)
+            del w
         results = []
         for (_, only), terms in zip(forms, named):
             total: Any = self.number(Fraction(0))
             for (r, table), c in terms.items():
-                key = (r, table, only)
-                if key not in dots:
-                    w, scale = weights[r]
-                    rows_in = where[r][at[table]]
-                    ok = rows_in >= 0
-                    values = self.table(table)[1][ok]
-                    if only is not None:
-                        values = values * (self.codes == only)[None, :]
-                    if exact:
-                        dot = (w[rows_in[ok]] * np.array(values.tolist(), dtype=object)).sum()
-                        dots[key] = Fraction(int(dot), scale)
-                    else:
-                        dots[key] = float((w[rows_in[ok]] * values).sum())
-                total += dots[key] * (c if exact else float(c))
+                total += dots[r, table, only] * (c if exact else float(c))
             results.append(total)
         return results
+
+    def _residue_dots(self, r: int, halves: np.ndarray, feasible: np.ndarray, rows: np.ndarray, sizes: np.ndarray,
+                      size: int, groups: list[tuple[np.ndarray, list[tuple]]], at: dict[tuple, np.ndarray],
+                      wanted: dict[tuple[int, tuple], set[int | None]],
+                      dots: dict[tuple[int, tuple, int | None], Any]) -> None:
+        """:meth:`_dots` in exact mode on a composition shoe, the same Fractions: each weight
+        ``w = part x lift(|M|) x prod_k ff(R_r[k], M_k)`` (``part``: the dealer's numerator,
+        from ``halves``) and each sum of ``w x table`` taken modulo primes below 2^31 in int64
+        arithmetic. Every weight is at most the common scale (the dealer's numerators are at
+        most their denominator and M's chance of one order at most 1), so a sum is at most the
+        scale times the table's absolute sum: enough primes for twice that recover it, sign
+        included."""
+        shoe = self.shoe(r)
+        n_r = int(shoe.sum())
+        depth = self.context.depth
+        present = sorted(set(sizes[feasible].tolist()))
+        scale = math.lcm(*(falling(n_r, k + depth) for k in present)) if len(feasible) else 1
+        lift = [scale // falling(n_r, k + depth) if k in present else 0 for k in range(max(present, default=0) + 1)]
+        chosen = rows[feasible]
+        deepest = int(chosen.max(initial=0)) + 1
+        where = np.full(size, -1, dtype=np.int64)
+        where[feasible] = np.arange(len(feasible))
+        parts = []  # per group: the positions of its multisets among the feasible ones, its names
+        for _, names in groups:
+            names = [name for name in names if (r, name) in wanted]
+            if names:
+                rows_in = where[at[names[0]]]
+                ok = rows_in >= 0
+                parts.append((rows_in[ok], ok, names))
+        largest = max((int(np.abs(self.table(name)[1]).sum()) for *_, names in parts for name in names), default=0)
+        primes = primes_above(2 * scale * max(largest, 1))
+        masks = {only: np.ones(len(self.codes), dtype=bool) if only is None else self.codes == only
+                 for key in wanted if key[0] == r for only in wanted[key]}
+        residues: dict[tuple[tuple, int | None], list[int]] = {}
+        for prime in primes:
+            part = (halves[:, :, 0] % np.uint64(prime)).astype(np.int64) * (2**64 % prime)
+            part = (part + (halves[:, :, 1] % np.uint64(prime)).astype(np.int64)) % prime
+            draws = np.array([k % prime for k in lift], dtype=np.int64)[sizes[feasible]]
+            for rank, left in enumerate(shoe.tolist()):
+                ff = np.array([falling(left, m) % prime for m in range(deepest)], dtype=np.int64)
+                draws = draws * ff[chosen[:, rank]] % prime
+            w = part * draws[:, None] % prime
+            del part
+            for rows_in, ok, names in parts:
+                gathered = w[rows_in]
+                for name in names:
+                    by_outcome = (gathered * (self.table(name)[1][ok] % prime) % prime).sum(axis=0)
+                    for only in wanted[r, name]:
+                        residues.setdefault((name, only), []).append(int(by_outcome[masks[only]].sum()) % prime)
+        product = math.prod(primes)
+        for (name, only), found in residues.items():
+            value = int(from_residues(np.array([[x] for x in found], dtype=np.int64), primes)[0])
+            dots[r, name, only] = Fraction(value - product if 2 * value > product else value, scale)
+
+    def _dots(self, r: int, w: np.ndarray, feasible: np.ndarray, size: int,
+              groups: list[tuple[np.ndarray, list[tuple]]], at: dict[tuple, np.ndarray],
+              wanted: dict[tuple[int, tuple], set[int | None]], denominator: Any,
+              dots: dict[tuple[int, tuple, int | None], Any], by_group: dict[int, np.ndarray]) -> None:
+        """Into ``dots``, every (r, table, only) the forms need at removal ``r``: the sum over the
+        table's multisets and the dealer's outcomes (all, or ``only`` that one) of weight x
+        table, over ``denominator``. ``w``: the weights of the ``feasible`` multisets of the
+        union (``size`` of them). The weights are gathered once for all the tables that share
+        their multisets (the three joint tables of a split share theirs). Float mode: each
+        group's tables are laid out once (``by_group``) by outcome, so that one matrix-vector
+        product per outcome gives every table's sum."""
+        exact = self.exact
+        where = np.full(size, -1, dtype=np.int64)
+        where[feasible] = np.arange(len(feasible))
+        n_out = len(self.codes)
+        for g, (_, names) in enumerate(groups):
+            if not any((r, name) in wanted for name in names):
+                continue
+            rows_in = where[at[names[0]]]
+            if exact:
+                ok = rows_in >= 0
+                gathered = w[rows_in[ok]]
+                for name in names:
+                    if (r, name) not in wanted:
+                        continue
+                    values = self.table(name)[1][ok]
+                    for only in wanted[r, name]:
+                        chosen = values if only is None else values * (self.codes == only)[None, :]
+                        dot = (gathered * np.array(chosen.tolist(), dtype=object)).sum()
+                        dots[r, name, only] = Fraction(int(dot), denominator)
+                continue
+            if g not in by_group:
+                tables = np.empty((n_out, len(names), len(rows_in)))
+                for t, name in enumerate(names):
+                    tables[:, t, :] = self.table(name)[1].T
+                by_group[g] = tables
+            # infeasible multisets weigh 0: they point at a row of zeros after the weights
+            padded = np.concatenate([w, np.zeros((1, n_out))])
+            rows_in = np.where(rows_in >= 0, rows_in, len(w))
+            weights = np.ascontiguousarray(padded[rows_in].T)  # (outcomes, multisets)
+            del padded
+            by_outcome = np.matmul(by_group[g], weights[:, :, None])[:, :, 0]  # (outcomes, tables)
+            for t, name in enumerate(names):
+                for only in wanted.get((r, name), ()):
+                    chosen = by_outcome[:, t] if only is None else by_outcome[self.codes == only, t]
+                    dots[r, name, only] = float(chosen.sum())
+
+
+_SHIFTS = 6 * np.arange(10, dtype=np.int64)  # PACK's: six bits per rank
+
+
+def _unpack(keys: np.ndarray) -> np.ndarray:
+    """The (n, 10) counts of packed multisets (``counts @ PACK``), int8, by shifts (an int64
+    division per rank cost as much as the dealer's pass in profiles)."""
+    return ((keys[:, None] >> _SHIFTS[None, :]) & 63).astype(np.int8)
+
+
+_DEALER_CHUNK = 1 << 16  # shoes per dealer call: bounds the pass's working arrays (int64 shoes, outcomes)
+
+
+def _dealer_table(context: UpcardContext, removed: np.ndarray, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_dealer_numerators` on the shoes ``context.shoe - removed[i]`` as one (shoes,
+    outcomes in ``codes`` order) array and the denominators, :data:`_DEALER_CHUNK` shoes at a
+    time."""
+    tables, denominators = [], []
+    for start in range(0, max(len(removed), 1), _DEALER_CHUNK):
+        numerators, below = _dealer_numerators(context, removed[start : start + _DEALER_CHUNK].astype(np.int64))
+        tables.append(np.stack([numerators[o] for o in codes.tolist()], axis=1))
+        denominators.append(np.asarray(below))
+        del numerators
+    if len(tables) == 1:
+        return tables[0], denominators[0]
+    return np.concatenate(tables), np.concatenate(denominators)
+
+
+def _exact_halves(context: UpcardContext, removed: np.ndarray) -> np.ndarray | None:
+    """:func:`~bjcalc.engine.dealer.exact_halves` of the up card's dealer on the shoes
+    ``context.shoe - removed[i]``, :data:`_DEALER_CHUNK` at a time; ``None`` where the
+    compiled exact loop cannot run."""
+    out = None
+    for start in range(0, max(len(removed), 1), _DEALER_CHUNK):
+        part = exact_halves(context.dealer, context.shoe, removed[start : start + _DEALER_CHUNK].astype(np.int64),
+                            context.depth)
+        if part is None:
+            return None
+        if out is None:
+            out = np.empty((len(removed),) + part.shape[1:], dtype=part.dtype)
+        out[start : start + len(part)] = part
+    return out
+
+
+def _distinct_of_runs(runs: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of sorted arrays put end to end, sorted, and where each value of the
+    concatenation is among them: ``np.unique(..., return_inverse=True)``, with a stable sort,
+    which merges the sorted runs instead of sorting from scratch."""
+    values = np.concatenate(runs)
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    new = np.empty(len(ordered), dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    inverse = np.empty(len(values), dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return ordered[new], inverse
 
 
 def _object_array(values: list[int]) -> np.ndarray:
