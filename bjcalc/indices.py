@@ -415,11 +415,11 @@ class IndexCell(_Data):
     def text(self) -> str:
         """The cell as a counter's chart prints it: the play at the lowest likely counts, then each
         play the count brings in with its index: ``"H S+0"`` (hit; stand at TC >= 0), ``"H R-1 S+4"``;
-        a play alone where the count does not change it; ``never``: no rule 'at TC >= I' gains;
+        a play alone where the count does not change it; ``(never)``: no rule 'at TC >= I' gains;
         ``*``: not monotone."""
         parts = [self.by_count[0].value]
         for change in self.changes:
-            index = "never" if change.index is None else f"{change.index:+d}"
+            index = "(never)" if change.index is None else f"{change.index:+d}"
             parts.append(f"{change.play.play.value}{index}{'' if change.monotone else '*'}")
         return " ".join(parts)
 
