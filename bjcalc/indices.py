@@ -426,7 +426,7 @@ class IndexCell(_Data):
     def to_data(self) -> dict[str, Any]:
         return {"table": self.table, "row": self.row, "up": str(self.up), "basic": self.basic.key,
                 "by_count": [a.key for a in self.by_count], "cell": self.text(),
-                "likely_running_counts": list(self.likely),
+                "likely_running_counts": {"from": self.likely[0], "to": self.likely[1]},
                 "changes": [c.play.name for c in self.changes]}
 
 
