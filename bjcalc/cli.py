@@ -933,9 +933,16 @@ def index(system_name: str | None, tag_text: str | None, cards_seen: int | None,
         with _progress("index numbers, every hand") as step:
             found = all_indices(rules, system.name, system.tags, seen, convention_of(divisor, rounding),
                                 workers=workers, progress=step, exact=exact)
-        render = {"json": lambda: index_json(found, rules, exact), "csv": lambda: all_index_csv(found),
-                  "markdown": lambda: all_index_markdown(found, rules), "html": lambda: all_index_html(found, rules)}
-        click.echo(render.get(fmt, lambda: all_index_text(found, rules))(), nl=fmt not in ("csv", "markdown"))
+        if fmt == "json":
+            click.echo(index_json(found, rules, exact))
+        elif fmt == "csv":
+            click.echo(all_index_csv(found), nl=False)
+        elif fmt == "markdown":
+            click.echo(all_index_markdown(found, rules), nl=False)
+        elif fmt == "html":
+            click.echo(all_index_html(found, rules))
+        else:
+            click.echo(all_index_text(found, rules))
         return
     with _progress("index numbers") as step:
         table = index_table(rules, system.name, system.tags, seen, asked, convention_of(divisor, rounding),
