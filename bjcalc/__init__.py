@@ -39,6 +39,7 @@ _EVERY_CLI_NUMBER = {
     **dict.fromkeys(["TaskStore", "TaskError", "RunStats", "run_tasks", "default_store"], "bjcalc.tasks"),
     **dict.fromkeys(["Convention", "IndexPlay", "IndexTable", "PlayIndex", "convention_of", "default_plays",
                      "depth_of", "index_table", "play_from_text"], "bjcalc.indices"),
+    **dict.fromkeys(["AllIndices", "IndexCell", "all_indices", "hand_classes"], "bjcalc.indices"),
     **dict.fromkeys(["DEFAULT_GAME"], "bjcalc.presets"),
 }
 
@@ -187,6 +188,10 @@ __all__ = [
     "depth_of",
     "index_table",
     "play_from_text",
+    "AllIndices",
+    "IndexCell",
+    "all_indices",
+    "hand_classes",
     "DEFAULT_GAME",
     # the counter's shoe (issue 20)
     "BestInsuranceIndex",
@@ -304,13 +309,17 @@ if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
         play_effects,
     )
     from bjcalc.indices import (  # exact index numbers (issue 20)
+        AllIndices,
         Convention,
+        IndexCell,
         IndexPlay,
         IndexTable,
         PlayIndex,
+        all_indices,
         convention_of,
         default_plays,
         depth_of,
+        hand_classes,
         index_table,
         play_from_text,
     )

@@ -921,6 +921,9 @@ def insurance_index(system_name: str | None, tag_text: str | None, hand: str | N
 @click.option("--play", "plays", multiple=True, metavar="'HAND v UP PLAY INSTEAD'",
               help="A play of your own, e.g. '16 v T stand hit' or 'A,7 v 2 double stand' (the deviation first); "
               "repeatable. Default: the Illustrious 18 and, with late surrender, the Fab 4.")
+@click.option("--all", "every_play", is_flag=True,
+              help="Every two-card hand against every up card whose best play the count changes, as a chart: "
+              "a grid per hard totals, soft totals and pairs, and the list of every change.")
 @click.option("--divisor", type=click.Choice(["exact", "half-deck", "full-deck"]), default="exact",
               help="Decks not seen for the true count: to the card (exact), the half deck or the deck.")
 @click.option("--rounding", type=click.Choice(["floor", "truncate", "round", "none"]), default="floor",
@@ -930,21 +933,23 @@ def insurance_index(system_name: str | None, tag_text: str | None, hand: str | N
               help="Output format (json: docs/json.md; html: one self-contained page).")
 @EXACT
 def index(system_name: str | None, tag_text: str | None, cards_seen: int | None, depth: str | None,
-          plays: tuple[str, ...], divisor: str, rounding: str, workers: int | None, fmt: str, exact: bool,
-          **options: Any) -> None:
+          plays: tuple[str, ...], every_play: bool, divisor: str, rounding: str, workers: int | None, fmt: str,
+          exact: bool, **options: Any) -> None:
     """Index numbers: the true count at which each play beats the one it replaces, for a count
     and rules, at one depth, from the exact model of the counter's shoe (docs/countshoe.md;
-    computed in floating point)."""
-    from bjcalc import convention_of, depth_of, index_table, play_from_text
-    from bjcalc.render.csvfile import index_csv
-    from bjcalc.render.html import index_html
+    computed in floating point). --all: every play the count changes, as a chart."""
+    from bjcalc import all_indices, convention_of, depth_of, index_table, play_from_text
+    from bjcalc.render.csvfile import all_index_csv, index_csv
+    from bjcalc.render.html import all_index_html, index_html
     from bjcalc.render.jsondoc import index_json
-    from bjcalc.render.markdown import index_markdown
-    from bjcalc.render.text import index_text
+    from bjcalc.render.markdown import all_index_markdown, index_markdown
+    from bjcalc.render.text import all_index_text, index_text
 
     system = _one_system(system_name, tag_text)
     if cards_seen is not None and depth is not None:
         _refuse_both("--cards-seen", "--depth", "give the depth once")
+    if every_play and plays:
+        _refuse_both("--all", "--play", "--all indexes every hand, --play the plays named")
     rules = build_rules(**options)
     if rules.infinite:
         raise InvalidRulesError("an infinite deck has no count: the cards are drawn with replacement")
@@ -953,6 +958,21 @@ def index(system_name: str | None, tag_text: str | None, cards_seen: int | None,
         cards_seen = sum(rules.shoe_counts) // 2
     seen = depth_of(cards_seen, depth, rules)
     asked = [play_from_text(p) for p in plays] or None
+    if every_play:
+        with _progress("index numbers, every hand") as step:
+            found = all_indices(rules, system.name, system.tags, seen, convention_of(divisor, rounding),
+                                workers=workers, progress=step, exact=exact)
+        if fmt == "json":
+            click.echo(index_json(found, rules, exact))
+        elif fmt == "csv":
+            click.echo(all_index_csv(found), nl=False)
+        elif fmt == "markdown":
+            click.echo(all_index_markdown(found, rules), nl=False)
+        elif fmt == "html":
+            click.echo(all_index_html(found, rules))
+        else:
+            click.echo(all_index_text(found, rules))
+        return
     with _progress("index numbers") as step:
         table = index_table(rules, system.name, system.tags, seen, asked, convention_of(divisor, rounding),
                             workers=workers, progress=step, exact=exact)

@@ -24,7 +24,7 @@ from bjcalc.rules import Rules
 
 if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
     from bjcalc.eor import EffectsOfRemoval, PlayEffects
-    from bjcalc.indices import IndexTable
+    from bjcalc.indices import AllIndices, IndexTable
     from bjcalc.report import Report
 
 
@@ -257,6 +257,35 @@ def index_rows(table: IndexTable) -> list[list[str]]:
             f"{100 * float(entry.frequency):.3f} %",
             "A up" if insurance else " ".join(",".join(map(str, h)) for h in play.hands()),
         ])
+    return rows
+
+
+# the three grids of ``bjcalc index --all``: (chart table, its heading)
+ALL_INDEX_TABLES = (("hard", "hard totals"), ("soft", "soft totals"), ("pairs", "pairs"))
+
+
+def all_index_legend(result: AllIndices) -> list[str]:
+    """What a cell of ``bjcalc index --all`` says, after :func:`index_heading`."""
+    share = fixed(100 * result.likely, 3).rstrip("0").rstrip(".")
+    return [
+        f"--all: every two-card hand against every up card; the likely counts: the central {share} % of the "
+        "rounds that deal the cell",
+        "a cell: the best play at the lowest likely counts, then each play the count brings in with its index "
+        "(that play at TC >= index, the play before it below): 'H S+0' hit, stand at TC >= 0; 'H R-1 S+4' hit, "
+        "surrender at TC >= -1, stand at TC >= +4; a letter alone: the best play at every likely count",
+        "S stand, H hit, D double, P split, R surrender; (never): no rule 'at TC >= I' gains at this depth; "
+        "*: not monotone",
+        "a total's row: its two-card hands but pairs (hard 12: T,2 9,3 8,4 7,5), each weighted by how often the "
+        "counter sees it at each count; the list below gives each change's hands, crossing and gain",
+    ]
+
+
+def all_index_grid(result: AllIndices, kind: str) -> list[list[str]]:
+    """One grid of ``bjcalc index --all``: a row per hand class, a column per up card (2..9, T,
+    A); ``-`` where the shoe cannot deal the hand against that up card."""
+    rows = []
+    for row, cells in result.cell_table(kind).items():
+        rows.append([row] + [cells[up].text() if up in cells else "-" for up in UP_ORDER])
     return rows
 
 

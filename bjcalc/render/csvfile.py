@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc g
     from bjcalc.counting import CountFigures, ExactIndices
     from bjcalc.countshoe import InsuranceTable
     from bjcalc.eor import EffectsOfRemoval, PlayEffects
-    from bjcalc.indices import IndexTable
+    from bjcalc.indices import AllIndices, IndexTable
     from bjcalc.matrix import EvMatrix
     from bjcalc.truecount import TrueCountResult
 
@@ -171,6 +171,28 @@ def index_csv(table: IndexTable) -> str:
                      "" if entry.play.published is None else entry.play.published,
                      _index_number(entry.gain_per_100), _index_number(entry.frequency),
                      "yes" if entry.monotone else "no"])
+    return _csv(rows)
+
+
+def all_index_csv(result: AllIndices) -> str:
+    """``bjcalc index --all``: one line per change of the best play, by chart table (hard, soft,
+    pairs), row and up card (2..9, T, A), then insurance; ``cell`` the cell as the text grid
+    prints it, ``hands`` the hands a total's row stands for."""
+    rows: list[Sequence[Any]] = [["table", "row", "up", "play", "deviation", "instead", "index", "crossing",
+                                  "published", "gain_per_100", "frequency", "monotone", "cell", "hands"]]
+    entries = [(cell, change) for cell in result.cells for change in cell.changes]
+    insurance = result.table.insurance
+    for cell, entry in entries + ([(None, insurance)] if insurance is not None else []):
+        play = entry.play
+        rows.append(["insurance" if cell is None else cell.table, "" if cell is None else cell.row, str(play.up),
+                     "insurance" if cell is None else play.name, "insure" if cell is None else play.play.key,
+                     "no insurance" if cell is None else play.instead_text(),
+                     "" if entry.index is None else entry.index,
+                     "" if entry.crossing is None else _index_number(entry.crossing),
+                     "" if play.published is None else play.published,
+                     _index_number(entry.gain_per_100), _index_number(entry.frequency),
+                     "yes" if entry.monotone else "no", "" if cell is None else cell.text(),
+                     "" if cell is None else " ".join(",".join(map(str, h)) for h in play.hands())])
     return _csv(rows)
 
 

@@ -18,11 +18,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from bjcalc.cards import UP_ORDER
 from bjcalc.errors import BjcalcError
 from bjcalc.render.common import (
+    ALL_INDEX_TABLES,
     PENETRATION_HEADERS,
     TRUECOUNT_HEADERS,
     WIN_HEADERS,
+    all_index_grid,
+    all_index_legend,
     fixed,
     index_heading,
     index_rows,
@@ -38,7 +42,7 @@ from bjcalc.render.common import (
 )
 
 if TYPE_CHECKING:
-    from bjcalc.indices import IndexTable
+    from bjcalc.indices import AllIndices, IndexTable
     from bjcalc.report import Report
     from bjcalc.results import ChartException
     from bjcalc.truecount import TrueCountResult
@@ -522,6 +526,21 @@ def index_html(table: IndexTable, rules: Any) -> str:
         rows.append([f"{play} (not {instead}; {hands})", index, crossing, published, gain, applies])
     body = [f'<ul class="lead">{notes}</ul>', _grid_table("Index numbers", rows)]
     return _page(f"Index numbers: {table.system}", body, subtitle=game)
+
+
+def all_index_html(result: AllIndices, rules: Any) -> str:
+    """``bjcalc index --all`` as one self-contained page: what the cells mean, a grid per chart
+    table (a column per up card), then every change and insurance."""
+    game, *heading = index_heading(result.table, rules)
+    notes = "\n".join(f"<li>{escape(line)}</li>" for line in heading + all_index_legend(result))
+    body = [f'<ul class="lead">{notes}</ul>']
+    for kind, title in ALL_INDEX_TABLES:
+        body.append(_grid_table(f"{title[0].upper()}{title[1:]}", [[kind, *UP_ORDER], *all_index_grid(result, kind)]))
+    rows: list[list[Any]] = [["play", "index", "cross", "list", "gain /100", "applies"]]
+    for play, instead, index, crossing, published, gain, applies, hands in index_rows(result.table):
+        rows.append([f"{play} (not {instead}; {hands})", index, crossing, published, gain, applies])
+    body.append(_grid_table(f"Every change ({len(result.table.plays)}) and insurance", rows))
+    return _page(f"Index numbers, every play the count changes: {result.table.system}", body, subtitle=game)
 
 
 def truecount_html(result: TrueCountResult, rules: Any) -> str:

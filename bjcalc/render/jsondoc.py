@@ -46,7 +46,7 @@ if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc g
     from bjcalc.counting import CountFigures, ExactIndex, ExactIndices
     from bjcalc.countshoe import Counter, InsuranceTable
     from bjcalc.eor import EffectsOfRemoval, PlayEffects
-    from bjcalc.indices import IndexTable
+    from bjcalc.indices import AllIndices, IndexTable
     from bjcalc.matrix import EvMatrix
     from bjcalc.report import Report, RuleEffects
     from bjcalc.sidebets import SideBetResult
@@ -352,7 +352,8 @@ def insurance_json(table: InsuranceTable, rules: Rules, exact: bool) -> str:
     return dumps(document("insurance-index", table.to_data(), rules, exact))
 
 
-def index_json(table: IndexTable, rules: Rules, exact: bool = False) -> str:
+def index_json(table: IndexTable | AllIndices, rules: Rules, exact: bool = False) -> str:
+    """``bjcalc index``; with ``--all`` (an :class:`AllIndices`) also ``likely_share`` and ``cells``."""
     return dumps(document("index", table.to_data(), rules, exact))
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from tabulate import tabulate
 
 from bjcalc.render.common import (
+    ALL_INDEX_TABLES,
     CHART_KINDS,
     INDEX_HEADERS,
     PENETRATION_HEADERS,
@@ -19,6 +20,8 @@ from bjcalc.render.common import (
     TRUECOUNT_HEADERS,
     WIN_HEADERS,
     Index,
+    all_index_grid,
+    all_index_legend,
     eor_rows,
     exact_or_fixed,
     fixed,
@@ -56,6 +59,7 @@ from bjcalc.render.text import (
     weighted_sum_line,
 )
 from bjcalc.results import (
+    UP_ORDER,
     Strategy,
 )
 from bjcalc.rules import Rules
@@ -64,7 +68,7 @@ if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc g
     from bjcalc.counting import CountFigures, ExactIndices
     from bjcalc.countshoe import InsuranceTable
     from bjcalc.eor import EffectsOfRemoval, PlayEffects
-    from bjcalc.indices import IndexTable
+    from bjcalc.indices import AllIndices, IndexTable
     from bjcalc.matrix import EvMatrix
     from bjcalc.report import Report, RuleEffects
     from bjcalc.truecount import TrueCountResult
@@ -163,6 +167,21 @@ def index_markdown(table: IndexTable, rules: Rules) -> str:
     return "\n".join([f"# Index numbers: {game}", "", *[f"- {line}" for line in heading], "",
                       tabulate(index_rows(table), headers=INDEX_HEADERS, tablefmt="github", disable_numparse=True),
                       ""])
+
+
+def all_index_markdown(result: AllIndices, rules: Rules) -> str:
+    """``bjcalc index --all``: the heading and legend as a list, a grid per chart table, then every
+    change and insurance."""
+    game, *heading = index_heading(result.table, rules)
+    out = [f"# Index numbers, every play the count changes: {game}", "",
+           *[f"- {line}" for line in heading + all_index_legend(result)]]
+    for kind, title in ALL_INDEX_TABLES:
+        out += ["", f"## {title[0].upper()}{title[1:]}", "",
+                tabulate(all_index_grid(result, kind), headers=[kind, *UP_ORDER], tablefmt="github",
+                         disable_numparse=True)]
+    out += ["", f"## Every change ({len(result.table.plays)}) and insurance", "",
+            tabulate(index_rows(result.table), headers=INDEX_HEADERS, tablefmt="github", disable_numparse=True)]
+    return "\n".join(out + [""])
 
 
 def truecount_markdown(result: TrueCountResult, rules: Rules) -> str:

@@ -17,6 +17,7 @@ from tabulate import tabulate
 from bjcalc.cards import RANK_NOTATION
 from bjcalc.presets import Game
 from bjcalc.render.common import (
+    ALL_INDEX_TABLES,
     CHART_KINDS,
     INDEX_HEADERS,
     MATRIX_ACTIONS,
@@ -25,6 +26,8 @@ from bjcalc.render.common import (
     SHOWN_FREQUENCY,
     TRUECOUNT_HEADERS,
     Index,
+    all_index_grid,
+    all_index_legend,
     dealer_columns,
     eor_rows,
     exact_or_fixed,
@@ -61,7 +64,7 @@ if TYPE_CHECKING:
     from bjcalc.counting import CountFigures, ExactIndex, ExactIndices
     from bjcalc.countshoe import InsuranceTable
     from bjcalc.eor import EffectsOfRemoval, PlayEffects
-    from bjcalc.indices import IndexTable
+    from bjcalc.indices import AllIndices, IndexTable
     from bjcalc.matrix import EvMatrix, MatrixCell
     from bjcalc.report import Report, RuleEffects
     from bjcalc.truecount import (
@@ -659,6 +662,19 @@ def index_text(table: IndexTable, rules: Rules) -> str:
     game, *heading = index_heading(table, rules)
     return "\n".join([f"Index numbers   {game}", *heading, "",
                       tabulate(index_rows(table), headers=INDEX_HEADERS, tablefmt="simple", disable_numparse=True)])
+
+
+def all_index_text(result: AllIndices, rules: Rules) -> str:
+    """``bjcalc index --all``: the heading, the legend, a grid per chart table (hard, soft,
+    pairs; a column per up card), then every change and insurance as ``bjcalc index`` lists them."""
+    game, *heading = index_heading(result.table, rules)
+    out = [f"Index numbers, every play the count changes   {game}", *heading, *all_index_legend(result)]
+    for kind, title in ALL_INDEX_TABLES:
+        out += ["", title, tabulate(all_index_grid(result, kind), headers=[kind, *UP_ORDER], tablefmt="simple",
+                                    disable_numparse=True, colalign=("right",) * 11)]
+    return "\n".join(out + ["", f"every change ({len(result.table.plays)}) and insurance",
+                             tabulate(index_rows(result.table), headers=INDEX_HEADERS, tablefmt="simple",
+                                      disable_numparse=True)])
 
 
 def truecount_text(result: TrueCountResult, rules: Rules) -> str:
