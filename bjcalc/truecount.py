@@ -514,7 +514,9 @@ def round_start_chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fra
                 w = w * columns[j][..., d[j]]
             return w
 
-        usable = [(d, q) for d, q in steps.items() if n + sum(d) <= cards]
+        # (a round that takes more cards of a class than the shoe holds has weight 0: left out, so
+        # that its slices of the arrays are not empty)
+        usable = [(d, q) for d, q in steps.items() if n + sum(d) <= cards and all(x <= t for x, t in zip(d, totals))]
         norm = np.zeros(shape)
         for d, q in usable:
             norm += weight(d, q)

@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc g
     from bjcalc.indices import IndexTable
     from bjcalc.matrix import EvMatrix
     from bjcalc.report import Report, RuleEffects
+    from bjcalc.shoeindex import ShoeIndexTable
     from bjcalc.sidebets import SideBetResult
     from bjcalc.truecount import TrueCountResult
 
@@ -352,7 +353,7 @@ def insurance_json(table: InsuranceTable, rules: Rules, exact: bool) -> str:
     return dumps(document("insurance-index", table.to_data(), rules, exact))
 
 
-def index_json(table: IndexTable, rules: Rules, exact: bool = False) -> str:
+def index_json(table: IndexTable | ShoeIndexTable, rules: Rules, exact: bool = False) -> str:
     return dumps(document("index", table.to_data(), rules, exact))
 
 
