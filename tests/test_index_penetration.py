@@ -207,3 +207,17 @@ def test_bad_options_get_one_line_and_exit_2(args, message):
     assert result.exit_code == 2, result.output
     assert result.stdout == "" and result.stderr.count("\n") == 1, result.output
     assert message in result.stderr, result.stderr
+
+
+def test_a_run_on_a_dask_cluster_equals_the_local_run(tmp_path):
+    """The states' tasks travel to other processes (the other tests run them here) and back."""
+    distributed = pytest.importorskip("distributed")
+    args = (RULES, "hi-lo", HI_LO, Fraction(1, 4), PLAYS[:1])
+    local = shoe_index_table(*args, workers=1, placement="renewal")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=40) as cluster, TaskStore(tmp_path / "dask.sqlite") as store:
+        remote = shoe_index_table(*args, store=store, scheduler=cluster.scheduler_address, batch=2,
+                                  placement="renewal")
+        assert remote.run.where.startswith("dask") and store.rows() == remote.states
+    assert {k: v for k, v in remote.to_dict().items() if k != "run"} == \
+        {k: v for k, v in local.to_dict().items() if k != "run"}
