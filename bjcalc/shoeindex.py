@@ -183,33 +183,44 @@ def shoe_index_table(rules: Rules, system: str, tags: Sequence[Any],
                                f"last round's start: {error} (a smaller --penetration)") from None
     run = run_tasks(tasks, store, job, workers=workers, scheduler=scheduler, progress=progress, batch=batch)
 
-    by_depth = []  # per depth: (cards seen, running count -> weight, running count -> the analysis)
+    # one depth at a time (the analyses of every state at once would be a few hundred MB at 6 decks)
+    pools = {play.name: _Pool(convention, exact) for play in plays}
+    insured = _Pool(convention, exact)
     for n, at in zip(starting.starts, kept):
-        by_depth.append((n, at, {rc: _unstored(store.get(task_key(job, n, rc))) for rc in at}))
-    rows = tuple(_pooled(play, [(n, at, play_sums(play, tags, at, found, exact), cards - n - 3)
-                                for n, at, found in by_depth], convention, exact) for play in plays)
-    ace = None
-    if insure:
-        ace = _pooled(INSURANCE_PLAY, [(n, at, insurance_sums(tags, at, found, exact), cards - n - 1)
-                                       for n, at, found in by_depth], convention, exact)
+        found = {rc: _unstored(store.get(task_key(job, n, rc))) for rc in at}
+        for play in plays:
+            pools[play.name].add(play_sums(play, tags, at, found, exact), cards - n - 3)
+        if insure:
+            insured.add(insurance_sums(tags, at, found, exact), cards - n - 1)
+    rows = tuple(pools[play.name].index(play) for play in plays)
+    ace = insured.index(INSURANCE_PLAY) if insure else None
     return ShoeIndexTable(rules, system, tags, pen, cut, starting.placement, starting.starts,
                           starting.rounds_per_shoe, convention, rows, ace, left_out, len(tasks), exact, run)
 
 
-def _pooled(play: IndexPlay, depths: Sequence[tuple[int, Any, tuple[dict[Fraction, Any], dict[Fraction, Any]],
-                                                     int]], convention: Convention, exact: bool) -> PlayIndex:
-    """A play's index from its sums by observed running count at every depth (each already
-    weighted by the share of rounds at its states), pooled by the convention's true count."""
-    number: Callable[[Any], Any] = Fraction if exact else float
-    difference: dict[Fraction, Any] = {}
-    weight: dict[Fraction, Any] = {}
-    position: dict[Fraction, Any] = {}
-    for _, _, (differences, weights), cards_left in depths:
+class _Pool:
+    """A play's sums by the convention's true count, pooled over depths (module docstring):
+    the differences ``D(t)``, the weights ``P(t)`` and the weighted exact true counts (where
+    each ``t`` stands for the crossing)."""
+
+    def __init__(self, convention: Convention, exact: bool) -> None:
+        self.convention, self.exact = convention, exact
+        self.difference: dict[Fraction, Any] = {}
+        self.weight: dict[Fraction, Any] = {}
+        self.position: dict[Fraction, Any] = {}
+
+    def add(self, sums: tuple[dict[Fraction, Any], dict[Fraction, Any]], cards_left: int) -> None:
+        """One depth's sums by observed running count (each weighted by the share of rounds at
+        its states), ``cards_left`` not seen when deciding."""
+        number: Callable[[Any], Any] = Fraction if self.exact else float
+        differences, weights = sums
         for observed, d in differences.items():
-            tc = true_count(observed, cards_left, convention.divisor, convention.rounding)
+            tc = true_count(observed, cards_left, self.convention.divisor, self.convention.rounding)
             w = weights[observed]
-            difference[tc] = difference.get(tc, 0) + d
-            weight[tc] = weight.get(tc, 0) + w
-            position[tc] = position.get(tc, 0) + w * number(Fraction(CARDS_PER_DECK * observed, cards_left))
-    positions = {tc: position[tc] / weight[tc] for tc in weight if weight[tc] > 0}
-    return _crossing(play, difference, weight, 0, convention, exact, positions=positions)
+            self.difference[tc] = self.difference.get(tc, 0) + d
+            self.weight[tc] = self.weight.get(tc, 0) + w
+            self.position[tc] = self.position.get(tc, 0) + w * number(Fraction(CARDS_PER_DECK * observed, cards_left))
+
+    def index(self, play: IndexPlay) -> PlayIndex:
+        positions = {tc: self.position[tc] / self.weight[tc] for tc in self.weight if self.weight[tc] > 0}
+        return _crossing(play, self.difference, self.weight, 0, self.convention, self.exact, positions=positions)
