@@ -35,7 +35,9 @@ _EVERY_CLI_NUMBER = {
     **dict.fromkeys(["SideBets", "side_bets"], "bjcalc.sidebets"),
     **dict.fromkeys(["INDEX_TABLES", "table_games", "write_tables"], "bjcalc.tables"),
     **dict.fromkeys(["Spread", "TrueCountResult", "WinFigures", "InvalidSpreadError",
-                     "cards_per_round", "round_starts", "IndexPolicy", "truecount_analysis"], "bjcalc.truecount"),
+                     "cards_per_round", "round_starts", "IndexPolicy", "truecount_analysis", "RoundStarts",
+                     "round_start_states"], "bjcalc.truecount"),
+    **dict.fromkeys(["ShoeIndexTable", "shoe_index_table"], "bjcalc.shoeindex"),
     **dict.fromkeys(["TaskStore", "TaskError", "RunStats", "run_tasks", "default_store"], "bjcalc.tasks"),
     **dict.fromkeys(["Convention", "IndexPlay", "IndexTable", "PlayIndex", "convention_of", "default_plays",
                      "depth_of", "index_table", "play_from_text"], "bjcalc.indices"),
@@ -176,6 +178,8 @@ __all__ = [
     "truecount_analysis",
     "cards_per_round",
     "round_starts",
+    "RoundStarts",
+    "round_start_states",
     "IndexPolicy",
     "TaskStore",
     "TaskError",
@@ -192,6 +196,8 @@ __all__ = [
     "IndexCell",
     "all_indices",
     "hand_classes",
+    "ShoeIndexTable",
+    "shoe_index_table",
     "DEFAULT_GAME",
     # the counter's shoe (issue 20)
     "BestInsuranceIndex",
@@ -335,6 +341,7 @@ if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
         one_rule_changes,
         rule_effects,
     )
+    from bjcalc.shoeindex import ShoeIndexTable, shoe_index_table
     from bjcalc.sidebets import (
         SideBets,
         side_bets,
@@ -349,10 +356,12 @@ if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
     from bjcalc.truecount import (  # what a count and a spread are worth (issue 21)
         IndexPolicy,
         InvalidSpreadError,
+        RoundStarts,
         Spread,
         TrueCountResult,
         WinFigures,
         cards_per_round,
+        round_start_states,
         round_starts,
         truecount_analysis,
     )

@@ -519,6 +519,47 @@ def _progress(label: str, after: float = 0.0) -> Iterator[Callable[[str, int], N
         yield step
 
 
+@contextlib.contextmanager
+def _task_progress(label: str) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar on stderr for a run of tasks (bjcalc.tasks.run_tasks' ``progress(done,
+    total)``), shown only on a terminal and only while something is left to compute (a run
+    that finds every task in its store prints none)."""
+    with contextlib.ExitStack() as stack:
+        bars: list[Any] = []
+        last = [0]
+
+        def step(done: int, total: int) -> None:
+            if not bars and done < total and sys.stderr.isatty():
+                bars.append(stack.enter_context(click.progressbar(length=total, label=label, file=sys.stderr)))
+            if bars:
+                bars[0].update(done - last[0])
+            last[0] = done
+
+        yield step
+
+
+def _store_path(store_path: str | None) -> str | None:
+    """``--store FILE``: the file, ``none`` for memory only, default bjcalc's cache."""
+    from bjcalc import default_store
+
+    return default_store() if store_path is None else None if store_path.lower() == "none" else store_path
+
+
+def _penetration(text: str) -> Any:
+    """``--penetration P``: a share of the shoe above 0 and below 1 (0.75, 3/4)."""
+    from fractions import Fraction
+
+    try:
+        pen = Fraction(text.strip())
+    except (ValueError, ZeroDivisionError):
+        raise click.BadParameter(f"must be a share such as 0.75 or 3/4, not {text!r}",
+                                 param_hint="--penetration") from None
+    if not 0 < pen < 1:
+        raise click.BadParameter(f"must be above 0 and below 1 (a share of the shoe dealt), not {text!r}",
+                                 param_hint="--penetration")
+    return pen
+
+
 # exact arithmetic on a shoe larger than this takes minutes on the commands that run many analyses
 # (matrix, report, eor, effects, the spread of edge and chart): refused there, with this limit named
 EXACT_DECKS_LIMIT = 8
@@ -918,6 +959,13 @@ def insurance_index(system_name: str | None, tag_text: str | None, hand: str | N
 @click.option("--cards-seen", "cards_seen", type=int, default=None, metavar="N",
               help="The depth: cards dealt before the round (default: the shoe's cards / 2).")
 @click.option("--depth", "depth", default=None, metavar="DECKS", help="The depth in decks dealt before the round.")
+@click.option("--penetration", default=None, metavar="P",
+              help="Instead of one depth: every play's index averaged over the rounds of the shoe dealt to the cut "
+              "card at share P (e.g. 0.75), each (depth, running count) weighted by how often a round starts there "
+              "(as bjcalc truecount places rounds), pooled by true count.")
+@click.option("--placement", type=click.Choice(["chain", "renewal", "spaced"]), default=None,
+              help="With --penetration: where rounds start along the shoe (docs/truecount.md); default as bjcalc "
+              "truecount (chain where it can be followed, else renewal).")
 @click.option("--play", "plays", multiple=True, metavar="'HAND v UP PLAY INSTEAD'",
               help="A play of your own, e.g. '16 v T stand hit' or 'A,7 v 2 double stand' (the deviation first); "
               "repeatable. Default: the Illustrious 18 and, with late surrender, the Fab 4.")
@@ -929,16 +977,24 @@ def insurance_index(system_name: str | None, tag_text: str | None, hand: str | N
 @click.option("--rounding", type=click.Choice(["floor", "truncate", "round", "none"]), default="floor",
               help="How the true count is rounded before comparing with the index (floor: Blackjack Attack).")
 @_WORKERS
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="With --penetration: run the analyses on a Dask distributed cluster (pip install "
+              "'bjcalc[dask]'), e.g. tcp://10.0.0.5:8786.")
+@click.option("--store", "store_path", default=None, metavar="FILE",
+              help="With --penetration: SQLite file of results, one row per analysis: a run resumes where it "
+              "stopped (default: truecount.sqlite in bjcalc's cache; 'none': memory only).")
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json", "html"]), default="text",
               help="Output format (json: docs/json.md; html: one self-contained page).")
 @EXACT
 def index(system_name: str | None, tag_text: str | None, cards_seen: int | None, depth: str | None,
-          plays: tuple[str, ...], every_play: bool, divisor: str, rounding: str, workers: int | None, fmt: str,
-          exact: bool, **options: Any) -> None:
+          penetration: str | None, placement: str | None, plays: tuple[str, ...], every_play: bool, divisor: str,
+          rounding: str, workers: int | None, scheduler: str | None, store_path: str | None, fmt: str, exact: bool,
+          **options: Any) -> None:
     """Index numbers: the true count at which each play beats the one it replaces, for a count
-    and rules, at one depth, from the exact model of the counter's shoe (docs/countshoe.md;
-    computed in floating point). --all: every play the count changes, as a chart."""
-    from bjcalc import all_indices, convention_of, depth_of, index_table, play_from_text
+    and rules, at one depth or (--penetration) averaged over the shoe, from the exact model of
+    the counter's shoe (docs/countshoe.md; computed in floating point). --all: every play the
+    count changes at one depth, as a chart."""
+    from bjcalc import TaskStore, all_indices, convention_of, depth_of, index_table, play_from_text, shoe_index_table
     from bjcalc.render.csvfile import all_index_csv, index_csv
     from bjcalc.render.html import all_index_html, index_html
     from bjcalc.render.jsondoc import index_json
@@ -950,32 +1006,49 @@ def index(system_name: str | None, tag_text: str | None, cards_seen: int | None,
         _refuse_both("--cards-seen", "--depth", "give the depth once")
     if every_play and plays:
         _refuse_both("--all", "--play", "--all indexes every hand, --play the plays named")
+    if every_play and penetration is not None:
+        _refuse_both("--all", "--penetration", "--all indexes every hand at one depth (--cards-seen or --depth)")
+    if penetration is not None and (cards_seen is not None or depth is not None):
+        _refuse_both("--penetration", "--cards-seen" if cards_seen is not None else "--depth",
+                     "averaged over the shoe, or at one depth")
+    if penetration is None:
+        for name, given in (("--placement", placement), ("--scheduler", scheduler), ("--store", store_path)):
+            if given is not None:
+                raise click.UsageError(f"{name} goes with --penetration (the average over the shoe): give it too")
+    pen = None if penetration is None else _penetration(penetration)
     rules = build_rules(**options)
     if rules.infinite:
         raise InvalidRulesError("an infinite deck has no count: the cards are drawn with replacement")
     _refuse_large_exact(rules, exact, "index")
-    if cards_seen is None and depth is None:
-        cards_seen = sum(rules.shoe_counts) // 2
-    seen = depth_of(cards_seen, depth, rules)
     asked = [play_from_text(p) for p in plays] or None
-    if every_play:
-        with _progress("index numbers, every hand") as step:
-            found = all_indices(rules, system.name, system.tags, seen, convention_of(divisor, rounding),
+    table: Any
+    if pen is not None:
+        with TaskStore(_store_path(store_path)) as store, _task_progress("index analyses") as steps:
+            table = shoe_index_table(rules, system.name, system.tags, pen, asked, convention_of(divisor, rounding),
+                                     placement=placement, store=store, workers=workers, scheduler=scheduler,
+                                     progress=steps, exact=exact)
+    else:
+        if cards_seen is None and depth is None:
+            cards_seen = sum(rules.shoe_counts) // 2
+        seen = depth_of(cards_seen, depth, rules)
+        if every_play:
+            with _progress("index numbers, every hand") as step:
+                found = all_indices(rules, system.name, system.tags, seen, convention_of(divisor, rounding),
+                                    workers=workers, progress=step, exact=exact)
+            if fmt == "json":
+                click.echo(index_json(found, rules, exact))
+            elif fmt == "csv":
+                click.echo(all_index_csv(found), nl=False)
+            elif fmt == "markdown":
+                click.echo(all_index_markdown(found, rules), nl=False)
+            elif fmt == "html":
+                click.echo(all_index_html(found, rules))
+            else:
+                click.echo(all_index_text(found, rules))
+            return
+        with _progress("index numbers") as step:
+            table = index_table(rules, system.name, system.tags, seen, asked, convention_of(divisor, rounding),
                                 workers=workers, progress=step, exact=exact)
-        if fmt == "json":
-            click.echo(index_json(found, rules, exact))
-        elif fmt == "csv":
-            click.echo(all_index_csv(found), nl=False)
-        elif fmt == "markdown":
-            click.echo(all_index_markdown(found, rules), nl=False)
-        elif fmt == "html":
-            click.echo(all_index_html(found, rules))
-        else:
-            click.echo(all_index_text(found, rules))
-        return
-    with _progress("index numbers") as step:
-        table = index_table(rules, system.name, system.tags, seen, asked, convention_of(divisor, rounding),
-                            workers=workers, progress=step, exact=exact)
     if fmt == "json":
         click.echo(index_json(table, rules, exact))
     elif fmt == "csv":
@@ -1044,7 +1117,7 @@ def truecount_command(system_name: str | None, tag_text: str | None, irc: str, p
     exact counter's-shoe analyses (docs/truecount.md says what is exact and what is modelled)."""
     from fractions import Fraction
 
-    from bjcalc import Spread, TaskStore, convention_of, default_store, truecount_analysis
+    from bjcalc import Spread, TaskStore, convention_of, truecount_analysis
     from bjcalc.render.csvfile import truecount_csv
     from bjcalc.render.html import truecount_html
     from bjcalc.render.jsondoc import truecount_json
@@ -1061,19 +1134,7 @@ def truecount_command(system_name: str | None, tag_text: str | None, irc: str, p
     rules = build_rules(**options)
     _refuse_large_exact(rules, exact, "truecount")
     spread = Spread.parse(spread_text)
-    path = default_store() if store_path is None else None if store_path.lower() == "none" else store_path
-    with TaskStore(path) as store, contextlib.ExitStack() as stack:
-        bars: list[Any] = []
-        last = [0]
-
-        def step(done: int, total: int) -> None:
-            if not bars and done < total and sys.stderr.isatty():
-                bars.append(stack.enter_context(click.progressbar(length=total, label="truecount analyses",
-                                                                  file=sys.stderr)))
-            if bars:
-                bars[0].update(done - last[0])
-            last[0] = done
-
+    with TaskStore(_store_path(store_path)) as store, _task_progress("truecount analyses") as step:
         result = truecount_analysis(rules, system.name, system.tags, penetration=pen, seats=seats,
                            convention=convention_of(divisor, rounding), strategy=strategy, spread=spread,
                            wong_in=wong_in, wong_out=wong_out, bankroll=bankroll, optimal_spread=optimal_spread,

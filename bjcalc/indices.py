@@ -197,10 +197,12 @@ class IndexTable(_Data):
 
 # per (hand, up): P(up and hand dealt), the actions' EVs (unconditional), unused
 _Dealt = tuple[float, dict[Action, float], float]
+# what each counter's shoe is analysed for: (hand's rank indices, highest first; up card; actions)
+Wanted = tuple[tuple[tuple[int, ...], int, tuple[Action, ...]], ...]
 
 
 def _job(rules: Rules, tags: tuple[Fraction, ...], seen: int, discards: Fraction,
-         wanted: tuple[tuple[tuple[int, ...], int, tuple[Action, ...]], ...], insurance: bool, exact: bool = False
+         wanted: Wanted, insurance: bool, exact: bool = False
          ) -> tuple[dict[tuple[tuple[int, ...], int], _Dealt], tuple[float, float] | None]:
     """For the counter's shoe whose discards count ``discards``: each wanted (hand, up)'s deal
     probability, its actions' EVs (unconditional) and, with ``insurance``, P(ace up) and
@@ -249,20 +251,12 @@ def index_table(rules: Rules, system: str, tags: Sequence[Any], cards_seen: int,
     check_cards_seen(rules, cards_seen)
     total = sum(rules.shoe_counts)
     plays = tuple(default_plays(rules) if plays is None else plays)
-    wanted: dict[tuple[tuple[int, ...], int], set[Action]] = {}
-    for play in plays:
-        if play.play not in _offered(rules, play) or not set(play.instead) & _offered(rules, play):
-            raise InvalidHandError(f"{play.name}: the rules do not offer {play.play.key} "
-                                   f"or {play.instead_text()} with this hand")
-        for hand in play.hands():
-            key = (tuple(sorted((c.index for c in hand), reverse=True)), play.up.index)
-            wanted.setdefault(key, set()).update((play.play,) + play.instead)
+    wanted = wanted_hands(rules, plays)
     chances = running_count_distribution(rules.shoe_counts, tags, cards_seen)
     top = max(chances.values())
     likely = [s for s, p in chances.items() if p >= NEGLIGIBLE * top]
     left_out = sum((p for s, p in chances.items() if s not in set(likely)), Fraction(0))
-    jobs = [(rules, tags, cards_seen, s, tuple((h, u, tuple(sorted(a))) for (h, u), a in sorted(wanted.items())),
-             insurance and rules.insurance, exact) for s in likely]
+    jobs = [(rules, tags, cards_seen, s, wanted, insurance and rules.insurance, exact) for s in likely]
     report = None if progress is None else (lambda name: progress(name, len(jobs)))
     results = map_jobs(_job, jobs, workers, report, [f"discards' count {s}" for s in likely])
     by_count = dict(zip(likely, results))
@@ -272,6 +266,25 @@ def index_table(rules: Rules, system: str, tags: Sequence[Any], cards_seen: int,
     if insurance and rules.insurance:
         ace = _insurance_index(tags, chances, by_count, total - cards_seen - 1, convention, exact)
     return IndexTable(rules, system, tags, cards_seen, cards_left, convention, rows, ace, left_out)
+
+
+def wanted_hands(rules: Rules, plays: Sequence[IndexPlay]) -> Wanted:
+    """The (hand, up card, actions) each counter's shoe is analysed for, for ``plays``: every
+    hand of a play (rank indices, highest first) with the actions of every play that has it;
+    a play the rules do not offer is an :class:`InvalidHandError`."""
+    wanted: dict[tuple[tuple[int, ...], int], set[Action]] = {}
+    for play in plays:
+        if play.play not in _offered(rules, play) or not set(play.instead) & _offered(rules, play):
+            raise InvalidHandError(f"{play.name}: the rules do not offer {play.play.key} "
+                                   f"or {play.instead_text()} with this hand")
+        for hand in play.hands():
+            key = (_hand_key(hand), play.up.index)
+            wanted.setdefault(key, set()).update((play.play,) + play.instead)
+    return tuple((h, u, tuple(sorted(a))) for (h, u), a in sorted(wanted.items()))
+
+
+def _hand_key(hand: Sequence[Rank]) -> tuple[int, ...]:
+    return tuple(sorted((c.index for c in hand), reverse=True))
 
 
 def _offered(rules: Rules, play: IndexPlay) -> set[Action]:
@@ -292,12 +305,21 @@ def _tag_sum(tags: Sequence[Fraction], cards: Sequence[int]) -> Fraction:
 
 def _play_index(play: IndexPlay, tags: tuple[Fraction, ...], chances: dict[Fraction, Fraction],
                 by_count: dict[Fraction, Any], cards_left: int, convention: Convention, exact: bool) -> PlayIndex:
+    difference, weight = play_sums(play, tags, chances, by_count, exact)
+    return _crossing(play, difference, weight, cards_left, convention, exact)
+
+
+def play_sums(play: IndexPlay, tags: tuple[Fraction, ...], chances: dict[Fraction, Any],
+              by_count: dict[Fraction, Any], exact: bool) -> tuple[dict[Fraction, Any], dict[Fraction, Any]]:
+    """A play's EV differences and weights by observed running count ``R`` at one depth (module
+    docstring: ``D(R)`` and ``P(R)``), from ``chances`` (the discards' count -> its weight) and
+    ``by_count`` (the discards' count -> :func:`_job`'s answer)."""
     difference: dict[Fraction, Any] = {}
     weight: dict[Fraction, Any] = {}
     for s, (hands, _) in by_count.items():
         p_s = chances[s] if exact else float(chances[s])
         for hand in play.hands():
-            key = (tuple(sorted((c.index for c in hand), reverse=True)), play.up.index)
+            key = (_hand_key(hand), play.up.index)
             dealt, evs, _ = hands[key]
             if not dealt:
                 continue
@@ -306,13 +328,24 @@ def _play_index(play: IndexPlay, tags: tuple[Fraction, ...], chances: dict[Fract
             w = p_s * dealt
             difference[observed] = difference.get(observed, 0) + w * (evs[play.play] - instead)
             weight[observed] = weight.get(observed, 0) + w
-    return _crossing(play, difference, weight, cards_left, convention, exact)
+    return difference, weight
+
+
+# insurance, as a play: against the ace alone, the common list's +3
+INSURANCE_PLAY = IndexPlay((), Rank.ACE, Action.STAND, (Action.STAND,), 3, "I18")
 
 
 def _insurance_index(tags: tuple[Fraction, ...], chances: dict[Fraction, Fraction], by_count: dict[Fraction, Any],
                      cards_left: int, convention: Convention, exact: bool) -> PlayIndex:
     """Insurance as a play against the ace alone (the hand not counted): an insurance bet of
     0.5 initial bets at insurance's EV, against not insuring."""
+    difference, weight = insurance_sums(tags, chances, by_count, exact)
+    return _crossing(INSURANCE_PLAY, difference, weight, cards_left, convention, exact)
+
+
+def insurance_sums(tags: tuple[Fraction, ...], chances: dict[Fraction, Any], by_count: dict[Fraction, Any],
+                   exact: bool) -> tuple[dict[Fraction, Any], dict[Fraction, Any]]:
+    """Insurance's differences and weights by observed running count (the discards and the ace)."""
     difference: dict[Fraction, Any] = {}
     weight: dict[Fraction, Any] = {}
     for s, (_, ace) in by_count.items():
@@ -321,27 +354,37 @@ def _insurance_index(tags: tuple[Fraction, ...], chances: dict[Fraction, Fractio
         w = (chances[s] if exact else float(chances[s])) * p_ace
         difference[observed] = difference.get(observed, 0) + w * ev / 2
         weight[observed] = weight.get(observed, 0) + w
-    play = IndexPlay((), Rank.ACE, Action.STAND, (Action.STAND,), 3, "I18")
-    return _crossing(play, difference, weight, cards_left, convention, exact)
+    return difference, weight
 
 
 def _crossing(play: IndexPlay, difference: dict[Fraction, Any], weight: dict[Fraction, Any], cards_left: int,
-              convention: Convention, exact: bool = False) -> PlayIndex:
+              convention: Convention, exact: bool = False, positions: dict[Fraction, Any] | None = None
+              ) -> PlayIndex:
+    """A play's index from its EV differences summed by observed running count at one depth
+    (``cards_left`` not seen when deciding); or, with ``positions``, summed by the convention's
+    true count (pooled over depths: bjcalc.shoeindex), each true count placed for the crossing
+    at ``positions[tc]``, the mean exact true count (exact divisor, not rounded) of what it pools."""
     counts = sorted(c for c in difference if weight[c] > 0)
     mean = {c: difference[c] / weight[c] for c in counts}
     # where the deviation turns better, going up the counts: (true count, exact divisor, interpolated)
     number: Callable[[Any], Any] = Fraction if exact else float
-    upward = [number(CARDS_PER_DECK * (low + (-mean[low] / (mean[high] - mean[low])) * (high - low)) / cards_left)
-              for low, high in zip(counts, counts[1:]) if mean[low] <= 0 < mean[high]]
-    downward = any(mean[low] > 0 >= mean[high] for low, high in zip(counts, counts[1:]))
+    pairs = list(zip(counts, counts[1:]))
+    if positions is None:
+        upward = [number(CARDS_PER_DECK * (low + (-mean[low] / (mean[high] - mean[low])) * (high - low)) / cards_left)
+                  for low, high in pairs if mean[low] <= 0 < mean[high]]
+        tc = {c: true_count(c, cards_left, convention.divisor, convention.rounding) for c in counts}
+    else:
+        upward = [number(positions[low] + (-mean[low] / (mean[high] - mean[low])) * (positions[high] - positions[low]))
+                  for low, high in pairs if mean[low] <= 0 < mean[high]]
+        tc = {c: c for c in counts}
+    downward = any(mean[low] > 0 >= mean[high] for low, high in pairs)
     monotone = len(upward) <= 1 and not downward
-    # the smallest count from which deviating is better at every count above
+    # the smallest running count from which deviating is better at every count above (one depth)
     running = None
-    for c in reversed(counts):
+    for c in reversed(counts if positions is None else ()):
         if mean[c] <= 0:
             break
         running = c
-    tc = {c: true_count(c, cards_left, convention.divisor, convention.rounding) for c in counts}
     best_index, best_gain = None, number(0)
     tie = 0 if exact else 1e-15
     if counts:

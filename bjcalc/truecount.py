@@ -548,7 +548,9 @@ def _chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut
                 w = w * columns[j][..., d[j]]
             return w
 
-        usable = [(d, q) for d, q in steps.items() if n + sum(d) <= cards]
+        # (a round that takes more cards of a class than the shoe holds has weight 0: left out, so
+        # that its slices of the arrays are not empty)
+        usable = [(d, q) for d, q in steps.items() if n + sum(d) <= cards and all(x <= t for x, t in zip(d, totals))]
         norm = np.zeros(shape)
         for d, q in usable:
             norm += weight(d, q)
@@ -592,6 +594,89 @@ def _wong_step(waiting: np.ndarray, playing: np.ndarray, at: dict[Fraction, floa
         if rc in at:
             here[rc] = float(playing[(rc_scaled == s_value) & valid].sum())
     return waiting, playing, here
+
+
+@dataclasses.dataclass(frozen=True)
+class RoundStarts:
+    """Where the rounds of a shoe start (:func:`round_start_states`): ``placement`` (``chain``,
+    ``renewal``, ``spaced`` or ``given``), the depths ``starts`` (cards seen), the share of the
+    rounds that start at each (``shares``), the running count's exact distribution at each
+    (``counts``, hypergeometric) and ``rounds``: per depth, running count -> the share of all
+    the shoe's rounds that start in that state (summing to 1 over every depth; exact Fractions
+    but for the chain, whose counts lean as the rounds' lengths make them)."""
+
+    placement: str
+    starts: tuple[int, ...]
+    shares: tuple[Fraction, ...]
+    counts: tuple[dict[Fraction, Fraction], ...]
+    rounds: tuple[dict[Fraction, Any], ...]
+    rounds_per_shoe: float
+    cards_per_round: float
+    # with wonging out along the chain: per depth, running count -> the share of all the
+    # shoe's rounds that the counter plays there (round_start_chain_playing)
+    played: tuple[dict[Fraction, float], ...] | None = None
+
+
+def round_start_states(rules: Rules, chart: Chart, tags: Sequence[Any], cut: int, *,
+                       placement: str | dict[int, Any] | None = None, seats: int = 1,
+                       irc: Fraction | int = 0, exact: bool = False,
+                       wong: tuple[Callable[[Fraction, int], Fraction], int | None, int | None] | None = None
+                       ) -> RoundStarts:
+    """The states (depth, running count) at which the rounds of a shoe dealt to ``cut`` cards
+    start, and the share of the rounds at each (module docstring, "Rounds along the shoe"):
+    ``placement`` ``chain``, ``renewal``, ``spaced`` or a mapping depth -> weight; default
+    (``None``) the chain where it can be followed (float, counts of up to
+    :data:`CHAIN_CLASSES` tag values), else renewal. ``bjcalc truecount`` and ``bjcalc index
+    --penetration`` both place their rounds with it. ``wong`` (``tc_of``, ``wong_in``,
+    ``wong_out``), on the chain: also the rounds the counter plays when wonging out."""
+    tags = as_tags(tags)
+    irc = Fraction(irc)
+    cards = sum(rules.shoe_counts)
+    cards_used = round_cards(rules, chart, seats)
+    per_round = sum(sum(c) * q for c, q in cards_used.items())
+    if placement is None:  # the chain where it can be followed, else renewal
+        placement = "renewal" if exact or len(TagClasses.of(tags).values) > CHAIN_CLASSES else "chain"
+    if placement == "chain" and exact:
+        raise InvalidShoeError("the chain placement is followed in floating point: with exact, use renewal or spaced")
+    chain: dict[int, dict[Fraction, float]] | None = None
+    chain_played: dict[int, dict[Fraction, float]] | None = None
+    if placement == "spaced":
+        starts = round_starts(cards, cut, per_round)
+        shares = tuple(Fraction(1, len(starts)) for _ in starts)
+        rounds_per_shoe = float(len(starts))
+    elif placement == "chain":
+        if wong is not None:
+            chain, chain_played = round_start_chain_playing(rules, chart, seats, tags, cut, irc, *wong)
+        else:
+            chain = round_start_chain(rules, chart, seats, tags, cut, irc)
+        starts = tuple(sorted(chain))
+        rounds_per_shoe = sum(sum(at.values()) for at in chain.values())
+        shares = tuple(Fraction(sum(chain[n].values()) / rounds_per_shoe) for n in starts)
+    else:
+        if placement == "renewal":
+            given = round_start_chances(cut, cards_used)
+        elif isinstance(placement, dict):  # as given (a simulator's measured placement, say): depth -> weight
+            given = placement
+        else:
+            raise InvalidShoeError(f"placement must be chain, renewal, spaced or a mapping of depths, "
+                                   f"not {placement!r}")
+        if any(not isinstance(n, int) or not 0 <= n < cut for n in given):
+            raise InvalidShoeError("placement: depths must be whole numbers below the cut card")
+        starts = tuple(sorted(n for n in given if given[n]))
+        whole = sum(Fraction(given[n]) for n in starts)
+        shares = tuple(Fraction(given[n]) / whole for n in starts)
+        rounds_per_shoe = float(whole)
+    counts = tuple(running_count_distribution(rules.shoe_counts, tags, n, irc) for n in starts)
+    rounds: tuple[dict[Fraction, Any], ...]
+    if chain is not None:
+        rounds = tuple({rc: m / rounds_per_shoe for rc, m in chain[n].items()} for n in starts)
+    else:
+        rounds = tuple({rc: p * share for rc, p in c.items()} for share, c in zip(shares, counts))
+    played = None
+    if chain_played is not None:
+        played = tuple({rc: m / rounds_per_shoe for rc, m in chain_played.get(n, {}).items()} for n in starts)
+    return RoundStarts(placement if isinstance(placement, str) else "given", starts, shares, counts, rounds,
+                       rounds_per_shoe, per_round, played)
 
 
 # -- the path of the count (wonging out) -------------------------------------------------------
@@ -919,50 +1004,19 @@ def truecount_analysis(
 
     full = Analysis(rules)
     chart = full.chart()
-    cards_used = round_cards(rules, chart, seats)
-    per_round = sum(sum(c) * q for c, q in cards_used.items())
-    if placement is None:  # the chain where it can be followed, else renewal (spaced when wonging out)
-        if exact or len(TagClasses.of(tags).values) > CHAIN_CLASSES:
-            placement = "spaced" if wong_out is not None else "renewal"
-        else:
-            placement = "chain"
-    if placement == "chain" and exact:
-        raise InvalidShoeError("the chain placement is followed in floating point: with exact, use renewal or spaced")
+    if placement is None and wong_out is not None:  # the chain where it can be followed, else spaced
+        chain_possible = not exact and len(TagClasses.of(tags).values) <= CHAIN_CLASSES
+        placement = "chain" if chain_possible else "spaced"
     if wong_out is not None and len(TagClasses.of(tags).values) > PATH_CLASSES:
         raise InvalidSpreadError(f"wonging out is followed for counts of at most {PATH_CLASSES} distinct tags; "
                                  f"this count has {len(TagClasses.of(tags).values)}")
     if wong_out is not None and placement not in ("spaced", "chain"):
         raise InvalidSpreadError("wonging out follows the count from round to round: it needs placement chain "
                                  "or spaced")
-    chain: dict[int, dict[Fraction, float]] | None = None
-    chain_played: dict[int, dict[Fraction, float]] | None = None
-    if placement == "spaced":
-        starts = round_starts(cards, cut, per_round)
-        shares = tuple(Fraction(1, len(starts)) for _ in starts)
-        rounds_per_shoe = float(len(starts))
-    elif placement == "chain":
-        if wong_out is not None:
-            chain, chain_played = round_start_chain_playing(rules, chart, seats, tags, cut, irc, tc_of, wong_in,
-                                                            wong_out)
-        else:
-            chain = round_start_chain(rules, chart, seats, tags, cut, irc)
-        starts = tuple(sorted(chain))
-        rounds_per_shoe = sum(sum(at.values()) for at in chain.values())
-        shares = tuple(Fraction(sum(chain[n].values()) / rounds_per_shoe) for n in starts)
-    else:
-        if placement == "renewal":
-            given = round_start_chances(cut, cards_used)
-        elif isinstance(placement, dict):  # as given (a simulator's measured placement, say): depth -> weight
-            given = placement
-        else:
-            raise InvalidShoeError(f"placement must be chain, renewal, spaced or a mapping of depths, "
-                                   f"not {placement!r}")
-        if any(not isinstance(n, int) or not 0 <= n < cut for n in given):
-            raise InvalidShoeError("placement: depths must be whole numbers below the cut card")
-        starts = tuple(sorted(n for n in given if given[n]))
-        whole = sum(Fraction(given[n]) for n in starts)
-        shares = tuple(Fraction(given[n]) / whole for n in starts)
-        rounds_per_shoe = float(whole)
+    where_rounds = round_start_states(rules, chart, tags, cut, placement=placement, seats=seats, irc=irc,
+                                      exact=exact, wong=None if wong_out is None else (tc_of, wong_in, wong_out))
+    placement, starts, shares = where_rounds.placement, where_rounds.starts, where_rounds.shares
+    per_round, rounds_per_shoe = where_rounds.cards_per_round, where_rounds.rounds_per_shoe
     index_depth = starts[len(starts) // 2]
 
     by_name = {p.name: p for p in default_plays(rules)}
@@ -987,12 +1041,7 @@ def truecount_analysis(
 
     # the count after each depth's cards, exactly; and the share of the rounds that start at each
     # (depth, running count): exact fractions but for the chain
-    counts = tuple(running_count_distribution(rules.shoe_counts, tags, n, irc) for n in starts)
-    rounds: list[dict[Fraction, Any]]
-    if chain is not None:
-        rounds = [{rc: m / rounds_per_shoe for rc, m in chain[n].items()} for n in starts]
-    else:
-        rounds = [{rc: p * share for rc, p in c.items()} for share, c in zip(shares, counts)]
+    counts, rounds = where_rounds.counts, where_rounds.rounds
     kept = _likely(rounds, tail)
     left_out = sum((w for at, likely in zip(rounds, kept) for rc, w in at.items() if rc not in likely), 0 * tail)
     job = task_key("truecount", rules, tags, irc, chart.to_dict(), [(p.name, i) for p, i in plays],
@@ -1016,9 +1065,8 @@ def truecount_analysis(
 
     number: Callable[[Any], Any] = Fraction if exact else float
     zero = number(0)
-    if chain_played is not None:
-        playing = [{rc: chain_played[n].get(rc, 0.0) / rounds_per_shoe for rc in rounds[i]}
-                   for i, n in enumerate(starts)]
+    if where_rounds.played is not None:  # wonging out along the chain
+        playing = [{rc: at.get(rc, 0.0) for rc in rounds[i]} for i, at in enumerate(where_rounds.played)]
     elif wong_out is not None:
         path = CountPath(rules.shoe_counts, tags, starts, tc_of, wong_in, wong_out, irc)
         playing = [{rc: p / len(starts) for rc, p in at.items()} for at in path.playing()]
@@ -1070,7 +1118,7 @@ def truecount_analysis(
         flat_all, second_moment, win, tuple(by_penetration), optimal, tuple((p.name, i) for p, i in plays),
         insurance_index, index_depth if indices == "computed" else None, left_out if exact else float(left_out),
         bound if exact else float(bound),
-        wong_in, wong_out, exact, run, placement if isinstance(placement, str) else "given", shares, rounds_per_shoe)
+        wong_in, wong_out, exact, run, placement, shares, rounds_per_shoe)
 
 
 def _fraction(value: Any, field: str) -> Fraction:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from bjcalc.cards import RANK_NOTATION, UP_INDICES
 from bjcalc.numbers import constant
@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc g
     from bjcalc.eor import EffectsOfRemoval, PlayEffects
     from bjcalc.indices import AllIndices, IndexTable
     from bjcalc.report import Report
+    from bjcalc.shoeindex import ShoeIndexTable
 
 
 def fixed(value: Any, places: int = 6, sign: bool = False) -> str:
@@ -215,21 +216,40 @@ INDEX_HEADERS = ["play", "instead", "index", "crossing TC", "common list", "gain
                  "hands"]
 
 
-def index_heading(table: IndexTable, rules: Rules) -> list[str]:
-    """The lines every index output opens with: the game, the count and depth, the convention and
-    what every number assumes."""
-    decks_dealt = Fraction(table.cards_seen, 52)
+def is_shoe_average(table: IndexTable | ShoeIndexTable) -> bool:
+    """Whether an index table is averaged over the shoe (``bjcalc index --penetration``)."""
+    return hasattr(table, "penetration")
+
+
+def index_heading(table: IndexTable | ShoeIndexTable, rules: Rules) -> list[str]:
+    """The lines every index output opens with: the game, the count and depth (or the average
+    over the shoe), the convention and what every number assumes."""
+    count = f"count: {table.system} (tags 2..A: {' '.join(_signed(table.tags[r]) for r in UP_INDICES)})"
+    if is_shoe_average(table):  # averaged over the shoe (bjcalc.shoeindex)
+        shoe = cast("ShoeIndexTable", table)
+        where = [f"{count}; {shoe.averaged()}",
+                 f"convention: {table.convention.describe()}"]
+        meaning = ("index: the integer whose rule gains most over the rounds dealt to the cut card; crossing: where "
+                   "the two plays' mean EVs, pooled by the convention's true count, cross (each true count placed at "
+                   "the mean exact true count of its rounds; exact divisor, not rounded); gain: EV per 100 rounds "
+                   "dealt over the shoe over never deviating (per initial bet); applies: share of rounds that deviate; "
+                   f"left out: {float(shoe.left_out):.2g} of the rounds (states below 1e-13 of the likeliest at "
+                   "their depth)")
+    else:
+        one = cast("IndexTable", table)
+        decks_dealt = Fraction(one.cards_seen, 52)
+        where = [f"{count}; depth: {one.cards_seen} cards ({float(decks_dealt):g} decks) dealt before the round, "
+                 f"{one.cards_left} not seen when the player decides ({float(one.decks_left):.2f} decks)",
+                 f"convention: {table.convention.describe()}"]
+        meaning = ("index: the integer whose rule gains most at this depth; crossing: where the two plays' EVs cross "
+                   "(exact divisor, not rounded); gain: EV per 100 rounds over never deviating (per initial bet); "
+                   "applies: share of rounds that deviate")
     return [
         rules_line(rules),
-        f"count: {table.system} (tags 2..A: {' '.join(_signed(table.tags[r]) for r in UP_INDICES)}); "
-        f"depth: {table.cards_seen} cards ({float(decks_dealt):g} decks) dealt before the round, "
-        f"{table.cards_left} not seen when the player decides ({float(table.decks_left):.2f} decks)",
-        f"convention: {table.convention.describe()}",
+        *where,
         "from the exact model of the counter's shoe: the player knows the count, the cards seen and the table, not the "
         "discards' ranks; CD play after the first decision (split hands CDZ-)",
-        "index: the integer whose rule gains most at this depth; crossing: where the two plays' EVs cross "
-        "(exact divisor, not rounded); gain: EV per 100 rounds over never deviating (per initial bet); "
-        "applies: share of rounds that deviate; a total's hands are weighted by how often the counter sees each",
+        f"{meaning}; a total's hands are weighted by how often the counter sees each",
         "insurance: against the ace alone (the player's cards not counted), a bet of 0.5 initial bets",
         "*: not monotone: the better play changes more than once over the likely counts (the index is still the "
         "best rule 'deviate at TC >= I'; the crossing shown is the one nearest it)",
@@ -241,7 +261,7 @@ def _signed(value: Fraction) -> str:
     return text if value <= 0 else "+" + text
 
 
-def index_rows(table: IndexTable) -> list[list[str]]:
+def index_rows(table: IndexTable | ShoeIndexTable) -> list[list[str]]:
     rows = []
     entries = list(table.plays) + ([table.insurance] if table.insurance is not None else [])
     for entry in entries:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from bjcalc.cards import RANK_NOTATION
 from bjcalc.render.common import (
@@ -17,6 +17,7 @@ from bjcalc.render.common import (
     Index,
     eor_rows,
     exact_text,
+    is_shoe_average,
 )
 from bjcalc.results import (
     is_rational,
@@ -28,6 +29,7 @@ if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc g
     from bjcalc.eor import EffectsOfRemoval, PlayEffects
     from bjcalc.indices import AllIndices, IndexTable
     from bjcalc.matrix import EvMatrix
+    from bjcalc.shoeindex import ShoeIndexTable
     from bjcalc.truecount import TrueCountResult
 
 
@@ -156,21 +158,29 @@ def insurance_csv(table: InsuranceTable, exact: bool) -> str:
     return _csv(rows)
 
 
-def index_csv(table: IndexTable) -> str:
+def index_csv(table: IndexTable | ShoeIndexTable) -> str:
     """One line per play: its name, what is played instead, the index, the crossing true count,
     the common list's index, the gain per 100 rounds, the share of rounds that deviate."""
     rows: list[Sequence[Any]] = [["play", "instead", "index", "crossing", "published", "gain_per_100", "frequency",
                                   "monotone"]]
+    # averaged over the shoe (--penetration): every line says over what, and with which convention
+    shoe = cast("ShoeIndexTable", table) if is_shoe_average(table) else None
+    if shoe is not None:
+        rows[0] = [*rows[0], "averaged_to_penetration", "placement", "divisor", "rounding"]
     entries = list(table.plays) + ([table.insurance] if table.insurance is not None else [])
     for entry in entries:
         insurance = entry is table.insurance
-        rows.append(["insurance" if insurance else entry.play.name,
-                     "no insurance" if insurance else entry.play.instead_text(),
-                     "" if entry.index is None else entry.index,
-                     "" if entry.crossing is None else _index_number(entry.crossing),
-                     "" if entry.play.published is None else entry.play.published,
-                     _index_number(entry.gain_per_100), _index_number(entry.frequency),
-                     "yes" if entry.monotone else "no"])
+        row = ["insurance" if insurance else entry.play.name,
+               "no insurance" if insurance else entry.play.instead_text(),
+               "" if entry.index is None else entry.index,
+               "" if entry.crossing is None else _index_number(entry.crossing),
+               "" if entry.play.published is None else entry.play.published,
+               _index_number(entry.gain_per_100), _index_number(entry.frequency),
+               "yes" if entry.monotone else "no"]
+        if shoe is not None:
+            row += [_index_number(float(shoe.penetration)), shoe.placement,
+                    table.convention.divisor.value, table.convention.rounding.value]
+        rows.append(row)
     return _csv(rows)
 
 

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from bjcalc.indices import AllIndices, IndexTable
     from bjcalc.report import Report
     from bjcalc.results import ChartException
+    from bjcalc.shoeindex import ShoeIndexTable
     from bjcalc.truecount import TrueCountResult
 
 #: Column order of every chart table, as printed cards have it.
@@ -515,7 +516,7 @@ def chart_html(chart, result, exceptions_, seen: Sequence[str] = (), counter: st
     )
 
 
-def index_html(table: IndexTable, rules: Any) -> str:
+def index_html(table: IndexTable | ShoeIndexTable, rules: Any) -> str:
     """``bjcalc index`` as one self-contained page: what the numbers assume, then the plays."""
     game, *heading = index_heading(table, rules)
     notes = "\n".join(f"<li>{escape(line)}</li>" for line in heading)

@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc g
     from bjcalc.indices import AllIndices, IndexTable
     from bjcalc.matrix import EvMatrix
     from bjcalc.report import Report, RuleEffects
+    from bjcalc.shoeindex import ShoeIndexTable
     from bjcalc.sidebets import SideBetResult
     from bjcalc.truecount import TrueCountResult
 
@@ -352,8 +353,9 @@ def insurance_json(table: InsuranceTable, rules: Rules, exact: bool) -> str:
     return dumps(document("insurance-index", table.to_data(), rules, exact))
 
 
-def index_json(table: IndexTable | AllIndices, rules: Rules, exact: bool = False) -> str:
-    """``bjcalc index``; with ``--all`` (an :class:`AllIndices`) also ``likely_share`` and ``cells``."""
+def index_json(table: IndexTable | ShoeIndexTable | AllIndices, rules: Rules, exact: bool = False) -> str:
+    """``bjcalc index``; with ``--all`` (an :class:`AllIndices`) also ``likely_share`` and ``cells``;
+    with ``--penetration`` (a :class:`ShoeIndexTable`) the average over the shoe."""
     return dumps(document("index", table.to_data(), rules, exact))
 
 

@@ -71,6 +71,7 @@ if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc g
     from bjcalc.indices import AllIndices, IndexTable
     from bjcalc.matrix import EvMatrix
     from bjcalc.report import Report, RuleEffects
+    from bjcalc.shoeindex import ShoeIndexTable
     from bjcalc.truecount import TrueCountResult
 
 
@@ -162,7 +163,7 @@ def insurance_markdown(table: InsuranceTable, rules: Rules, exact: bool) -> str:
                       *[f"\n{line}" for line in insurance_missing(table)], ""])
 
 
-def index_markdown(table: IndexTable, rules: Rules) -> str:
+def index_markdown(table: IndexTable | ShoeIndexTable, rules: Rules) -> str:
     game, *heading = index_heading(table, rules)
     return "\n".join([f"# Index numbers: {game}", "", *[f"- {line}" for line in heading], "",
                       tabulate(index_rows(table), headers=INDEX_HEADERS, tablefmt="github", disable_numparse=True),

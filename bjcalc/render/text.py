@@ -67,6 +67,7 @@ if TYPE_CHECKING:
     from bjcalc.indices import AllIndices, IndexTable
     from bjcalc.matrix import EvMatrix, MatrixCell
     from bjcalc.report import Report, RuleEffects
+    from bjcalc.shoeindex import ShoeIndexTable
     from bjcalc.truecount import (
         TrueCountResult,  # types only: importing these would load the engine (bjcalc games must not)
     )
@@ -657,7 +658,7 @@ def insurance_text(table: InsuranceTable, rules: Rules, exact: bool) -> str:
                       insurance_index_table(table, exact, "simple"), *insurance_missing(table)])
 
 
-def index_text(table: IndexTable, rules: Rules) -> str:
+def index_text(table: IndexTable | ShoeIndexTable, rules: Rules) -> str:
     """``bjcalc index``: one line per play, after the heading (:func:`index_heading`)."""
     game, *heading = index_heading(table, rules)
     return "\n".join([f"Index numbers   {game}", *heading, "",
