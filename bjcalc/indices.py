@@ -513,7 +513,7 @@ def hand_classes() -> tuple[tuple[str, str, tuple[Rank, ...] | HandTotal], ...]:
 def _likely_counts(weight: dict[Fraction, Any], share: Fraction) -> list[Fraction]:
     """The observed running counts in the centred ``share`` of ``weight``: a count is left out
     where the weight at it and every count below it (or at it and every count above) is less than
-    half the rest."""
+    ``(1 - share) / 2`` of the whole."""
     counts = sorted(c for c in weight if weight[c] > 0)
     total = sum(weight[c] for c in counts)
     tail = float(1 - share) / 2 * float(total)
