@@ -21,6 +21,7 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import hashlib
+import itertools
 import json
 import os
 import sqlite3
@@ -230,6 +231,10 @@ def _batch_size(tasks: int, workers: int, asked: int | None) -> int:
     return max(1, min(32, tasks // (8 * max(1, workers))))
 
 
+# batches in flight per local worker process
+IN_FLIGHT = 2
+
+
 def _on_processes(todo: Sequence[Task], workers: int | None, batch: int | None,
                   finished: Callable[[list[tuple[str, Any, float]]], None], stats: RunStats) -> None:
     from bjcalc.eor import _context
@@ -248,11 +253,21 @@ def _on_processes(todo: Sequence[Task], workers: int | None, batch: int | None,
         progressed = False
         with pools.processes(min(count, len(pending)), _context()) as pool:
             try:
-                futures = {pool.submit(_timed, part): i for i, part in pending.items()}
-                for future in concurrent.futures.as_completed(futures):
-                    finished(future.result())
-                    del pending[futures[future]]
-                    progressed = True
+                # a few batches a worker in flight, the next submitted as one is stored: the
+                # results waiting to be stored stay few however fast the workers are, and a
+                # stored batch's future (and its results) is let go at once
+                queue = iter(list(pending))
+                futures = {}
+                for i in itertools.islice(queue, IN_FLIGHT * count):
+                    futures[pool.submit(_timed, pending[i])] = i
+                while futures:
+                    done, _ = concurrent.futures.wait(futures, return_when=concurrent.futures.FIRST_COMPLETED)
+                    for future in done:
+                        finished(future.result())
+                        del pending[futures.pop(future)]
+                        progressed = True
+                        for i in itertools.islice(queue, 1):
+                            futures[pool.submit(_timed, pending[i])] = i
             except concurrent.futures.process.BrokenProcessPool:
                 stats.restarts += 1
         if pending and not progressed:
@@ -280,8 +295,9 @@ def _on_dask(todo: Sequence[Task], scheduler: str, batch: int | None,
         batches = _batches(todo, _batch_size(len(todo), workers, batch))
         # pure=False: a batch is never deduplicated against another client's; retries re-run
         # a batch whose worker died before it finished
-        futures = client.map(_timed, batches, pure=False, retries=3)
-        for future in distributed.as_completed(futures):
+        completed = distributed.as_completed(client.map(_timed, batches, pure=False, retries=3))
+        for future in completed:
             finished(future.result())
+            future.release()  # stored: the cluster may forget it (its workers would hold every result)
     finally:
         client.close()

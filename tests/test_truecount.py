@@ -430,6 +430,24 @@ def test_memory_stays_flat_over_hundreds_of_tasks():
     assert last - first < 200_000, (first, last)  # results go to the store, not to memory
 
 
+def _many_numbers(i: int) -> list[float]:
+    return [i + k / 4096 for k in range(2048)]
+
+
+def test_memory_stays_flat_over_a_run_on_worker_processes(tmp_path):
+    """Each finished batch's results go to the store and are let go: 300 results of 2,048
+    floats each (about 20 MB held as Python objects) are never held together."""
+    tasks = [Task(f"n{i}", _many_numbers, (i,)) for i in range(300)]
+    with TaskStore(tmp_path / "s.sqlite") as store:
+        tracemalloc.start()
+        base, _ = tracemalloc.get_traced_memory()
+        run_tasks(tasks, store, "job", workers=2, batch=5)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        assert store.rows() == 300 and store.get("n299")[-1] == 299 + 2047 / 4096
+    assert peak - base < 6_000_000, (base, peak)
+
+
 def test_a_store_that_cannot_be_opened_is_one_line(tmp_path):
     bad = tmp_path / "not-a-db.sqlite"
     bad.write_bytes(b"this is not sqlite" * 100)
