@@ -1033,32 +1033,24 @@ def index(system_name: str | None, tag_text: str | None, cards_seen: int | None,
         seen = depth_of(cards_seen, depth, rules)
         if every_play:
             with _progress("index numbers, every hand") as step:
-                found = all_indices(rules, system.name, system.tags, seen, convention_of(divisor, rounding),
+                table = all_indices(rules, system.name, system.tags, seen, convention_of(divisor, rounding),
                                     workers=workers, progress=step, exact=exact)
-            if fmt == "json":
-                click.echo(index_json(found, rules, exact))
-            elif fmt == "csv":
-                click.echo(all_index_csv(found), nl=False)
-            elif fmt == "markdown":
-                click.echo(all_index_markdown(found, rules), nl=False)
-            elif fmt == "html":
-                click.echo(all_index_html(found, rules))
-            else:
-                click.echo(all_index_text(found, rules))
-            return
-        with _progress("index numbers") as step:
-            table = index_table(rules, system.name, system.tags, seen, asked, convention_of(divisor, rounding),
-                                workers=workers, progress=step, exact=exact)
+        else:
+            with _progress("index numbers") as step:
+                table = index_table(rules, system.name, system.tags, seen, asked, convention_of(divisor, rounding),
+                                    workers=workers, progress=step, exact=exact)
+    csv_of, markdown_of, html_of, text_of = ((all_index_csv, all_index_markdown, all_index_html, all_index_text)
+                                             if every_play else (index_csv, index_markdown, index_html, index_text))
     if fmt == "json":
         click.echo(index_json(table, rules, exact))
     elif fmt == "csv":
-        click.echo(index_csv(table), nl=False)
+        click.echo(csv_of(table), nl=False)
     elif fmt == "markdown":
-        click.echo(index_markdown(table, rules), nl=False)
+        click.echo(markdown_of(table, rules), nl=False)
     elif fmt == "html":
-        click.echo(index_html(table, rules))
+        click.echo(html_of(table, rules))
     else:
-        click.echo(index_text(table, rules))
+        click.echo(text_of(table, rules))
 
 
 # -- what a count and a spread are worth (issue 21) -------------------------------------------------

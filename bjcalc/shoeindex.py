@@ -50,8 +50,8 @@ from bjcalc.indices import (
 )
 from bjcalc.results import _Data
 from bjcalc.rules import Rules
-from bjcalc.tasks import RunStats, Task, TaskStore, run_tasks, task_key
-from bjcalc.truecount import _fraction, round_start_states
+from bjcalc.tasks import RunStats, Task, TaskStore, task_key
+from bjcalc.truecount import _fraction, round_start_states, run_states
 
 STRATEGY = "CD play after the first decision, on the counter's shoe; split hands CDZ-"
 
@@ -173,15 +173,9 @@ def shoe_index_table(rules: Rules, system: str, tags: Sequence[Any],
     job = task_key("index-state", rules, tags, wanted, insure, exact)
     tasks = [Task(task_key(job, n, rc), state_task, (rules, tags, n, rc, wanted, insure, exact))
              for n, at in zip(starting.starts, kept) for rc in sorted(at)]
-    # the deepest state first, here: a shoe too small for the plays at the cut card says so at once
-    deepest = max(range(len(tasks)), key=lambda i: tasks[i].arguments[2])
     store = store if store is not None else TaskStore(None)
-    try:
-        run_tasks([tasks[deepest]], store, job, workers=1, scheduler=scheduler)
-    except InvalidShoeError as error:
-        raise InvalidShoeError(f"penetration {float(pen):g} leaves {cards - tasks[deepest].arguments[2]} cards at the "
-                               f"last round's start: {error} (a smaller --penetration)") from None
-    run = run_tasks(tasks, store, job, workers=workers, scheduler=scheduler, progress=progress, batch=batch)
+    run = run_states(tasks, store, job, cards, pen, "a smaller --penetration", workers=workers, scheduler=scheduler,
+                     progress=progress, batch=batch)
 
     # one depth at a time (the analyses of every state at once would be a few hundred MB at 6 decks)
     pools = {play.name: _Pool(convention, exact) for play in plays}

@@ -1053,14 +1053,8 @@ def truecount_analysis(
             where[n, rc] = key
             tasks.append(Task(key, state_task, (rules, tags, n, rc, irc, chart, plays, insurance_index,
                                                 convention, exact)))
-    # the deepest state first, here: a shoe too small for a round at the cut card says so at once
-    deepest = max(range(len(tasks)), key=lambda i: tasks[i].arguments[2])
-    try:
-        run_tasks([tasks[deepest]], store, job, workers=1, scheduler=scheduler)
-    except InvalidShoeError as error:
-        raise InvalidShoeError(f"penetration {float(pen):g} leaves {cards - tasks[deepest].arguments[2]} cards at the "
-                               f"last round's start: {error} (a smaller --penetration, or fewer split hands)") from None
-    run = run_tasks(tasks, store, job, workers=workers, scheduler=scheduler, progress=progress, batch=batch)
+    run = run_states(tasks, store, job, cards, pen, "a smaller --penetration, or fewer split hands",
+                     workers=workers, scheduler=scheduler, progress=progress, batch=batch)
     values = {state: store.get(key) for state, key in where.items()}
 
     number: Callable[[Any], Any] = Fraction if exact else float
@@ -1119,6 +1113,21 @@ def truecount_analysis(
         insurance_index, index_depth if indices == "computed" else None, left_out if exact else float(left_out),
         bound if exact else float(bound),
         wong_in, wong_out, exact, run, placement, shares, rounds_per_shoe)
+
+
+def run_states(tasks: Sequence[Task], store: TaskStore, job: str, cards: int, pen: Fraction, remedy: str, *,
+               workers: int | None, scheduler: str | None, progress: Callable[[int, int], None] | None,
+               batch: int | None) -> RunStats:
+    """Run the (depth, running count) tasks of a shoe (``arguments[2]``: the cards seen), the
+    deepest first, here: a shoe too small for the work at the cut card says so at once, in one
+    line naming the ``remedy``."""
+    deepest = max(range(len(tasks)), key=lambda i: tasks[i].arguments[2])
+    try:
+        run_tasks([tasks[deepest]], store, job, workers=1, scheduler=scheduler)
+    except InvalidShoeError as error:
+        raise InvalidShoeError(f"penetration {float(pen):g} leaves {cards - tasks[deepest].arguments[2]} cards at the "
+                               f"last round's start: {error} ({remedy})") from None
+    return run_tasks(tasks, store, job, workers=workers, scheduler=scheduler, progress=progress, batch=batch)
 
 
 def _fraction(value: Any, field: str) -> Fraction:
