@@ -101,6 +101,19 @@ static void table_free(Table *t)
     free(t->keys), free(t->entry), free(t->found), free(t->tables);
 }
 
+/* A filled table as (found keys, tables) bytes, or MemoryError where `ok` is 0; frees it. */
+static PyObject *table_result(Table *t, int ok)
+{
+    PyObject *out = NULL;
+    if (!ok)
+        PyErr_NoMemory();
+    else
+        out = Py_BuildValue("(y#y#)", (const char *)t->found, (Py_ssize_t)(sizeof(int64_t) * t->count),
+                            (const char *)t->tables, (Py_ssize_t)(sizeof(int64_t) * t->width * t->count));
+    table_free(t);
+    return out;
+}
+
 /* The counts of the multiset `key` (added, zeroed, where new); NULL when out of memory. */
 static int64_t *counts_of(Table *t, int64_t key)
 {
@@ -170,13 +183,7 @@ static PyObject *sign_tables(PyObject *self, PyObject *args)
         }
     }
     Py_END_ALLOW_THREADS
-    PyObject *out = NULL;
-    if (!ok)
-        PyErr_NoMemory();
-    else
-        out = Py_BuildValue("(y#y#)", (const char *)t.found, (Py_ssize_t)(sizeof(int64_t) * t.count),
-                            (const char *)t.tables, (Py_ssize_t)(sizeof(int64_t) * t.width * t.count));
-    table_free(&t);
+    PyObject *out = table_result(&t, ok);
     for (int k = 0; k < got; k++)
         PyBuffer_Release(&views[k]);
     return out;
@@ -264,13 +271,7 @@ static PyObject *joint_tables(PyObject *self, PyObject *args)
         }
     }
     Py_END_ALLOW_THREADS
-    PyObject *out = NULL;
-    if (!ok)
-        PyErr_NoMemory();
-    else
-        out = Py_BuildValue("(y#y#)", (const char *)t.found, (Py_ssize_t)(sizeof(int64_t) * t.count),
-                            (const char *)t.tables, (Py_ssize_t)(sizeof(int64_t) * t.width * t.count));
-    table_free(&t);
+    PyObject *out = table_result(&t, ok);
     free(live_a), free(live_b);
     for (int k = 0; k < got; k++)
         PyBuffer_Release(&views[k]);
