@@ -660,6 +660,23 @@ _PLAYS = click.option("--play", "plays", multiple=True, metavar="'HAND v UP ACTI
                       "by its chance), s18 or soft18 (A,7). Repeatable.")
 _WORKERS = click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
                         help="Processes for the analyses (default: one per core).")
+def _task_options(when: str = "") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--scheduler`` and ``--store``, the task layer's options (``when``: the help's opening
+    condition, e.g. ``"With --penetration: "``)."""
+    def sentence(text: str) -> str:
+        return text[0].upper() + text[1:]
+
+    def apply(command: Callable[..., Any]) -> Callable[..., Any]:
+        command = click.option("--store", "store_path", default=None, metavar="FILE",
+                               help=sentence(f"{when}SQLite file of results, one row per analysis: a run resumes "
+                                             "where it stopped (default: truecount.sqlite in bjcalc's cache; 'none': "
+                                             "memory only)."))(command)
+        return click.option("--scheduler", default=None, metavar="ADDRESS",
+                            help=sentence(f"{when}run the analyses on a Dask distributed cluster (pip install "
+                                          "'bjcalc[dask]'), e.g. tcp://10.0.0.5:8786."))(command)
+    return apply
+
+
 _TABLE_FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json"]),
                              default="text", help="Output format (json: docs/json.md).")
 
@@ -977,12 +994,7 @@ def insurance_index(system_name: str | None, tag_text: str | None, hand: str | N
 @click.option("--rounding", type=click.Choice(["floor", "truncate", "round", "none"]), default="floor",
               help="How the true count is rounded before comparing with the index (floor: Blackjack Attack).")
 @_WORKERS
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="With --penetration: run the analyses on a Dask distributed cluster (pip install "
-              "'bjcalc[dask]'), e.g. tcp://10.0.0.5:8786.")
-@click.option("--store", "store_path", default=None, metavar="FILE",
-              help="With --penetration: SQLite file of results, one row per analysis: a run resumes where it "
-              "stopped (default: truecount.sqlite in bjcalc's cache; 'none': memory only).")
+@_task_options("With --penetration: ")
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json", "html"]), default="text",
               help="Output format (json: docs/json.md; html: one self-contained page).")
 @EXACT
@@ -1089,12 +1101,7 @@ def index(system_name: str | None, tag_text: str | None, cards_seen: int | None,
               help="At each depth, the least likely running counts, together at most this share, are not analysed "
               "(their effect is bounded and printed); 0: every one.")
 @_WORKERS
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Run the analyses on a Dask distributed cluster (pip install 'bjcalc[dask]'), e.g. "
-              "tcp://10.0.0.5:8786.")
-@click.option("--store", "store_path", default=None, metavar="FILE",
-              help="SQLite file of results, one row per analysis: a run resumes where it stopped "
-              "(default: truecount.sqlite in bjcalc's cache; 'none': memory only).")
+@_task_options()
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json", "html"]), default="text",
               help="Output format (json: docs/json.md; html: one self-contained page with plots).")
 @EXACT
