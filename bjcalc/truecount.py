@@ -180,12 +180,31 @@ Dist = dict[tuple[int, ...], float]  # the cards used, by tag class -> probabili
 
 
 def _conv(a: Dist, b: Dist) -> Dist:
-    out: Dist = {}
-    for i, p in a.items():
-        for j, q in b.items():
-            key = tuple(x + y for x, y in zip(i, j))
-            out[key] = out.get(key, 0.0) + p * q
-    return out
+    """The cards of two independent parts of a round together."""
+    if len(a) * len(b) < 2_000:
+        out: Dist = {}
+        for i, p in a.items():
+            for j, q in b.items():
+                key = tuple(x + y for x, y in zip(i, j))
+                out[key] = out.get(key, 0.0) + p * q
+        return out
+    # large ones on dense arrays: the larger spread out, shifted and added once per key of the
+    # smaller (the same products, added in another order); every sum of keys stays a key
+    if len(a) < len(b):
+        a, b = b, a
+    keys_a, keys_b = np.array(list(a), dtype=np.int64), np.array(list(b), dtype=np.int64)
+    shape_a = tuple(int(m) + 1 for m in keys_a.max(axis=0))
+    shape = tuple(int(m) + x for m, x in zip(keys_b.max(axis=0), shape_a))
+    dense, held = np.zeros(shape_a), np.zeros(shape_a, dtype=bool)
+    dense[tuple(keys_a.T)] = list(a.values())
+    held[tuple(keys_a.T)] = True
+    total, support = np.zeros(shape), np.zeros(shape, dtype=bool)
+    for j, q in b.items():
+        at = tuple(slice(x, x + m) for x, m in zip(j, shape_a))
+        total[at] += dense * q
+        support[at] |= held
+    where = np.argwhere(support)
+    return dict(zip(map(tuple, where.tolist()), total[support].tolist()))
 
 
 def _scaled(a: Dist, w: float, into: Dist) -> None:
@@ -200,11 +219,13 @@ def _plus(a: Dist, b: Dist) -> Dist:
 
 
 class _Cards:
-    """Card vectors by tag class (one class: the number of cards)."""
+    """Card vectors by tag class (one class: the number of cards), and the cards a hand that
+    hits by a chart goes on to draw, worked out once per (chart, total, softness)."""
 
     def __init__(self, of_rank: Sequence[int]) -> None:
         self.of_rank = tuple(of_rank)
         self.size = max(self.of_rank) + 1
+        self._hits: dict[tuple[int, int, bool], tuple[UpcardChart, Dist, Dist]] = {}
 
     def of(self, *ranks: int) -> tuple[int, ...]:
         out = [0] * self.size
@@ -216,7 +237,33 @@ class _Cards:
         return {self.of(*ranks): 1.0}
 
     def add(self, d: Dist, r: int) -> Dist:
-        return _conv(d, self.one(r))
+        """``d`` with one more card of rank ``r`` (a shift of every key: nothing to add up)."""
+        c = self.of_rank[r]
+        return {i[:c] + (i[c] + 1,) + i[c + 1:]: q for i, q in d.items()}
+
+    def shift(self, d: Dist, by: tuple[int, ...]) -> Dist:
+        return {tuple(x + y for x, y in zip(i, by)): q for i, q in d.items()}
+
+    def hits(self, chart: UpcardChart, total: int, soft: bool, p: list[float]) -> tuple[Dist, Dist]:
+        """The cards a hand of ``total`` draws when it hits now and then by the chart's 3+-card
+        plays: ending live (standing) and busted."""
+        key = (id(chart), total, soft)
+        if key not in self._hits:
+            live: Dist = {}
+            dead: Dist = {}
+            for r in range(10):
+                t, s = _total_after(total, soft, r)
+                card = self.one(r)
+                if t > 21:
+                    _scaled(card, p[r], dead)
+                elif t == 21 or not chart.hit[cell_of(t, s)]:
+                    _scaled(card, p[r], live)
+                else:
+                    alive, gone = self.hits(chart, t, s, p)
+                    _scaled(self.add(alive, r), p[r], live)
+                    _scaled(self.add(gone, r), p[r], dead)
+            self._hits[key] = (chart, live, dead)  # (the chart kept: its id is the key)
+        return self._hits[key][1:]
 
 
 def round_cards(rules: Rules, chart: Chart, seats: int = 1, of_rank: Sequence[int] = (0,) * 10) -> Dist:
@@ -312,22 +359,11 @@ def _total_after(total: int, soft: bool, r: int) -> tuple[int, bool]:
 
 def _hit_cards(chart: UpcardChart, total: int, soft: bool, held: Dist, p: list[float],
                cards: _Cards) -> tuple[Dist, Dist]:
-    """The cards a hand ends with when it hits now and then by the chart's 3+-card plays: live
-    (standing) and busted."""
-    live: Dist = {}
-    dead: Dist = {}
-    for r in range(10):
-        t, s = _total_after(total, soft, r)
-        after = cards.add(held, r)
-        if t > 21:
-            _scaled(after, p[r], dead)
-        elif t == 21 or not chart.hit[cell_of(t, s)]:
-            _scaled(after, p[r], live)
-        else:
-            alive, gone = _hit_cards(chart, t, s, after, p, cards)
-            _scaled(alive, p[r], live)
-            _scaled(gone, p[r], dead)
-    return live, dead
+    """The cards a hand (``held``, one card vector) ends with when it hits now and then by the
+    chart's 3+-card plays: live (standing) and busted."""
+    (start,) = held
+    live, dead = cards.hits(chart, total, soft, p)
+    return cards.shift(live, start), cards.shift(dead, start)
 
 
 def _split_cards(rules: Rules, chart: UpcardChart, pair: int, p: list[float], cards: _Cards) -> Dist:
@@ -431,6 +467,9 @@ CHAIN_CLASSES = 3
 # round shapes (cards by class) rarer than this are left out of the chain's steps (together
 # about 1e-7 of the rounds at 6 decks; the rest are renormalised)
 CHAIN_NEGLIGIBLE = 1e-9
+# states of the chain holding less than this of a round (expected rounds a shoe) carry nothing
+# on: far below the tail (``--tail``) and the rounding of what is kept
+CHAIN_FLOOR = 1e-20
 
 
 # the chain follows the aces apart from the rest of their tag class (a blackjack ends a round
@@ -519,6 +558,15 @@ def _chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut
         mass[0][1 if wong[1] is not None else 2][origin] = 1.0
     out: dict[int, dict[Fraction, float]] = {}
     played: dict[int, dict[Fraction, float]] = {}
+    # the steps by how they shift the classes but the last (the rounds' chances over the full
+    # shoe's class shares, reweighted at each depth by what is left: module docstring)
+    shifts: dict[tuple[int, ...], list[tuple[int, float, int]]] = {}
+    for d, q in steps.items():
+        if all(x <= t for x, t in zip(d[:-1], totals)):
+            odds = q / whole / math.prod(share[j] ** d[j] for j in range(k))
+            shifts.setdefault(tuple(d[:-1]), []).append((d[-1], odds, sum(d)))
+    by_shift = sorted(shifts.items())
+    columns = [ff[j].reshape([-1 if i == j else 1 for i in range(k - 1)] + [longest + 1]) for j in range(k - 1)]
     for n in range(cut):
         masses = mass.pop(n, None)
         if masses is None or not masses[0].any():
@@ -535,36 +583,49 @@ def _chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut
         if wong is not None:
             masses[1], masses[2], played[n] = _wong_step(masses[1], masses[2], at, rc_scaled, valid, classes, irc,
                                                          cards - n, wong)
-        # the reweighted steps from every state of this depth: per class a column of factors
-        # (broadcast, not gathered), the last class's from one table per depth
-        lasts = np.where(valid[..., None], ff[-1][last_index], 0.0)  # (*shape, longest + 1)
-        columns = [ff[j].reshape([-1 if i == j else 1 for i in range(k - 1)] + [longest + 1]) for j in range(k - 1)]
-
-        def weight(d: tuple[int, ...], q: float, n: int = n, lasts: np.ndarray = lasts,
-                   columns: list[np.ndarray] = columns) -> np.ndarray:
-            w = lasts[..., d[-1]] * (q / whole / math.prod(share[j] ** d[j] for j in range(k))
-                                     / math.prod(range(cards - n - sum(d) + 1, cards - n + 1)))
-            for j in range(k - 1):
-                w = w * columns[j][..., d[j]]
-            return w
-
-        # (a round that takes more cards of a class than the shoe holds has weight 0: left out, so
-        # that its slices of the arrays are not empty)
-        usable = [(d, q) for d, q in steps.items() if n + sum(d) <= cards and all(x <= t for x, t in zip(d, totals))]
-        norm = np.zeros(shape)
-        for d, q in usable:
-            norm += weight(d, q)
-        divisor = np.where(norm > 0, norm, 1.0)
-        scaled = [m / divisor for m in masses]
-        for d, q in usable:
-            if n + sum(d) >= cut:
+        # the reweighted steps from every state of this depth where rounds start (the box
+        # around the states holding more than CHAIN_FLOOR of a round): per class a column of
+        # factors (broadcast, not gathered), the last class's from one table per depth; the
+        # steps that shift the other classes alike are taken together
+        cells = np.argwhere(here > CHAIN_FLOOR)
+        if not len(cells):
+            continue
+        low, high = cells.min(axis=0).tolist(), (cells.max(axis=0) + 1).tolist()
+        box = tuple(slice(a, b) for a, b in zip(low, high))
+        lasts = np.moveaxis(np.where(valid[box][..., None], ff[-1][last_index[box]], 0.0), -1, 0)  # (longest+1, *box)
+        cols = [columns[j][tuple(box[j] if i == j else slice(None) for i in range(k - 1))] for j in range(k - 1)]
+        falling = np.cumprod([1.0] + [float(cards - n - i) for i in range(longest * k)])  # ff(L - N, s)
+        groups = []
+        for shift, members in by_shift:
+            usable = [(c, q) for c, q, size in members if n + size <= cards and c <= totals[-1]]
+            if not usable:
                 continue
-            step = weight(d, q)
-            target = tuple(slice(x, None) for x in d[:-1])
-            source = tuple(slice(0, shape[j] - d[j]) for j in range(k - 1))
-            into = mass.setdefault(n + sum(d), [np.zeros(shape) for _ in range(carried)])
-            for m, s in zip(into, scaled):
-                m[target] += (s * step)[source]
+            column = np.ones(lasts.shape[1:])
+            for j in range(k - 1):
+                column = column * cols[j][..., shift[j]]
+            lengths = np.array([sum(shift) + c for c, _ in usable])
+            factor = np.array([q for _, q in usable]) / falling[lengths]
+            groups.append((shift, lengths, column, np.array([c for c, _ in usable]), factor))
+        norm = np.zeros(lasts.shape[1:])
+        for _, _, column, last_cards, factor in groups:
+            norm += column * np.tensordot(factor, lasts[last_cards], axes=1)
+        divisor = np.where(norm > 0, norm, 1.0)
+        scaled = [m[box] / divisor for m in masses]
+        for shift, lengths, column, last_cards, factor in groups:
+            before = lengths < cut - n  # the rounds that start another before the cut card
+            sizes = [min(b - a, shape[j] - shift[j] - a) for j, (a, b) in enumerate(zip(low, high))]
+            if not before.any() or min(sizes, default=1) <= 0:
+                continue
+            target = tuple(slice(a + x, a + x + size) for a, x, size in zip(low, shift, sizes))
+            source = tuple(slice(0, size) for size in sizes)
+            every = (slice(None), *source)
+            moved = [m[source] for m in scaled]
+            factors = factor[before].reshape((-1,) + (1,) * (k - 1))
+            steps_here = (lasts[last_cards[before]][every] * column[source]) * factors
+            for length, step in zip(lengths[before].tolist(), steps_here):
+                into = mass.setdefault(n + length, [np.zeros(shape) for _ in range(carried)])
+                for m, sm in zip(into, moved):
+                    m[target] += sm * step
     return out, (played if wong is not None else None)
 
 
