@@ -45,7 +45,11 @@ def round_variance(engine: Engine, policy: Policy) -> Any | None:
     number, div = engine.number, engine.div
     second: Any = number(0)
     ev: Any = number(0)
-    for up, _, hands in deal(engine, policy):
+    dealt = list(deal(engine, policy))
+    # every split's moments first, side by side (the sums below keep their order)
+    engine.prepare_moments((policy.splits(up), hand.pair) for up, _, hands in dealt for hand in hands
+                           if hand.action is Action.SPLIT and hand.pair is not None)
+    for up, _, hands in dealt:
         context = engine.context(up)
         table = policy.hands(up)
         splitter = policy.splits(up)

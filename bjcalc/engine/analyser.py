@@ -4,6 +4,7 @@ the split values, computed on demand and cached, in the engine's measure (the jo
 
 from __future__ import annotations
 
+import concurrent.futures
 import hashlib
 from collections.abc import Iterable
 from fractions import Fraction
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from bjcalc.engine import pools
 from bjcalc.engine.batch import JointBatch, ShoeIndex
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.kernels import joint_kernel_available
@@ -21,6 +23,10 @@ from bjcalc.rules import Rules
 
 if TYPE_CHECKING:
     from bjcalc.engine.drawmodel import DrawModel
+
+
+# the estimated bytes of split moments worked out side by side at most (Engine.prepare_moments)
+MOMENTS_BUDGET = 160 * 2**20
 
 
 class Engine:
@@ -39,6 +45,7 @@ class Engine:
         self._splits: dict[int, SplitSolver] = {}
         self._chart_splits: dict[int, dict[tuple[Any, int], dict[int, HandValues]]] = {}
         self._moments: dict[tuple[int, int, bytes], tuple[Any, Any]] = {}  # see split_moments
+        self._moment_keys: dict[tuple, tuple[tuple[HandValues, ...], tuple[int, int, bytes]]] = {}
 
     def context(self, up: int) -> UpcardContext:
         """The up card's context: shoe, dealer graph and dealer batch (cached)."""
@@ -70,16 +77,68 @@ class Engine:
         alike (8 decks: 51 of 52 pairs), so a report's two spreads share this work."""
         from bjcalc.engine.moments import split_moments
 
-        up = splitter.context.up
-        assert splitter.context is self.context(up), "a splitter of another engine"
-        plays = hashlib.blake2b(repr((splitter.limit(pair), splitter.removals(pair))).encode())
-        for removed in splitter.removals(pair):
-            for decision in splitter.hand_values(pair, removed).decision:
-                plays.update(decision.astype(np.int8).tobytes())
-        key = (up, pair, plays.digest())
+        key = self._moments_key(splitter, pair)
         if key not in self._moments:
             self._moments[key] = split_moments(splitter, pair)
         return self._moments[key]
+
+    def _moments_key(self, splitter: SplitSolver, pair: int) -> tuple[int, int, bytes]:
+        """What a split's moments depend on: the up card, the pair and the split hands'
+        decisions at every removal (solving them, where not yet solved)."""
+        up = splitter.context.up
+        assert splitter.context is self.context(up), "a splitter of another engine"
+        solved = tuple(splitter.hand_values(pair, removed) for removed in splitter.removals(pair))
+        # the digest of the same solved hands is taken once (kept with them, so that their ids stay theirs)
+        seen = (up, pair, splitter.limit(pair), splitter.removals(pair), tuple(map(id, solved)))
+        if seen not in self._moment_keys:
+            plays = hashlib.blake2b(repr((splitter.limit(pair), splitter.removals(pair))).encode())
+            for values in solved:
+                for decision in values.decision:
+                    plays.update(decision.astype(np.int8).tobytes())
+            self._moment_keys[seen] = (solved, (up, pair, plays.digest()))
+        return self._moment_keys[seen][1]
+
+    def prepare_moments(self, wanted: Iterable[tuple[SplitSolver, int]]) -> None:
+        """Work out :meth:`split_moments` for every ``(splitter, pair)`` of ``wanted`` not yet
+        kept. Float mode runs them side by side on the moment threads
+        (:func:`bjcalc.engine.pools.moment_threads`), largest first, as many at once as fit
+        :data:`MOMENTS_BUDGET` by their estimated peaks
+        (:func:`bjcalc.engine.moments.moments_size`; one at a time where one alone exceeds
+        it); the split hands are solved here first, so the threads only read them. Each
+        split's moments are the same numbers either way. Exact mode (Python integers, which
+        hold the GIL) works them out here, one after another."""
+        from bjcalc.engine.moments import moments_size, split_moments
+
+        todo: dict[tuple[int, int, bytes], tuple[SplitSolver, int]] = {}
+        for splitter, pair in wanted:
+            key = self._moments_key(splitter, pair)
+            if key not in self._moments:
+                todo.setdefault(key, (splitter, pair))
+        if self.exact or len(todo) < 2 or pools.DEALER_WORKERS < 2:
+            for key, (splitter, pair) in todo.items():
+                self._moments[key] = split_moments(splitter, pair)
+            return
+        size = {key: moments_size(*job) for key, job in todo.items()}
+        waiting = sorted(todo, key=lambda key: -size[key])
+        running: dict[concurrent.futures.Future, tuple[int, int, bytes]] = {}
+        held = 0
+        try:
+            while waiting or running:
+                while waiting and len(running) < pools.DEALER_WORKERS:
+                    fits = next((key for key in waiting if held + size[key] <= MOMENTS_BUDGET), None)
+                    if fits is None and running:
+                        break
+                    key = waiting[0] if fits is None else fits
+                    waiting.remove(key)
+                    held += size[key]
+                    running[pools.moment_threads().submit(split_moments, *todo[key])] = key
+                done, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
+                for future in done:
+                    key = running.pop(future)
+                    held -= size[key]
+                    self._moments[key] = future.result()
+        finally:  # on an error, let the splits under way finish before it goes up
+            concurrent.futures.wait(running)
 
     def prepare(self, up: int) -> None:
         """Batch the dealer work for every hand and every split against ``up`` at once."""
