@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +45,6 @@ class Engine:
         self._splits: dict[int, SplitSolver] = {}
         self._chart_splits: dict[int, dict[tuple[Any, int], dict[int, HandValues]]] = {}
         self._moments: dict[tuple[int, int, bytes], tuple[Any, Any]] = {}  # see split_moments
-        self._moment_keys: dict[tuple, tuple[tuple[HandValues, ...], tuple[int, int, bytes]]] = {}
 
     def context(self, up: int) -> UpcardContext:
         """The up card's context: shoe, dealer graph and dealer batch (cached)."""
@@ -75,32 +74,22 @@ class Engine:
         them (:func:`bjcalc.engine.moments.split_moments`), kept by what they depend on: the up
         card and the split hands' decisions at every removal. A chart and CD play mostly split
         alike (8 decks: 51 of 52 pairs), so a report's two spreads share this work."""
-        from bjcalc.engine.moments import split_moments
-
-        key = self._moments_key(splitter, pair)
-        if key not in self._moments:
-            self._moments[key] = split_moments(splitter, pair)
-        return self._moments[key]
+        return self.many_split_moments([(splitter, pair)])[0]
 
     def _moments_key(self, splitter: SplitSolver, pair: int) -> tuple[int, int, bytes]:
         """What a split's moments depend on: the up card, the pair and the split hands'
         decisions at every removal (solving them, where not yet solved)."""
         up = splitter.context.up
         assert splitter.context is self.context(up), "a splitter of another engine"
-        solved = tuple(splitter.hand_values(pair, removed) for removed in splitter.removals(pair))
-        # the digest of the same solved hands is taken once (kept with them, so that their ids stay theirs)
-        seen = (up, pair, splitter.limit(pair), splitter.removals(pair), tuple(map(id, solved)))
-        if seen not in self._moment_keys:
-            plays = hashlib.blake2b(repr((splitter.limit(pair), splitter.removals(pair))).encode())
-            for values in solved:
-                for decision in values.decision:
-                    plays.update(decision.astype(np.int8).tobytes())
-            self._moment_keys[seen] = (solved, (up, pair, plays.digest()))
-        return self._moment_keys[seen][1]
+        plays = hashlib.blake2b(repr((splitter.limit(pair), splitter.removals(pair))).encode())
+        for removed in splitter.removals(pair):
+            for decision in splitter.hand_values(pair, removed).decision:
+                plays.update(decision.astype(np.int8).tobytes())
+        return up, pair, plays.digest()
 
-    def prepare_moments(self, wanted: Iterable[tuple[SplitSolver, int]]) -> None:
-        """Work out :meth:`split_moments` for every ``(splitter, pair)`` of ``wanted`` not yet
-        kept. Float mode runs them side by side on the moment threads
+    def many_split_moments(self, wanted: Sequence[tuple[SplitSolver, int]]) -> list[tuple[Any, Any]]:
+        """:meth:`split_moments` of every ``(splitter, pair)`` of ``wanted``, in order. Those
+        not yet kept are worked out in float mode side by side on the moment threads
         (:func:`bjcalc.engine.pools.moment_threads`), largest first, as many at once as fit
         :data:`MOMENTS_BUDGET` by their estimated peaks
         (:func:`bjcalc.engine.moments.moments_size`; one at a time where one alone exceeds
@@ -109,15 +98,15 @@ class Engine:
         hold the GIL) works them out here, one after another."""
         from bjcalc.engine.moments import moments_size, split_moments
 
+        keys = [self._moments_key(splitter, pair) for splitter, pair in wanted]
         todo: dict[tuple[int, int, bytes], tuple[SplitSolver, int]] = {}
-        for splitter, pair in wanted:
-            key = self._moments_key(splitter, pair)
+        for key, job in zip(keys, wanted):
             if key not in self._moments:
-                todo.setdefault(key, (splitter, pair))
+                todo.setdefault(key, job)
         if self.exact or len(todo) < 2 or pools.DEALER_WORKERS < 2:
             for key, (splitter, pair) in todo.items():
                 self._moments[key] = split_moments(splitter, pair)
-            return
+            return [self._moments[key] for key in keys]
         size = {key: moments_size(*job) for key, job in todo.items()}
         waiting = sorted(todo, key=lambda key: -size[key])
         running: dict[concurrent.futures.Future, tuple[int, int, bytes]] = {}
@@ -139,6 +128,7 @@ class Engine:
                     self._moments[key] = future.result()
         finally:  # on an error, let the splits under way finish before it goes up
             concurrent.futures.wait(running)
+        return [self._moments[key] for key in keys]
 
     def prepare(self, up: int) -> None:
         """Batch the dealer work for every hand and every split against ``up`` at once."""
