@@ -63,12 +63,13 @@ def subsets_by_sum(sizes: tuple[int, ...], values: tuple[int, ...], count: int) 
     order = sorted(range(len(sizes)), key=lambda j: sizes[j])
     last = order[-1]
     size, value = sizes[last], values[last]
+    binomials = [math.comb(size, d) for d in range(size + 1)]  # once, not once per state
     out: dict[int, int] = {}
     for (taken, total), ways in _product(tuple(sizes[j] for j in order[:-1]), tuple(values[j] for j in order[:-1])):
         d = count - taken
         if 0 <= d <= size:
             key = total + value * d
-            out[key] = out.get(key, 0) + ways * math.comb(size, d)
+            out[key] = out.get(key, 0) + ways * binomials[d]
     return dict(sorted(out.items()))
 
 

@@ -255,7 +255,8 @@ def index_table(rules: Rules, system: str, tags: Sequence[Any], cards_seen: int,
     chances = running_count_distribution(rules.shoe_counts, tags, cards_seen)
     top = max(chances.values())
     likely = [s for s, p in chances.items() if p >= NEGLIGIBLE * top]
-    left_out = sum((p for s, p in chances.items() if s not in set(likely)), Fraction(0))
+    analysed = set(likely)
+    left_out = sum((p for s, p in chances.items() if s not in analysed), Fraction(0))
     jobs = [(rules, tags, cards_seen, s, wanted, insurance and rules.insurance, exact) for s in likely]
     report = None if progress is None else (lambda name: progress(name, len(jobs)))
     results = map_jobs(_job, jobs, workers, report, [f"discards' count {s}" for s in likely])
@@ -316,14 +317,16 @@ def play_sums(play: IndexPlay, tags: tuple[Fraction, ...], chances: dict[Fractio
     ``by_count`` (the discards' count -> :func:`_job`'s answer)."""
     difference: dict[Fraction, Any] = {}
     weight: dict[Fraction, Any] = {}
+    # each hand's key and what its cards and the up card add to the discards' count (exact)
+    keys = [(_hand_key(hand), play.up.index) for hand in play.hands()]
+    seen = [(key, _tag_sum(tags, key[0]) + tags[play.up.index]) for key in keys]
     for s, (hands, _) in by_count.items():
         p_s = chances[s] if exact else float(chances[s])
-        for hand in play.hands():
-            key = (_hand_key(hand), play.up.index)
+        for key, shown in seen:
             dealt, evs, _ = hands[key]
             if not dealt:
                 continue
-            observed = s + _tag_sum(tags, key[0]) + tags[play.up.index]
+            observed = s + shown
             instead = max(evs[a] for a in play.instead if a in evs)
             w = p_s * dealt
             difference[observed] = difference.get(observed, 0) + w * (evs[play.play] - instead)
@@ -390,8 +393,12 @@ def _crossing(play: IndexPlay, difference: dict[Fraction, Any], weight: dict[Fra
     if counts:
         first, last = int(math.floor(min(tc.values()))), int(math.ceil(max(tc.values()))) + 1
         target = upward[-1] if upward else None
+        # tc >= an integer exactly when floor(tc) is: integers compared, the differences in
+        # the counts' order (the same sums, term for term)
+        floors = [math.floor(tc[c]) for c in counts]
+        differences = [difference[c] for c in counts]
         for candidate in range(first, last + 1):
-            gain = sum((difference[c] for c in counts if tc[c] >= candidate), number(0))
+            gain = sum((d for d, f in zip(differences, floors) if f >= candidate), number(0))
             closer = (target is not None and best_index is not None
                       and abs(candidate - target) < abs(best_index - target))
             if best_index is None or gain > best_gain + tie or (abs(gain - best_gain) <= tie and closer):
@@ -561,7 +568,8 @@ def all_indices(rules: Rules, system: str, tags: Sequence[Any], cards_seen: int,
     chances = running_count_distribution(rules.shoe_counts, tags, cards_seen)
     top = max(chances.values())
     likely_s = [s for s, p in chances.items() if p >= NEGLIGIBLE * top]
-    left_out = sum((p for s, p in chances.items() if s not in set(likely_s)), Fraction(0))
+    analysed = set(likely_s)
+    left_out = sum((p for s, p in chances.items() if s not in analysed), Fraction(0))
     with_insurance = insurance and rules.insurance
     jobs = [(rules, tags, cards_seen, s, tuple((h, u, tuple(sorted(a))) for (h, u), a in sorted(wanted.items())),
              with_insurance, exact) for s in likely_s]

@@ -45,10 +45,14 @@ def round_variance(engine: Engine, policy: Policy) -> Any | None:
     number, div = engine.number, engine.div
     second: Any = number(0)
     ev: Any = number(0)
-    for up, _, hands in deal(engine, policy):
+    dealt = list(deal(engine, policy))
+    # every split's moments first, side by side (the sums below keep their order)
+    splits = [(up, hand.pair) for up, _, hands in dealt for hand in hands
+              if hand.action is Action.SPLIT and hand.pair is not None]
+    moments = dict(zip(splits, engine.many_split_moments([(policy.splits(up), pair) for up, pair in splits])))
+    for up, _, hands in dealt:
         context = engine.context(up)
         table = policy.hands(up)
-        splitter = policy.splits(up)
         squares = unsplit_squares(context, table)
         for hand in hands:
             counts = hand.counts
@@ -64,7 +68,7 @@ def round_variance(engine: Engine, policy: Policy) -> Any | None:
                 if hand.action is Action.SPLIT:
                     pair = hand.pair
                     assert pair is not None
-                    joint = engine.split_moments(splitter, pair)[1]
+                    joint = moments[up, pair][1]
                 else:
                     x = {Action.STAND: squares.stand[0][row], Action.HIT: squares.hit[0][row],
                          Action.DOUBLE: None if squares.double is None else squares.double[row]}[hand.action]

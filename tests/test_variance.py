@@ -364,3 +364,43 @@ def test_split_moments_are_shared_between_a_chart_and_cd_play():
     fresh = (Analysis(rules, exact=True).variance(chart).variance, Analysis(rules, exact=True).variance().variance)
     assert both == fresh
     assert len(shared.engine._moments) < 2 * len({key[:2] for key in shared.engine._moments})  # some were shared
+
+
+@pytest.mark.parametrize("budget", [0, None], ids=["one at a time", "side by side"])
+def test_many_split_moments_are_each_splits_own(monkeypatch, budget):
+    """Float mode works several splits' moments out side by side on the moment threads, as
+    many at once as the memory budget lets (0: one at a time, however many threads): each is
+    what :func:`bjcalc.engine.moments.split_moments` gives for that split alone, float for
+    float, and no more run at once than the budget and the threads allow."""
+    import threading
+
+    from bjcalc.engine import analyser, moments, pools
+
+    rules = Rules(shoe=HALF_DECK, split_hands=4, double_after_split=True)
+    alone = Analysis(rules).engine
+    expected = {(up, pair): moments.split_moments(alone.splits(up), pair)
+                for up in range(10) for pair in alone.splits(up).pairs()}
+    lock, running, most = threading.Lock(), [0], [0]
+    one = moments.split_moments
+
+    def counted(splitter, pair):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        try:
+            return one(splitter, pair)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    monkeypatch.setattr(moments, "split_moments", counted)
+    if budget is not None:
+        monkeypatch.setattr(analyser, "MOMENTS_BUDGET", budget)
+    engine = Analysis(rules).engine
+    wanted = [(engine.splits(up), pair) for up, pair in expected]
+    assert engine.many_split_moments(wanted) == list(expected.values())
+    assert 1 <= most[0] <= (1 if budget == 0 else pools.DEALER_WORKERS)
+    # kept: asked again, none is worked out afresh
+    most[0] = 0
+    assert engine.many_split_moments(wanted[::-1]) == list(expected.values())[::-1]
+    assert most[0] == 0

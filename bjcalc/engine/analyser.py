@@ -4,13 +4,15 @@ the split values, computed on demand and cached, in the engine's measure (the jo
 
 from __future__ import annotations
 
+import concurrent.futures
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from bjcalc.engine import pools
 from bjcalc.engine.batch import JointBatch, ShoeIndex
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.kernels import joint_kernel_available
@@ -21,6 +23,10 @@ from bjcalc.rules import Rules
 
 if TYPE_CHECKING:
     from bjcalc.engine.drawmodel import DrawModel
+
+
+# the estimated bytes of split moments worked out side by side at most (Engine.prepare_moments)
+MOMENTS_BUDGET = 160 * 2**20
 
 
 class Engine:
@@ -68,18 +74,61 @@ class Engine:
         them (:func:`bjcalc.engine.moments.split_moments`), kept by what they depend on: the up
         card and the split hands' decisions at every removal. A chart and CD play mostly split
         alike (8 decks: 51 of 52 pairs), so a report's two spreads share this work."""
-        from bjcalc.engine.moments import split_moments
+        return self.many_split_moments([(splitter, pair)])[0]
 
+    def _moments_key(self, splitter: SplitSolver, pair: int) -> tuple[int, int, bytes]:
+        """What a split's moments depend on: the up card, the pair and the split hands'
+        decisions at every removal (solving them, where not yet solved)."""
         up = splitter.context.up
         assert splitter.context is self.context(up), "a splitter of another engine"
         plays = hashlib.blake2b(repr((splitter.limit(pair), splitter.removals(pair))).encode())
         for removed in splitter.removals(pair):
             for decision in splitter.hand_values(pair, removed).decision:
                 plays.update(decision.astype(np.int8).tobytes())
-        key = (up, pair, plays.digest())
-        if key not in self._moments:
-            self._moments[key] = split_moments(splitter, pair)
-        return self._moments[key]
+        return up, pair, plays.digest()
+
+    def many_split_moments(self, wanted: Sequence[tuple[SplitSolver, int]]) -> list[tuple[Any, Any]]:
+        """:meth:`split_moments` of every ``(splitter, pair)`` of ``wanted``, in order. Those
+        not yet kept are worked out in float mode side by side on the moment threads
+        (:func:`bjcalc.engine.pools.moment_threads`), largest first, as many at once as fit
+        :data:`MOMENTS_BUDGET` by their estimated peaks
+        (:func:`bjcalc.engine.moments.moments_size`; one at a time where one alone exceeds
+        it); the split hands are solved here first, so the threads only read them. Each
+        split's moments are the same numbers either way. Exact mode (Python integers, which
+        hold the GIL) works them out here, one after another."""
+        from bjcalc.engine.moments import moments_size, split_moments
+
+        keys = [self._moments_key(splitter, pair) for splitter, pair in wanted]
+        todo: dict[tuple[int, int, bytes], tuple[SplitSolver, int]] = {}
+        for key, job in zip(keys, wanted):
+            if key not in self._moments:
+                todo.setdefault(key, job)
+        if self.exact or len(todo) < 2 or pools.DEALER_WORKERS < 2:
+            for key, (splitter, pair) in todo.items():
+                self._moments[key] = split_moments(splitter, pair)
+            return [self._moments[key] for key in keys]
+        size = {key: moments_size(*job) for key, job in todo.items()}
+        waiting = sorted(todo, key=lambda key: -size[key])
+        running: dict[concurrent.futures.Future, tuple[int, int, bytes]] = {}
+        held = 0
+        try:
+            while waiting or running:
+                while waiting and len(running) < pools.DEALER_WORKERS:
+                    fits = next((key for key in waiting if held + size[key] <= MOMENTS_BUDGET), None)
+                    if fits is None and running:
+                        break
+                    key = waiting[0] if fits is None else fits
+                    waiting.remove(key)
+                    held += size[key]
+                    running[pools.moment_threads().submit(split_moments, *todo[key])] = key
+                done, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
+                for future in done:
+                    key = running.pop(future)
+                    held -= size[key]
+                    self._moments[key] = future.result()
+        finally:  # on an error, let the splits under way finish before it goes up
+            concurrent.futures.wait(running)
+        return [self._moments[key] for key in keys]
 
     def prepare(self, up: int) -> None:
         """Batch the dealer work for every hand and every split against ``up`` at once."""

@@ -436,9 +436,11 @@ class _SplitSquare:
         keys = np.frombuffer(found, dtype=np.int64)
         order = np.argsort(keys)
         keys = keys[order]
-        tables = np.frombuffer(sums, dtype=np.int64).reshape(len(order), len(combos), n_out)[order]
+        # each combination's rows gathered straight from the loop's bytes: no sorted copy of
+        # every combination at once (2,2 against a 7: a table of 23 MB)
+        tables = np.frombuffer(sums, dtype=np.int64).reshape(len(order), len(combos), n_out)
         for c, (a, b) in enumerate(combos):
-            self.tables["joint", a, s, b, t] = (keys, np.ascontiguousarray(tables[:, c, :]))
+            self.tables["joint", a, s, b, t] = (keys, tables[:, c, :].take(order, axis=0))
 
     def pair_index(self, s: int, t: int) -> tuple[np.ndarray, np.ndarray]:
         """The multisets two hands (played as at removals ``s`` and ``t``) draw together: their
@@ -517,7 +519,9 @@ class _SplitSquare:
             distinct_keys, back = runs[0], np.arange(len(runs[0]))
         else:
             distinct_keys, back = _distinct_of_runs(runs)
+        del runs
         removed = _unpack(distinct_keys)
+        del distinct_keys
         # exact, a composition shoe: the dealer's numerators as 128-bit halves and every sum
         # taken modulo primes, rebuilt by the Chinese remainder theorem (no Python integers per
         # multiset; the object arrays made exact mode ten times float's time)
@@ -685,11 +689,14 @@ class _SplitSquare:
                 for t, name in enumerate(names):
                     tables[:, t, :] = self.table(name)[1].T
                 by_group[g] = tables
-            # infeasible multisets weigh 0: they point at a row of zeros after the weights
-            padded = np.concatenate([w, np.zeros((1, n_out))])
-            rows_in = np.where(rows_in >= 0, rows_in, len(w))
-            weights = np.ascontiguousarray(padded[rows_in].T)  # (outcomes, multisets)
-            del padded
+            # (outcomes, multisets), gathered from the weights' transpose in one pass;
+            # infeasible multisets weigh 0
+            missing = rows_in < 0
+            if len(w):
+                weights = w.T.take(np.where(missing, 0, rows_in), axis=1)
+                weights[:, missing] = 0
+            else:
+                weights = np.zeros((n_out, len(rows_in)))
             by_outcome = np.matmul(by_group[g], weights[:, :, None])[:, :, 0]  # (outcomes, tables)
             for t, name in enumerate(names):
                 for only in wanted.get((r, name), ()):
@@ -702,8 +709,12 @@ _SHIFTS = 6 * np.arange(10, dtype=np.int64)  # PACK's: six bits per rank
 
 def _unpack(keys: np.ndarray) -> np.ndarray:
     """The (n, 10) counts of packed multisets (``counts @ PACK``), int8, by shifts (an int64
-    division per rank cost as much as the dealer's pass in profiles)."""
-    return ((keys[:, None] >> _SHIFTS[None, :]) & 63).astype(np.int8)
+    division per rank cost as much as the dealer's pass in profiles), a rank at a time (no
+    (n, 10) int64 array on the way)."""
+    out = np.empty((len(keys), 10), dtype=np.int8)
+    for rank, shift in enumerate(_SHIFTS.tolist()):
+        out[:, rank] = (keys >> shift) & 63
+    return out
 
 
 _DEALER_CHUNK = 1 << 16  # shoes per dealer call: bounds the pass's working arrays (int64 shoes, outcomes)
@@ -842,6 +853,20 @@ def split_moments(splitter, pair: int) -> tuple[Any, Any]:
         mean += weight * m
         square += weight * s2
     return mean, square
+
+
+def moments_size(splitter, pair: int) -> int:
+    """An estimate of the bytes :func:`split_moments` holds at its peak in float mode: about
+    60 kB per state in which a split hand draws (hits or doubles), per removal the recursion
+    visits (8 decks, 2,2 against a 7 with resplits to 4 hands: 413 states, 5 removals, a peak
+    of 122 MB; a smaller shoe's hands draw fewer multisets, so less). Every removal's hands
+    are played alike or nearly so: the first one's states stand for all."""
+    removals = splitter.removals(pair)
+    if not removals:
+        return 0
+    solved = splitter.hand_values(pair, removals[0])
+    drawing = sum(int(np.count_nonzero(decision != Code.STAND)) for decision in solved.decision)
+    return 60_000 * max(drawing, 1) * len(removals)
 
 
 @dataclasses.dataclass(frozen=True)

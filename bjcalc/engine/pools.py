@@ -1,6 +1,6 @@
 """Every thread and process pool bjcalc uses: they are made here and nowhere else.
 
-Two thread pools, each made at its first use and kept for the life of the process:
+Three thread pools, each made at its first use and kept for the life of the process:
 
 - :func:`dealer_threads`: :data:`DEALER_WORKERS` threads (one per core, at most 8), named
   ``bjcalc-dealer``. :func:`in_parts` cuts one large dealer pass (many shoes, in
@@ -9,6 +9,10 @@ Two thread pools, each made at its first use and kept for the life of the proces
 - :func:`ahead_thread`: one thread, named ``bjcalc-ahead``. :mod:`bjcalc.engine.batch` starts
   dealer passes on it ahead of need (``DealerBatch.start``, ``JointBatch.start``), so that they
   overlap with the Python work of the next up card.
+- :func:`moment_threads`: :data:`DEALER_WORKERS` threads, named ``bjcalc-moments``.
+  :meth:`bjcalc.engine.analyser.Engine.prepare_moments` works out the split moments of several
+  pairs on them side by side (their pair tables, dealer passes and large numpy sums release
+  the GIL); their dealer passes go to the dealer threads, never to these.
 
 One process pool, made per call and never kept:
 
@@ -71,6 +75,12 @@ def in_parts(run: Callable[[int, int], T], rows: int, least: int) -> list[T]:
 def ahead_thread() -> concurrent.futures.ThreadPoolExecutor:
     """The one thread for dealer passes started ahead of need (:mod:`bjcalc.engine.batch`)."""
     return _thread_pool("ahead", 1)
+
+
+def moment_threads() -> concurrent.futures.ThreadPoolExecutor:
+    """The :data:`DEALER_WORKERS` threads that work out split moments side by side
+    (:meth:`bjcalc.engine.analyser.Engine.prepare_moments`)."""
+    return _thread_pool("moments", DEALER_WORKERS)
 
 
 def processes(workers: int, context: multiprocessing.context.BaseContext) -> concurrent.futures.ProcessPoolExecutor:
