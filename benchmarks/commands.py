@@ -16,6 +16,7 @@ import compileall
 import os
 import subprocess
 import sys
+import threading
 import time
 
 # (name, arguments): each command's default run, then its exact one
@@ -52,15 +53,61 @@ sys.stderr.write("BENCH %.1f\\n" % (peak / 1024))
 """
 
 
+def _tree_peak(root: int) -> float:
+    """The largest high-water resident memory (MB) among ``root`` and its descendants now
+    (Linux /proc; 0 elsewhere)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parents[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    tree, grew = {root}, True
+    while grew:
+        more = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree |= more
+        grew = bool(more)
+    peak = 0.0
+    for pid in tree:
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                for line in f:
+                    if line.startswith("VmHWM:"):
+                        peak = max(peak, int(line.split()[1]) / 1024)
+        except OSError:
+            continue
+    return peak
+
+
 def run(args: list[str]) -> tuple[float, float]:
     """Wall seconds of the whole process (interpreter start included) and the peak resident
-    memory (MB) of the process or of its largest worker process."""
+    memory (MB) of the process or of its largest worker process: the larger of what the
+    process reads of itself and its finished workers at the end, and the high-water marks of
+    the process tree read every 100 ms while it runs (worker processes a pool ends without
+    waiting for them count too)."""
     started = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", _CLI.format(args=args)], check=True, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen([sys.executable, "-c", _CLI.format(args=args)], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+    peaks: list[float] = []
+    watcher = threading.Thread(target=lambda: peaks.extend(_watch(child)), daemon=True)
+    watcher.start()
+    _, err = child.communicate()
     wall = time.perf_counter() - started
-    line = next(x for x in out.stderr.splitlines() if x.startswith("BENCH"))
-    return wall, float(line.split()[1])
+    watcher.join()
+    if child.returncode:
+        sys.exit(f"bjcalc {' '.join(args)} failed:\n{err}")
+    line = next(x for x in err.splitlines() if x.startswith("BENCH"))
+    return wall, max([float(line.split()[1]), *peaks])
+
+
+def _watch(child: subprocess.Popen[str]) -> list[float]:
+    peaks = []
+    while child.poll() is None:
+        peaks.append(_tree_peak(child.pid))
+        time.sleep(0.1)
+    return peaks
 
 
 def main() -> None:
