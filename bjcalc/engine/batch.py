@@ -13,6 +13,7 @@ from __future__ import annotations
 import concurrent.futures
 import functools
 import itertools
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -344,6 +345,36 @@ class DealerBatch:
         assert self._stand_table is not None  # tabled by every float dealer block
         table = self._stand_table  # one flat gather: 2.4x faster than [columns, payoff]
         return table.ravel().take(columns * table.shape[1] + self._pay_column[payoff])
+
+    def stand_residues(self, columns: np.ndarray, payoff: np.ndarray,
+                       primes: Sequence[int]) -> tuple[np.ndarray, np.ndarray] | None:
+        """Exact mode: :meth:`stand_numerators` as floats (to about 1e-16 of the denominator)
+        and modulo each of ``primes`` (an int64 (primes, columns) array), for the compiled
+        exact player pass; with the compiled dealer's 128-bit numerators the big integers are
+        never built. ``None`` where the floats would overflow."""
+        assert self.exact
+        columns = np.asarray(columns, dtype=np.intp)
+        if self._halves and len(columns):
+            self._evaluate()
+            assert self._matrix is not None
+            halves = self._matrix[columns]  # (columns, outcomes, [high, low])
+            pay = np.ascontiguousarray(self._pay[:, payoff].T)  # (columns, outcomes): -1, 0, 1
+            high, low = halves[..., 0], halves[..., 1]
+            floats = ((high.astype(np.float64) * 2.0**64 + low.astype(np.float64)) * pay).sum(axis=1)
+            residues = np.empty((len(primes), len(columns)), dtype=np.int64)
+            for t, p in enumerate(primes):
+                prime = np.uint64(p)
+                # high * 2**64 + low modulo p, every step below 2**63
+                part = ((high % prime) * np.uint64(2**64 % p) + low % prime) % prime
+                residues[t] = (part.astype(np.int64) * pay).sum(axis=1) % p
+            return floats, residues
+        exact = self.stand_numerators(columns, payoff)
+        try:
+            floats = np.array([float(x) for x in exact.tolist()], dtype=np.float64)
+        except OverflowError:
+            return None
+        residues = np.array([(exact % p).astype(np.int64) for p in primes], dtype=np.int64).reshape(len(primes), -1)
+        return floats, residues
 
     def outcomes(self, columns: np.ndarray) -> dict[int, np.ndarray]:
         """Dealer outcome numerators (over ``ff(cards left, depth)``) of registered columns."""
