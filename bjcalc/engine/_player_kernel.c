@@ -395,6 +395,9 @@ typedef struct {
     uint64_t p, m;
 } Prime;
 
+#define MAX_PRIMES 256 /* values to about 2**7900: far past what a shoe of residues.EXACT_CARD_LIMIT cards and
+                        * any hand graph make */
+
 static inline Prime prime_of(int64_t p)
 {
     Prime q = {(uint64_t)p, UINT64_MAX / (uint64_t)p};
@@ -422,13 +425,16 @@ static inline int64_t mulmod(int64_t a, int64_t b, Prime q) { return red((uint64
 static void solve_layer_exact(const ExactJob *q, Py_ssize_t k)
 {
     const Py_ssize_t C = q->copies, L = q->n_layers, P = q->n_primes, R = q->n_rows;
-    const Py_ssize_t CR = C * R, top1 = q->first + L + q->depth + 1;
+    const Py_ssize_t top1 = q->first + L + q->depth + 1;
     const int bj = q->bj_rank;
     const Py_ssize_t a = q->starts[k], n_k = q->starts[k + 1] - a;
     const Py_ssize_t width = k + 1 < L ? q->starts[k + 2] - q->starts[k + 1] : 0;
     const int no_child = width == 0;
     const Py_ssize_t size = q->first + k;
     const int is_double = k == q->double_layer;
+    Prime primes[MAX_PRIMES];
+    for (Py_ssize_t t = 0; t < P; t++)
+        primes[t] = prime_of(q->primes[t]);
     for (Py_ssize_t i = 0; i < n_k; i++) {
         const Py_ssize_t row = a + i;
         const int64_t *cnt = q->counts + row * RANKS;
@@ -454,21 +460,20 @@ static void solve_layer_exact(const ExactJob *q, Py_ssize_t k)
             const int64_t bj_left = bj >= 0 ? shoe[bj] - cnt[bj] : 0;
             const int64_t chosen = q->decision[at];
             for (Py_ssize_t t = 0; t < P; t++) {
-                const Prime pr = prime_of(q->primes[t]);
+                const Prime pr = primes[t];
                 const int64_t p = q->primes[t];
                 const int64_t loss = red((uint64_t)q->loss, pr), both_loss = red((uint64_t)q->both_loss, pr);
-                const Py_ssize_t o = t * CR; /* this prime's block of the stacked outputs */
-                const int64_t *suffix = q->suffixes + (t * C + j) * top1;
-                const int64_t g = suffix[size + 1], unit = suffix[size + 1], unit_next = suffix[size + 2];
-                const int64_t lift = size >= 2 ? suffix[size + q->depth] : 0;
-                const int64_t *wt = q->weights ? q->weights + (t * q->entries + q->weight_row[j * R + row]) * WEIGHTS
-                                               : NULL;
-                const int64_t not_bj = mulmod(q->stand_in[(t * C + j) * R + row], lift, pr);
+                const Py_ssize_t o = at * P + t; /* this row's residue modulo this prime */
+                const int64_t *suffix = q->suffixes + j * top1 * P + t; /* stride P */
+                const int64_t g = suffix[(size + 1) * P], unit = g, unit_next = suffix[(size + 2) * P];
+                const int64_t lift = size >= 2 ? suffix[(size + q->depth) * P] : 0;
+                const int64_t *wt = q->weights ? q->weights + q->weight_row[j * R + row] * WEIGHTS * P + t : NULL;
+                const int64_t not_bj = mulmod(q->stand_in[(j * R + row) * P + t], lift, pr);
                 const int64_t bj_res = bj_left >= 0 ? bj_left : bj_left + p;
                 const int64_t bj1_res = bj_left >= 1 ? bj_left - 1 : bj_left - 1 + p;
                 int64_t bjv = bj >= 0 && size >= 2 ? mulmod(bj_res, unit, pr) : 0;
                 if (wt && bj >= 0)
-                    bjv = mulmod(bjv, wt[W_BJ], pr);
+                    bjv = mulmod(bjv, wt[W_BJ * P], pr);
                 int64_t stand, doubled;
                 if (q->peeked) {
                     stand = not_bj;
@@ -477,9 +482,9 @@ static void solve_layer_exact(const ExactJob *q, Py_ssize_t k)
                     stand = red((uint64_t)(p + not_bj - mulmod(bjv, loss, pr)), pr);
                     doubled = red((uint64_t)(p + 2 * not_bj - mulmod(bjv, both_loss, pr)), pr);
                 }
-                q->stand[o + at] = stand;
-                q->blackjack[o + at] = bjv;
-                q->doubled[o + at] = doubled;
+                q->stand[o] = stand;
+                q->blackjack[o] = bjv;
+                q->doubled[o] = doubled;
                 const int64_t cbj = bj >= 0 ? mulmod(bj_res, unit_next, pr) : 0;
                 const int64_t cbj1 = bj >= 0 ? mulmod(bj1_res, unit_next, pr) : 0;
                 /* a draw that busts (worked out only for the ranks left that bust): the bet at
@@ -490,10 +495,10 @@ static void solve_layer_exact(const ExactJob *q, Py_ssize_t k)
                     bust[r] = bust2[r] = 0;
                     if (child[r] >= 0 || left[r] == 0)
                         continue;
-                    const int64_t g_r = wt ? mulmod(g, wt[W_DRAW + r], pr) : g;
+                    const int64_t g_r = wt ? mulmod(g, wt[(W_DRAW + r) * P], pr) : g;
                     int64_t cbj_r = r == bj ? cbj1 : cbj;
                     if (wt && bj >= 0)
-                        cbj_r = mulmod(cbj_r, wt[W_DRAW_BJ + r], pr);
+                        cbj_r = mulmod(cbj_r, wt[(W_DRAW_BJ + r) * P], pr);
                     const int64_t free_r = red((uint64_t)(p + g_r - cbj_r), pr); /* g - cbj */
                     if (q->peeked) {
                         bust[r] = red((uint64_t)(p - free_r), pr);
@@ -503,28 +508,28 @@ static void solve_layer_exact(const ExactJob *q, Py_ssize_t k)
                         bust2[r] = red((uint64_t)(3 * p - 2 * free_r - mulmod(cbj_r, both_loss, pr)), pr);
                     }
                 }
-                const int64_t *next = q->best + o + next0;
+                const int64_t *next = q->best + next0 * P + t;
                 uint64_t sum = 0;
                 for (int r = 0; r < RANKS; r++)
-                    sum += (uint64_t)left[r] * (uint64_t)(child[r] >= 0 ? next[child[r]] : bust[r]);
+                    sum += (uint64_t)left[r] * (uint64_t)(child[r] >= 0 ? next[child[r] * P] : bust[r]);
                 const int64_t hit = red(sum, pr);
-                q->hit[o + at] = hit;
+                q->hit[o] = hit;
                 int64_t dbl = 0;
                 if (is_double) {
-                    const int64_t *dnext = q->doubled + o + next0, *snext = q->stand + o + next0;
+                    const int64_t *dnext = q->doubled + next0 * P + t, *snext = q->stand + next0 * P + t;
                     uint64_t s2 = 0, s1 = 0;
                     for (int r = 0; r < RANKS; r++) {
-                        s2 += (uint64_t)left[r] * (uint64_t)(child[r] >= 0 ? dnext[child[r]] : bust2[r]);
-                        s1 += (uint64_t)left[r] * (uint64_t)(child[r] >= 0 ? snext[child[r]] : bust[r]);
+                        s2 += (uint64_t)left[r] * (uint64_t)(child[r] >= 0 ? dnext[child[r] * P] : bust2[r]);
+                        s1 += (uint64_t)left[r] * (uint64_t)(child[r] >= 0 ? snext[child[r] * P] : bust[r]);
                     }
                     dbl = red(s2, pr);
-                    q->dbl[t * C * q->n_double + j * n_k + i] = dbl;
-                    q->one_card[t * C * q->n_double + j * n_k + i] = red(s1, pr);
+                    q->dbl[(j * n_k + i) * P + t] = dbl;
+                    q->one_card[(j * n_k + i) * P + t] = red(s1, pr);
                 }
                 int64_t value = chosen == HIT ? hit : stand;
                 if (is_double && chosen == DOUBLE)
                     value = dbl;
-                q->best[o + at] = value;
+                q->best[o] = value;
             }
         }
     }
@@ -613,6 +618,7 @@ static PyObject *solve_exact(PyObject *self, PyObject *args)
         ok = views[i].len == P * C * R * 8;
     for (Py_ssize_t k = 0; ok && k < L; k++)
         ok = q.starts[k] <= q.starts[k + 1];
+    ok = ok && P <= MAX_PRIMES;
     for (Py_ssize_t t = 0; ok && t < P; t++)
         ok = q.primes[t] >= 2 && q.primes[t] < ((int64_t)1 << 31);
     for (Py_ssize_t i = 0; ok && i < C * RANKS; i++)
@@ -629,7 +635,8 @@ static PyObject *solve_exact(PyObject *self, PyObject *args)
         q.n_double = q.starts[double_layer + 1] - q.starts[double_layer];
         ok = held[13] && held[14] && views[13].len == P * C * q.n_double * 8 && views[14].len == P * C * q.n_double * 8;
     }
-    for (Py_ssize_t i = 0; ok && i < C * R; i++)
+    /* the plays this layer reads */
+    for (Py_ssize_t i = q.starts[layer] * C; ok && i < q.starts[layer + 1] * C; i++)
         ok = q.decision[i] >= STAND && q.decision[i] <= DOUBLE;
     if (!ok) {
         PyErr_SetString(PyExc_ValueError, "player kernel: arrays of inconsistent sizes");
@@ -647,9 +654,95 @@ done:
     return result;
 }
 
+/* stand_residues(halves, columns, pay_column, pay, primes, floats, residues)
+ * The dealer's stand numerators of exact mode, from the compiled dealer's 128-bit outcome
+ * numerators (bjcalc.engine.batch): row i stands on pay column pay_column[i] against the dealer
+ * of column columns[i]; floats[i] gets sum_o pay[o, c] * N_o as a float, residues[i, t] the same
+ * modulo primes[t]. halves uint64 (columns, O, 2) [high, low], columns intp (n), pay_column int64
+ * (n), pay int64 (O, D), primes int64 (P), floats float64 (n), residues int64 (n, P). */
+static PyObject *stand_residues(PyObject *self, PyObject *args)
+{
+    PyObject *objs[7];
+    if (!PyArg_ParseTuple(args, "OOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5], &objs[6]))
+        return NULL;
+    static const Py_ssize_t itemsize[7] = {8, sizeof(Py_ssize_t), 8, 8, 8, 8, 8};
+    static const int writable[7] = {0, 0, 0, 0, 0, 1, 1};
+    Py_buffer views[7];
+    int held[7] = {0};
+    PyObject *result = NULL;
+    for (int i = 0; i < 7; i++) {
+        if (get(objs[i], &views[i], writable[i]) < 0)
+            goto done;
+        held[i] = 1;
+        if (views[i].itemsize != itemsize[i]) {
+            PyErr_Format(PyExc_TypeError, "player kernel: array %d has items of %zd bytes, not %zd", i,
+                         views[i].itemsize, itemsize[i]);
+            goto done;
+        }
+    }
+    const uint64_t *halves = views[0].buf;
+    const Py_ssize_t *columns = views[1].buf;
+    const int64_t *pay_column = views[2].buf, *pay = views[3].buf, *primes_in = views[4].buf;
+    double *floats = views[5].buf;
+    int64_t *residues = views[6].buf;
+    const Py_ssize_t n = views[1].len / (Py_ssize_t)sizeof(Py_ssize_t), P = views[4].len / 8;
+    const Py_ssize_t O = views[3].ndim == 2 ? views[3].shape[0] : -1, D = views[3].ndim == 2 ? views[3].shape[1] : -1;
+    const Py_ssize_t n_columns = O > 0 ? views[0].len / (O * 16) : 0;
+    int ok = O > 0 && D > 0 && P >= 1 && P <= MAX_PRIMES && views[0].len == n_columns * O * 16
+             && views[2].len == n * 8 && views[5].len == n * 8 && views[6].len == n * P * 8;
+    for (Py_ssize_t t = 0; ok && t < P; t++)
+        ok = primes_in[t] >= 2 && primes_in[t] < ((int64_t)1 << 31);
+    for (Py_ssize_t i = 0; ok && i < n; i++)
+        ok = (size_t)columns[i] < (size_t)n_columns && pay_column[i] >= 0 && pay_column[i] < D;
+    for (Py_ssize_t i = 0; ok && i < O * D; i++)
+        ok = pay[i] >= -1 && pay[i] <= 1;
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "player kernel: arrays of inconsistent sizes");
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    Prime primes[MAX_PRIMES];
+    int64_t high_unit[MAX_PRIMES]; /* 2**64 mod p */
+    for (Py_ssize_t t = 0; t < P; t++) {
+        primes[t] = prime_of(primes_in[t]);
+        high_unit[t] = (int64_t)((UINT64_MAX % (uint64_t)primes_in[t] + 1) % (uint64_t)primes_in[t]);
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const uint64_t *h = halves + columns[i] * O * 2;
+        double f = 0.0;
+        for (Py_ssize_t o = 0; o < O; o++) {
+            const int64_t w = pay[o * D + pay_column[i]];
+            if (w)
+                f += (double)w * ((double)h[2 * o] * 18446744073709551616.0 + (double)h[2 * o + 1]);
+        }
+        floats[i] = f;
+        for (Py_ssize_t t = 0; t < P; t++) {
+            const Prime pr = primes[t];
+            uint64_t acc = 0; /* below 2 p O: the pays are -1, 0 or 1 */
+            for (Py_ssize_t o = 0; o < O; o++) {
+                const int64_t w = pay[o * D + pay_column[i]];
+                if (!w)
+                    continue;
+                const int64_t x = red((uint64_t)mulmod(red(h[2 * o], pr), high_unit[t], pr) + red(h[2 * o + 1], pr), pr);
+                acc += (uint64_t)(w > 0 ? x : (int64_t)pr.p - x);
+            }
+            residues[i * P + t] = red(acc, pr);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    for (int i = 0; i < 7; i++)
+        if (held[i])
+            PyBuffer_Release(&views[i]);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"solve", solve, METH_VARARGS, "The float player pass over several shoes."},
     {"solve_exact", solve_exact, METH_VARARGS, "One layer of the exact player pass, in residues modulo primes."},
+    {"stand_residues", stand_residues, METH_VARARGS, "Exact stand numerators as floats and residues."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -30,7 +30,7 @@ from bjcalc.engine.dealer import (
 )
 from bjcalc.engine.hands import PACK, HandLayers, LayersKey
 from bjcalc.engine.jointdealer import joint_dealer, joint_numerators
-from bjcalc.engine.kernels import dealer_kernel_available, exact_dealer_kernel_available
+from bjcalc.engine.kernels import dealer_kernel_available, exact_dealer_kernel_available, player_kernel
 from bjcalc.engine.pools import ahead_thread
 from bjcalc.engine.residues import join_halves
 from bjcalc.numbers import as_numbers
@@ -349,32 +349,35 @@ class DealerBatch:
     def stand_residues(self, columns: np.ndarray, payoff: np.ndarray,
                        primes: Sequence[int]) -> tuple[np.ndarray, np.ndarray] | None:
         """Exact mode: :meth:`stand_numerators` as floats (to about 1e-16 of the denominator)
-        and modulo each of ``primes`` (an int64 (primes, columns) array), for the compiled
+        and modulo each of ``primes`` (an int64 (columns, primes) array), for the compiled
         exact player pass; with the compiled dealer's 128-bit numerators the big integers are
         never built. ``None`` where the floats would overflow."""
         assert self.exact
-        columns = np.asarray(columns, dtype=np.intp)
-        if self._halves and len(columns):
+        columns = np.ascontiguousarray(columns, dtype=np.intp)
+        if self._halves and len(columns) and player_kernel is not None:
             self._evaluate()
             assert self._matrix is not None
-            halves = self._matrix[columns]  # (columns, outcomes, [high, low])
-            pay = np.ascontiguousarray(self._pay[:, payoff].T)  # (columns, outcomes): -1, 0, 1
-            high, low = halves[..., 0], halves[..., 1]
-            floats = ((high.astype(np.float64) * 2.0**64 + low.astype(np.float64)) * pay).sum(axis=1)
-            residues = np.empty((len(primes), len(columns)), dtype=np.int64)
-            for t, p in enumerate(primes):
-                prime = np.uint64(p)
-                # high * 2**64 + low modulo p, every step below 2**63
-                part = ((high % prime) * np.uint64(2**64 % p) + low % prime) % prime
-                residues[t] = (part.astype(np.int64) * pay).sum(axis=1) % p
+            floats = np.empty(len(columns))
+            residues = np.empty((len(columns), len(primes)), dtype=np.int64)
+            player_kernel.stand_residues(
+                np.ascontiguousarray(self._matrix), columns,
+                np.ascontiguousarray(self._pay_column[payoff], dtype=np.int64), self._pay_ints,
+                np.array(primes, dtype=np.int64), floats, residues)
             return floats, residues
         exact = self.stand_numerators(columns, payoff)
         try:
             floats = np.array([float(x) for x in exact.tolist()], dtype=np.float64)
         except OverflowError:
             return None
-        residues = np.array([(exact % p).astype(np.int64) for p in primes], dtype=np.int64).reshape(len(primes), -1)
+        residues = np.empty((len(exact), len(primes)), dtype=np.int64)
+        for t, p in enumerate(primes):
+            residues[:, t] = (exact % p).astype(np.int64)
         return floats, residues
+
+    @functools.cached_property
+    def _pay_ints(self) -> np.ndarray:
+        """The distinct pay columns as int64 (outcomes, columns)."""
+        return np.ascontiguousarray(np.rint(self._pay_distinct).astype(np.int64))
 
     def outcomes(self, columns: np.ndarray) -> dict[int, np.ndarray]:
         """Dealer outcome numerators (over ``ff(cards left, depth)``) of registered columns."""

@@ -548,6 +548,7 @@ def _kernel_pass(
 # exact to 1e-12), so every other comparison comes out as it would exactly.
 NEAR_TIE = 1e-9
 FLOAT_ERROR = 1e-12  # what the float values may be off by, relative to their scale, before any tie
+MAX_PRIMES = 256  # the compiled loop's most primes (_player_kernel.c)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -557,9 +558,9 @@ class _ExactInputs:
 
     floats: _KernelInputs
     primes: np.ndarray  # int64 (P,)
-    stand: np.ndarray  # int64 (P, C, R): the dealer's stand numerators
-    suffixes: np.ndarray  # int64 (P, C, top + 1)
-    weights: np.ndarray | None  # int64 (P, entries, WEIGHTS) for a counter's shoe
+    stand: np.ndarray  # int64 (C, R, P): the dealer's stand numerators
+    suffixes: np.ndarray  # int64 (C, top + 1, P)
+    weights: np.ndarray | None  # int64 (entries, WEIGHTS, P) for a counter's shoe
     weight_table: np.ndarray | None  # the same weights as Python ints (entries, WEIGHTS)
     scale: np.ndarray  # float: the scale of each stacked row (G_k, times its weight on a counter's shoe)
 
@@ -590,6 +591,8 @@ def _exact_inputs(context: UpcardContext, layers: HandLayers, extras: Extras) ->
     # values' signs) determine them
     bound = 16 * max(max(suffix) for suffix in suffixes) * biggest_weight
     primes = primes_above(2 * bound + 1)
+    if len(primes) > MAX_PRIMES:
+        return None
     payoff = flat.totals if context.rules.charlie is None else _payoffs(
         context.rules, flat.totals, np.asarray(layers.sizes)[flat.layer])
     index = context.batch.index
@@ -609,7 +612,7 @@ def _exact_inputs(context: UpcardContext, layers: HandLayers, extras: Extras) ->
     weights = None
     if weight_table is not None:
         floats = dataclasses.replace(floats, weight_row=weight_row, weights=float_table)
-        weights = np.array([(weight_table % p).astype(np.int64) for p in primes], dtype=np.int64)
+        weights = np.stack([(weight_table % p).astype(np.int64) for p in primes], axis=-1)  # (entries, WEIGHTS, P)
     # each stacked row's scale in floats: the layer's G_k for its shoe, times the row's weight
     shape = layers.stacked(copies)
     scale = float_suffixes[shape.copy, layers.first + shape.layer]
@@ -618,8 +621,8 @@ def _exact_inputs(context: UpcardContext, layers: HandLayers, extras: Extras) ->
     inputs = _ExactInputs(
         floats=floats,
         primes=np.array(primes, dtype=np.int64),
-        stand=np.ascontiguousarray(stand_residues.reshape(len(primes), copies, rows)),
-        suffixes=np.array([[[x % p for x in suffix] for suffix in suffixes] for p in primes], dtype=np.int64),
+        stand=np.ascontiguousarray(stand_residues.reshape(copies, rows, len(primes))),
+        suffixes=np.array([[[x % p for p in primes] for x in suffix] for suffix in suffixes], dtype=np.int64),
         weights=weights,
         weight_table=weight_table,
         scale=scale,
@@ -653,13 +656,14 @@ def _exact_kernel_pass(
     copies, rows = len(extras), len(flat.layer)
     primes = inputs.primes
     n_primes = len(primes)
-    stand, blackjack, hit, best, doubled = (np.zeros((n_primes, copies * rows), dtype=np.int64) for _ in range(5))
+    # each row's residues side by side (rows, primes): a child's are read together
+    stand, blackjack, hit, best, doubled = (np.zeros((copies * rows, n_primes), dtype=np.int64) for _ in range(5))
     decision = _flat_of(floats.decision).copy()
     double = one_card = None
     width = 0
     if double_layer is not None:
         width = len(layers.counts[double_layer])
-        double, one_card = (np.zeros((n_primes, copies * width), dtype=np.int64) for _ in range(2))
+        double, one_card = (np.zeros((copies * width, n_primes), dtype=np.int64) for _ in range(2))
     bounds = (flat.starts * copies).tolist()
     weight_row = inputs.floats.weight_row
     sizes = layers.sizes
@@ -690,12 +694,12 @@ def _exact_kernel_pass(
         if not len(at):
             continue
         rows_at = lo + at
-        hit_x = _signed(hit[:, rows_at], primes)
-        stand_x = _signed(stand[:, rows_at], primes)
+        hit_x = _signed(hit[rows_at], primes)
+        stand_x = _signed(stand[rows_at], primes)
         chosen = np.where(hit_x > stand_x, Code.HIT, Code.STAND)
         if doubling is not None:
             assert double is not None
-            double_x = _signed(double[:, at], primes)
+            double_x = _signed(double[at], primes)
             better = doubling[at] & (double_x > np.where(chosen == Code.HIT, hit_x, stand_x))
             chosen = np.where(better, Code.DOUBLE, chosen)
         flips = chosen != decision[rows_at]
@@ -707,10 +711,10 @@ def _exact_kernel_pass(
             decision[fixed] = chosen[flips]
             for code, values in ((Code.HIT, hit), (Code.STAND, stand)):
                 pick = fixed[chosen[flips] == code]
-                best[:, pick] = values[:, pick]
+                best[pick] = values[pick]
             if double is not None:
                 pick = chosen[flips] == Code.DOUBLE
-                best[:, fixed[pick]] = double[:, at[flips][pick]]
+                best[fixed[pick]] = double[at[flips][pick]]
     weights = None
     if inputs.weight_table is not None:
         shape = layers.stacked(copies)
@@ -732,14 +736,14 @@ def _flat_of(layered: Sequence[np.ndarray]) -> np.ndarray:
 
 def _signed(residues: np.ndarray, primes: np.ndarray) -> np.ndarray:
     """The integers (an object array) in ``(-M / 2, M / 2)``, ``M`` the primes' product, with
-    the residues ``residues[t]`` modulo ``primes[t]``."""
+    the residues ``residues[:, t]`` modulo ``primes[t]``."""
     product = math.prod(int(p) for p in primes)
-    values = from_residues(residues, [int(p) for p in primes])
+    values = from_residues(residues.T, [int(p) for p in primes])
     return np.where(values > product // 2, values - product, values)
 
 
 class _ExactLayers(Sequence):
-    """Per-layer exact values held as residues (primes, rows), rebuilt as Python ints when a
+    """Per-layer exact values held as residues (rows, primes), rebuilt as Python ints when a
     layer is first read."""
 
     def __init__(self, residues: np.ndarray, primes: np.ndarray, bounds: list[int]) -> None:
@@ -754,7 +758,7 @@ class _ExactLayers(Sequence):
             return [self[i] for i in range(len(self))[k]]
         k = range(len(self))[k]
         if k not in self._built:
-            self._built[k] = _signed(self._residues[:, self._bounds[k] : self._bounds[k + 1]], self._primes)
+            self._built[k] = _signed(self._residues[self._bounds[k] : self._bounds[k + 1]], self._primes)
         return self._built[k]
 
 
