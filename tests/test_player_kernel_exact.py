@@ -182,3 +182,23 @@ def test_the_exact_loop_refuses_arrays_that_do_not_fit():
         call(primes_in=np.full(primes, 2**31 + 11, dtype=np.int64))
     with pytest.raises(ValueError, match="inconsistent"):
         call(layer=len(layers.counts))
+
+
+@needs_kernel
+@pytest.mark.parametrize("bits", [20, 100, 300, 1000])
+def test_integers_are_rebuilt_from_their_residues(bits):
+    """The compiled Chinese remainder theorem: random integers either side of zero, the ends
+    of the range and zero, from their residues modulo the primes."""
+    from bjcalc.engine.residues import primes_above
+
+    primes = primes_above(2**bits)
+    product = 1
+    for p in primes:
+        product *= p
+    rng = np.random.default_rng(bits)
+    numbers = [int.from_bytes(rng.bytes(bits // 8 + 8), "little") % product - product // 2 for _ in range(500)]
+    numbers += [0, 1, -1, product // 2, -(product // 2)]
+    residues = np.array([[x % p for p in primes] for x in numbers], dtype=np.int64)
+    rebuilt = v._signed(residues, np.array(primes, dtype=np.int64))
+    assert rebuilt.tolist() == numbers
+    assert all(type(x) is int for x in rebuilt.tolist())

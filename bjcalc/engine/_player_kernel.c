@@ -739,10 +739,107 @@ done:
     return result;
 }
 
+/* rebuild(residues, primes, inverses, product, half, out)
+ * The integers in (-M/2, M/2] (M the primes' product) of the residues: Garner's mixed-radix
+ * digits, then Horner's rule in 32-bit limbs, written as little-endian two's complement of W
+ * limbs each. residues int64 (n, P), primes int64 (P), inverses int64 (P, P): p_s^-1 mod p_t
+ * for s < t, product and half uint32 (W): M and floor(M / 2), out uint32 (n, W). W must leave
+ * a sign bit above M. */
+static PyObject *rebuild(PyObject *self, PyObject *args)
+{
+    PyObject *objs[6];
+    if (!PyArg_ParseTuple(args, "OOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5]))
+        return NULL;
+    static const Py_ssize_t itemsize[6] = {8, 8, 8, 4, 4, 4};
+    static const int writable[6] = {0, 0, 0, 0, 0, 1};
+    Py_buffer views[6];
+    int held[6] = {0};
+    PyObject *result = NULL;
+    for (int i = 0; i < 6; i++) {
+        if (get(objs[i], &views[i], writable[i]) < 0)
+            goto done;
+        held[i] = 1;
+        if (views[i].itemsize != itemsize[i]) {
+            PyErr_Format(PyExc_TypeError, "player kernel: array %d has items of %zd bytes, not %zd", i,
+                         views[i].itemsize, itemsize[i]);
+            goto done;
+        }
+    }
+    const int64_t *residues = views[0].buf, *primes_in = views[1].buf, *inverses = views[2].buf;
+    const uint32_t *product = views[3].buf, *half = views[4].buf;
+    uint32_t *out = views[5].buf;
+    const Py_ssize_t P = views[1].len / 8, W = views[3].len / 4;
+    const Py_ssize_t n = P > 0 ? views[0].len / (P * 8) : 0;
+    int ok = P >= 1 && P <= MAX_PRIMES && W >= 1 && views[0].len == n * P * 8 && views[2].len == P * P * 8
+             && views[4].len == W * 4 && views[5].len == n * W * 4 && (product[W - 1] >> 31) == 0;
+    for (Py_ssize_t t = 0; ok && t < P; t++)
+        ok = primes_in[t] >= 2 && primes_in[t] < ((int64_t)1 << 31);
+    for (Py_ssize_t i = 0; ok && i < n * P; i++)
+        ok = residues[i] >= 0 && residues[i] < primes_in[i % P];
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "player kernel: arrays of inconsistent sizes");
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    Prime primes[MAX_PRIMES];
+    int64_t digit[MAX_PRIMES];
+    for (Py_ssize_t t = 0; t < P; t++)
+        primes[t] = prime_of(primes_in[t]);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const int64_t *r = residues + i * P;
+        /* x = d_0 + d_1 p_0 + d_2 p_0 p_1 + ..., each d_t in [0, p_t) */
+        for (Py_ssize_t t = 0; t < P; t++) {
+            int64_t x = r[t];
+            const int64_t p = primes_in[t];
+            for (Py_ssize_t u = 0; u < t; u++) {
+                const int64_t d = red((uint64_t)digit[u], primes[t]);
+                x = mulmod(x >= d ? x - d : x - d + p, inverses[u * P + t], primes[t]);
+            }
+            digit[t] = x;
+        }
+        uint32_t *acc = out + i * W;
+        memset(acc, 0, sizeof(uint32_t) * (size_t)W);
+        for (Py_ssize_t t = P - 1; t >= 0; t--) {
+            /* acc = acc * p_t + d_t (acc is zero before the first step) */
+            uint64_t carry = (uint64_t)digit[t];
+            const uint64_t m = t + 1 < P ? (uint64_t)primes_in[t] : 0;
+            for (Py_ssize_t w = 0; w < W; w++) {
+                const uint64_t v = (uint64_t)acc[w] * m + carry;
+                acc[w] = (uint32_t)v;
+                carry = v >> 32;
+            }
+        }
+        /* above half: acc - M, negative, in two's complement */
+        int above = 0;
+        for (Py_ssize_t w = W - 1; w >= 0; w--)
+            if (acc[w] != half[w]) {
+                above = acc[w] > half[w];
+                break;
+            }
+        if (above) {
+            int64_t borrow = 0;
+            for (Py_ssize_t w = 0; w < W; w++) {
+                int64_t v = (int64_t)acc[w] - (int64_t)product[w] - borrow;
+                borrow = v < 0;
+                acc[w] = (uint32_t)(v + (borrow ? ((int64_t)1 << 32) : 0));
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    for (int i = 0; i < 6; i++)
+        if (held[i])
+            PyBuffer_Release(&views[i]);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"solve", solve, METH_VARARGS, "The float player pass over several shoes."},
     {"solve_exact", solve_exact, METH_VARARGS, "One layer of the exact player pass, in residues modulo primes."},
     {"stand_residues", stand_residues, METH_VARARGS, "Exact stand numerators as floats and residues."},
+    {"rebuild", rebuild, METH_VARARGS, "Signed integers from residues (Chinese remainder theorem), as limbs."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -19,8 +19,15 @@ layer and no operation mixes rows of different shoes.
 In float mode the pass runs in a small C loop, ``bjcalc/engine/_player_kernel.c`` (an optional
 build, like the dealer's, loaded by :mod:`bjcalc.engine.kernels`): it works each hand's cards
 left, blackjack units and draw values out row by row instead of building (rows, 10) arrays, with
-the same operations in the same order as the numpy code here, which stays as the fallback and
-for exact mode (``BJCALC_NUMPY_PLAYER=1`` forces it).
+the same operations in the same order as the numpy code here, which stays as the fallback
+(``BJCALC_NUMPY_PLAYER=1`` forces it).
+
+In exact mode the same loop runs in int64 residues modulo primes below ``2**31`` whose product
+passes twice the largest value (:func:`_exact_kernel_pass`). Residues cannot be compared, so
+the plays are the float loop's, and each near tie there (:data:`NEAR_TIE`) is settled in exact
+integers, one layer at a time, before the layer above reads it; the values are rebuilt as
+Python ints by the Chinese remainder theorem for the layers read. The numbers are the numpy
+pass's, integer for integer.
 """
 
 from __future__ import annotations
@@ -37,7 +44,7 @@ from bjcalc.engine.codes import Code
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.hands import HandLayers, hand_layers
 from bjcalc.engine.kernels import player_kernel, player_kernel_available
-from bjcalc.engine.residues import from_residues, primes_above
+from bjcalc.engine.residues import primes_above
 from bjcalc.errors import InvalidShoeError
 from bjcalc.numbers import as_numbers
 from bjcalc.rules import Rules
@@ -652,6 +659,10 @@ def _exact_kernel_pass(
         return None
     floats = _kernel_pass(context, layers, extras, loss, limit, double_layer, may_double, decisions,
                           inputs=inputs.floats)
+    finite = [np.isfinite(_flat_of(a)).all() for a in (floats.hit, floats.stand)]
+    if decisions is None and not (all(finite) and np.isfinite(inputs.scale).all()
+                                  and (floats.double is None or np.isfinite(floats.double).all())):
+        return None  # floats that overflow cannot choose the plays: the numpy pass runs
     flat = layers.flat
     copies, rows = len(extras), len(flat.layer)
     primes = inputs.primes
@@ -735,11 +746,36 @@ def _flat_of(layered: Sequence[np.ndarray]) -> np.ndarray:
 
 
 def _signed(residues: np.ndarray, primes: np.ndarray) -> np.ndarray:
-    """The integers (an object array) in ``(-M / 2, M / 2)``, ``M`` the primes' product, with
-    the residues ``residues[:, t]`` modulo ``primes[t]``."""
-    product = math.prod(int(p) for p in primes)
-    values = from_residues(residues.T, [int(p) for p in primes])
-    return np.where(values > product // 2, values - product, values)
+    """The integers (an object array of Python ints) in ``(-M / 2, M / 2]``, ``M`` the primes'
+    product, with the residues ``residues[:, t]`` modulo ``primes[t]``: rebuilt in the compiled
+    loop (the Chinese remainder theorem) as fixed-width two's complement, read by
+    ``int.from_bytes``."""
+    inverses, product, half = _rebuild_tables(tuple(int(p) for p in primes))
+    n, width = len(residues), 4 * len(product)
+    out = np.empty((n, len(product)), dtype=np.uint32)
+    player_kernel.rebuild(np.ascontiguousarray(residues, dtype=np.int64), primes, inverses, product, half, out)
+    raw = out.tobytes()
+    values = np.empty(n, dtype=object)
+    values[:] = [int.from_bytes(raw[i : i + width], "little", signed=True) for i in range(0, n * width, width)]
+    return values
+
+
+@functools.lru_cache(maxsize=64)
+def _rebuild_tables(primes: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For :func:`_signed`: the inverses ``p_s^-1 mod p_t`` (s < t) of Garner's algorithm, and
+    the primes' product ``M`` and ``M // 2`` as 32-bit limbs, with a sign bit to spare."""
+    count = len(primes)
+    inverses = np.zeros((count, count), dtype=np.int64)
+    for t in range(count):
+        for s in range(t):
+            inverses[s, t] = pow(primes[s], -1, primes[t])
+    product = math.prod(primes)
+    limbs = product.bit_length() // 32 + 1
+
+    def as_limbs(x: int) -> np.ndarray:
+        return np.frombuffer(x.to_bytes(4 * limbs, "little"), dtype=np.uint32).copy()
+
+    return inverses, as_limbs(product), as_limbs(product // 2)
 
 
 class _ExactLayers(Sequence):
