@@ -363,8 +363,483 @@ done:
     return result;
 }
 
+/* ---- the exact pass: the same values modulo primes below 2**31 ----
+ *
+ * Exact mode runs the pass of solve_layer in int64 residues modulo P primes (values.py's
+ * _exact_kernel_pass rebuilds the integers by the Chinese remainder theorem where they are
+ * read). Residues cannot be compared, so the play of every state comes in (`decision`, from the
+ * float pass, its near ties settled exactly in Python between layers, which is why the loop
+ * runs one layer per call). Every residue is in [0, p); a product of two is below 2**62 and a
+ * sum of ten products of a card count (below 2**28, residues.EXACT_CARD_LIMIT) and a residue
+ * below 2**63. */
+
+typedef struct {
+    Py_ssize_t n_rows, n_layers, first, copies, n_primes, depth, n_double;
+    const int64_t *counts, *starts, *shoes, *primes;
+    const Py_ssize_t *children;
+    const int64_t *stand_in; /* (P, C, R) */
+    const int64_t *suffixes; /* (P, C, first + L + depth + 1) */
+    const int64_t *decision; /* (C * R) stacked */
+    int bj_rank, peeked, double_layer;
+    int64_t loss, both_loss;
+    int64_t *stand, *blackjack, *hit, *best, *doubled; /* (P, C * R) stacked */
+    int64_t *dbl, *one_card;                        /* (P, C * n_double) or NULL */
+    const int64_t *weight_row;                      /* (C, R) or NULL */
+    const int64_t *weights;                         /* (P, entries, WEIGHTS) */
+    Py_ssize_t entries;
+} ExactJob;
+
+/* A prime and its Barrett factor floor((2**64 - 1) / p): x mod p for x < 2**63 by one high
+ * multiply and at most two subtractions (the quotient estimate is short by less than 2). */
+typedef struct {
+    uint64_t p, m;
+} Prime;
+
+#define MAX_PRIMES 256 /* values to about 2**7900: far past what a shoe of residues.EXACT_CARD_LIMIT cards and
+                        * any hand graph make */
+
+static inline Prime prime_of(int64_t p)
+{
+    Prime q = {(uint64_t)p, UINT64_MAX / (uint64_t)p};
+    return q;
+}
+
+static inline int64_t red(uint64_t x, Prime q)
+{
+#ifdef __SIZEOF_INT128__
+    uint64_t e = (uint64_t)(((unsigned __int128)x * q.m) >> 64);
+    uint64_t r = x - e * q.p;
+    if (r >= q.p)
+        r -= q.p;
+    if (r >= q.p)
+        r -= q.p;
+    return (int64_t)r;
+#else
+    return (int64_t)(x % q.p);
+#endif
+}
+
+/* a * b mod p for residues a, b in [0, p) */
+static inline int64_t mulmod(int64_t a, int64_t b, Prime q) { return red((uint64_t)a * (uint64_t)b, q); }
+
+static void solve_layer_exact(const ExactJob *q, Py_ssize_t k)
+{
+    const Py_ssize_t C = q->copies, L = q->n_layers, P = q->n_primes, R = q->n_rows;
+    const Py_ssize_t top1 = q->first + L + q->depth + 1;
+    const int bj = q->bj_rank;
+    const Py_ssize_t a = q->starts[k], n_k = q->starts[k + 1] - a;
+    const Py_ssize_t width = k + 1 < L ? q->starts[k + 2] - q->starts[k + 1] : 0;
+    const int no_child = width == 0;
+    const Py_ssize_t size = q->first + k;
+    const int is_double = k == q->double_layer;
+    Prime primes[MAX_PRIMES];
+    for (Py_ssize_t t = 0; t < P; t++)
+        primes[t] = prime_of(q->primes[t]);
+    for (Py_ssize_t i = 0; i < n_k; i++) {
+        const Py_ssize_t row = a + i;
+        const int64_t *cnt = q->counts + row * RANKS;
+        const Py_ssize_t *kids = q->children + row * RANKS;
+        Py_ssize_t child[RANKS];
+        for (int r = 0; r < RANKS; r++) {
+            const Py_ssize_t c = no_child ? -1 : kids[r];
+            child[r] = (size_t)c < (size_t)width ? c : -1;
+        }
+        for (Py_ssize_t j = 0; j < C; j++) {
+            const int64_t *shoe = q->shoes + j * RANKS;
+            const Py_ssize_t at = a * C + j * n_k + i;
+            const Py_ssize_t next0 = no_child ? 0 : q->starts[k + 1] * C + j * width;
+            int64_t left[RANKS];
+            for (int r = 0; r < RANKS; r++) {
+                const int64_t d = shoe[r] - cnt[r];
+                left[r] = d > 0 ? d : 0;
+            }
+            /* the blackjack rank's cards left, which is negative in a state that holds more of
+             * them than the shoe has (a state no deal reaches, whose values are those of the
+             * float loop's arithmetic all the same); below 2**28 either way, so one prime added
+             * brings it and one less into [0, p) */
+            const int64_t bj_left = bj >= 0 ? shoe[bj] - cnt[bj] : 0;
+            const int64_t chosen = q->decision[at];
+            for (Py_ssize_t t = 0; t < P; t++) {
+                const Prime pr = primes[t];
+                const int64_t p = q->primes[t];
+                const int64_t loss = red((uint64_t)q->loss, pr), both_loss = red((uint64_t)q->both_loss, pr);
+                const Py_ssize_t o = at * P + t; /* this row's residue modulo this prime */
+                const int64_t *suffix = q->suffixes + j * top1 * P + t; /* stride P */
+                const int64_t g = suffix[(size + 1) * P], unit = g, unit_next = suffix[(size + 2) * P];
+                const int64_t lift = size >= 2 ? suffix[(size + q->depth) * P] : 0;
+                const int64_t *wt = q->weights ? q->weights + q->weight_row[j * R + row] * WEIGHTS * P + t : NULL;
+                const int64_t not_bj = mulmod(q->stand_in[(j * R + row) * P + t], lift, pr);
+                const int64_t bj_res = bj_left >= 0 ? bj_left : bj_left + p;
+                const int64_t bj1_res = bj_left >= 1 ? bj_left - 1 : bj_left - 1 + p;
+                int64_t bjv = bj >= 0 && size >= 2 ? mulmod(bj_res, unit, pr) : 0;
+                if (wt && bj >= 0)
+                    bjv = mulmod(bjv, wt[W_BJ * P], pr);
+                int64_t stand, doubled;
+                if (q->peeked) {
+                    stand = not_bj;
+                    doubled = red((uint64_t)(2 * not_bj), pr);
+                } else {
+                    stand = red((uint64_t)(p + not_bj - mulmod(bjv, loss, pr)), pr);
+                    doubled = red((uint64_t)(p + 2 * not_bj - mulmod(bjv, both_loss, pr)), pr);
+                }
+                q->stand[o] = stand;
+                q->blackjack[o] = bjv;
+                q->doubled[o] = doubled;
+                const int64_t cbj = bj >= 0 ? mulmod(bj_res, unit_next, pr) : 0;
+                const int64_t cbj1 = bj >= 0 ? mulmod(bj1_res, unit_next, pr) : 0;
+                /* a draw that busts (worked out only for the ranks left that bust): the bet at
+                 * the next layer's scale where the dealer has no blackjack, with no hole card
+                 * `loss` of it where the dealer has one; bust2 doubled */
+                int64_t bust[RANKS], bust2[RANKS];
+                for (int r = 0; r < RANKS; r++) {
+                    bust[r] = bust2[r] = 0;
+                    if (child[r] >= 0 || left[r] == 0)
+                        continue;
+                    const int64_t g_r = wt ? mulmod(g, wt[(W_DRAW + r) * P], pr) : g;
+                    int64_t cbj_r = r == bj ? cbj1 : cbj;
+                    if (wt && bj >= 0)
+                        cbj_r = mulmod(cbj_r, wt[(W_DRAW_BJ + r) * P], pr);
+                    const int64_t free_r = red((uint64_t)(p + g_r - cbj_r), pr); /* g - cbj */
+                    if (q->peeked) {
+                        bust[r] = red((uint64_t)(p - free_r), pr);
+                        bust2[r] = red((uint64_t)(2 * p - 2 * free_r), pr);
+                    } else {
+                        bust[r] = red((uint64_t)(2 * p - free_r - mulmod(cbj_r, loss, pr)), pr);
+                        bust2[r] = red((uint64_t)(3 * p - 2 * free_r - mulmod(cbj_r, both_loss, pr)), pr);
+                    }
+                }
+                const int64_t *next = q->best + next0 * P + t;
+                uint64_t sum = 0;
+                for (int r = 0; r < RANKS; r++)
+                    sum += (uint64_t)left[r] * (uint64_t)(child[r] >= 0 ? next[child[r] * P] : bust[r]);
+                const int64_t hit = red(sum, pr);
+                q->hit[o] = hit;
+                int64_t dbl = 0;
+                if (is_double) {
+                    const int64_t *dnext = q->doubled + next0 * P + t, *snext = q->stand + next0 * P + t;
+                    uint64_t s2 = 0, s1 = 0;
+                    for (int r = 0; r < RANKS; r++) {
+                        s2 += (uint64_t)left[r] * (uint64_t)(child[r] >= 0 ? dnext[child[r] * P] : bust2[r]);
+                        s1 += (uint64_t)left[r] * (uint64_t)(child[r] >= 0 ? snext[child[r] * P] : bust[r]);
+                    }
+                    dbl = red(s2, pr);
+                    q->dbl[(j * n_k + i) * P + t] = dbl;
+                    q->one_card[(j * n_k + i) * P + t] = red(s1, pr);
+                }
+                int64_t value = chosen == HIT ? hit : stand;
+                if (is_double && chosen == DOUBLE)
+                    value = dbl;
+                q->best[o] = value;
+            }
+        }
+    }
+}
+
+#define NX_ARRAYS 17
+
+/* solve_exact(counts, children, starts, shoes, stand_in, suffixes, primes, decision,
+ *             stand, blackjack, hit, best, doubled, double, one_card, weight_row, weights,
+ *             first, bj_rank, peeked, loss, double_loss, double_layer, depth, layer)
+ * One layer of the exact pass in residues. counts, children, starts, shoes as for solve;
+ * stand_in int64 (P, C, R): the dealer's stand numerators mod each prime; suffixes int64
+ * (P, C, first + L + depth + 1): the shoes' falling factorials mod each prime; primes int64 (P),
+ * each below 2**31; decision int64 (C * R) stacked: the play of every state; outputs int64
+ * (P, C * R) stacked (doubled: the doubled stand values, which the double layer reads from the
+ * layer after it); double and one_card int64 (P, C * rows of the double layer) or None;
+ * weight_row int64 (C, R) and weights int64 (P, entries, WEIGHTS) mod each prime, or None. */
+static PyObject *solve_exact(PyObject *self, PyObject *args)
+{
+    PyObject *objs[NX_ARRAYS] = {NULL};
+    int first, bj_rank, peeked, loss, double_loss, double_layer, depth, layer;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOOOiiiiiiii", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
+                          &objs[5], &objs[6], &objs[7], &objs[8], &objs[9], &objs[10], &objs[11], &objs[12],
+                          &objs[13], &objs[14], &objs[15], &objs[16], &first, &bj_rank, &peeked, &loss,
+                          &double_loss, &double_layer, &depth, &layer))
+        return NULL;
+    static const Py_ssize_t itemsize[NX_ARRAYS] = {8, sizeof(Py_ssize_t), 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8};
+    static const int optional[NX_ARRAYS] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
+    static const int writable[NX_ARRAYS] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0};
+    Py_buffer views[NX_ARRAYS];
+    int held[NX_ARRAYS] = {0};
+    PyObject *result = NULL;
+    for (int i = 0; i < NX_ARRAYS; i++) {
+        if (objs[i] == Py_None) {
+            if (!optional[i]) {
+                PyErr_Format(PyExc_TypeError, "player kernel: array %d may not be None", i);
+                goto done;
+            }
+            continue;
+        }
+        if (get(objs[i], &views[i], writable[i]) < 0)
+            goto done;
+        held[i] = 1;
+        if (views[i].itemsize != itemsize[i]) {
+            PyErr_Format(PyExc_TypeError, "player kernel: array %d has items of %zd bytes, not %zd", i,
+                         views[i].itemsize, itemsize[i]);
+            goto done;
+        }
+    }
+    ExactJob q;
+    q.n_rows = views[0].len / (Py_ssize_t)(sizeof(int64_t) * RANKS);
+    q.n_layers = views[2].len / (Py_ssize_t)sizeof(int64_t) - 1;
+    q.copies = views[3].len / (Py_ssize_t)(sizeof(int64_t) * RANKS);
+    q.n_primes = views[6].len / 8;
+    q.first = first;
+    q.depth = depth;
+    q.counts = views[0].buf;
+    q.children = views[1].buf;
+    q.starts = views[2].buf;
+    q.shoes = views[3].buf;
+    q.stand_in = views[4].buf;
+    q.suffixes = views[5].buf;
+    q.primes = views[6].buf;
+    q.decision = views[7].buf;
+    q.stand = views[8].buf;
+    q.blackjack = views[9].buf;
+    q.hit = views[10].buf;
+    q.best = views[11].buf;
+    q.doubled = views[12].buf;
+    q.dbl = held[13] ? views[13].buf : NULL;
+    q.one_card = held[14] ? views[14].buf : NULL;
+    q.weight_row = held[15] ? views[15].buf : NULL;
+    q.weights = held[16] ? views[16].buf : NULL;
+    q.bj_rank = bj_rank;
+    q.peeked = peeked;
+    q.loss = loss;
+    q.both_loss = (int64_t)loss + double_loss;
+    q.double_layer = double_layer;
+    const Py_ssize_t R = q.n_rows, C = q.copies, L = q.n_layers, P = q.n_primes;
+    int ok = L >= 1 && P >= 1 && views[0].len == R * RANKS * 8
+             && views[1].len == R * RANKS * (Py_ssize_t)sizeof(Py_ssize_t) && views[3].len == C * RANKS * 8
+             && q.starts[0] == 0 && q.starts[L] == R && first >= 0 && depth >= 1 && views[4].len == P * C * R * 8
+             && views[5].len == P * C * (first + L + depth + 1) * 8 && views[7].len == C * R * 8 && bj_rank >= -1
+             && bj_rank < RANKS && double_layer >= -1 && double_layer < L && layer >= 0 && layer < L;
+    for (int i = 8; ok && i < 13; i++)
+        ok = views[i].len == P * C * R * 8;
+    for (Py_ssize_t k = 0; ok && k < L; k++)
+        ok = q.starts[k] <= q.starts[k + 1];
+    ok = ok && P <= MAX_PRIMES;
+    for (Py_ssize_t t = 0; ok && t < P; t++)
+        ok = q.primes[t] >= 2 && q.primes[t] < ((int64_t)1 << 31);
+    for (Py_ssize_t i = 0; ok && i < C * RANKS; i++)
+        ok = q.shoes[i] >= 0 && q.shoes[i] < ((int64_t)1 << 28);
+    q.entries = 0;
+    if (ok && (held[15] || held[16])) {
+        q.entries = held[16] ? views[16].len / (P * WEIGHTS * 8) : 0;
+        ok = held[15] && held[16] && views[15].len == C * R * 8 && views[16].len == P * q.entries * WEIGHTS * 8;
+        for (Py_ssize_t i = 0; ok && i < C * R; i++)
+            ok = q.weight_row[i] >= 0 && q.weight_row[i] < q.entries;
+    }
+    q.n_double = 0;
+    if (ok && double_layer >= 0) {
+        q.n_double = q.starts[double_layer + 1] - q.starts[double_layer];
+        ok = held[13] && held[14] && views[13].len == P * C * q.n_double * 8 && views[14].len == P * C * q.n_double * 8;
+    }
+    /* the plays this layer reads */
+    for (Py_ssize_t i = q.starts[layer] * C; ok && i < q.starts[layer + 1] * C; i++)
+        ok = q.decision[i] >= STAND && q.decision[i] <= DOUBLE;
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "player kernel: arrays of inconsistent sizes");
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    solve_layer_exact(&q, layer);
+    Py_END_ALLOW_THREADS
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    for (int i = 0; i < NX_ARRAYS; i++)
+        if (held[i])
+            PyBuffer_Release(&views[i]);
+    return result;
+}
+
+/* stand_residues(halves, columns, pay_column, pay, primes, floats, residues)
+ * The dealer's stand numerators of exact mode, from the compiled dealer's 128-bit outcome
+ * numerators (bjcalc.engine.batch): row i stands on pay column pay_column[i] against the dealer
+ * of column columns[i]; floats[i] gets sum_o pay[o, c] * N_o as a float, residues[i, t] the same
+ * modulo primes[t]. halves uint64 (columns, O, 2) [high, low], columns intp (n), pay_column int64
+ * (n), pay int64 (O, D), primes int64 (P), floats float64 (n), residues int64 (n, P). */
+static PyObject *stand_residues(PyObject *self, PyObject *args)
+{
+    PyObject *objs[7];
+    if (!PyArg_ParseTuple(args, "OOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5], &objs[6]))
+        return NULL;
+    static const Py_ssize_t itemsize[7] = {8, sizeof(Py_ssize_t), 8, 8, 8, 8, 8};
+    static const int writable[7] = {0, 0, 0, 0, 0, 1, 1};
+    Py_buffer views[7];
+    int held[7] = {0};
+    PyObject *result = NULL;
+    for (int i = 0; i < 7; i++) {
+        if (get(objs[i], &views[i], writable[i]) < 0)
+            goto done;
+        held[i] = 1;
+        if (views[i].itemsize != itemsize[i]) {
+            PyErr_Format(PyExc_TypeError, "player kernel: array %d has items of %zd bytes, not %zd", i,
+                         views[i].itemsize, itemsize[i]);
+            goto done;
+        }
+    }
+    const uint64_t *halves = views[0].buf;
+    const Py_ssize_t *columns = views[1].buf;
+    const int64_t *pay_column = views[2].buf, *pay = views[3].buf, *primes_in = views[4].buf;
+    double *floats = views[5].buf;
+    int64_t *residues = views[6].buf;
+    const Py_ssize_t n = views[1].len / (Py_ssize_t)sizeof(Py_ssize_t), P = views[4].len / 8;
+    const Py_ssize_t O = views[3].ndim == 2 ? views[3].shape[0] : -1, D = views[3].ndim == 2 ? views[3].shape[1] : -1;
+    const Py_ssize_t n_columns = O > 0 ? views[0].len / (O * 16) : 0;
+    int ok = O > 0 && D > 0 && P >= 1 && P <= MAX_PRIMES && views[0].len == n_columns * O * 16
+             && views[2].len == n * 8 && views[5].len == n * 8 && views[6].len == n * P * 8;
+    for (Py_ssize_t t = 0; ok && t < P; t++)
+        ok = primes_in[t] >= 2 && primes_in[t] < ((int64_t)1 << 31);
+    for (Py_ssize_t i = 0; ok && i < n; i++)
+        ok = (size_t)columns[i] < (size_t)n_columns && pay_column[i] >= 0 && pay_column[i] < D;
+    for (Py_ssize_t i = 0; ok && i < O * D; i++)
+        ok = pay[i] >= -1 && pay[i] <= 1;
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "player kernel: arrays of inconsistent sizes");
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    Prime primes[MAX_PRIMES];
+    int64_t high_unit[MAX_PRIMES]; /* 2**64 mod p */
+    for (Py_ssize_t t = 0; t < P; t++) {
+        primes[t] = prime_of(primes_in[t]);
+        high_unit[t] = (int64_t)((UINT64_MAX % (uint64_t)primes_in[t] + 1) % (uint64_t)primes_in[t]);
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const uint64_t *h = halves + columns[i] * O * 2;
+        double f = 0.0;
+        for (Py_ssize_t o = 0; o < O; o++) {
+            const int64_t w = pay[o * D + pay_column[i]];
+            if (w)
+                f += (double)w * ((double)h[2 * o] * 18446744073709551616.0 + (double)h[2 * o + 1]);
+        }
+        floats[i] = f;
+        for (Py_ssize_t t = 0; t < P; t++) {
+            const Prime pr = primes[t];
+            uint64_t acc = 0; /* below 2 p O: the pays are -1, 0 or 1 */
+            for (Py_ssize_t o = 0; o < O; o++) {
+                const int64_t w = pay[o * D + pay_column[i]];
+                if (!w)
+                    continue;
+                const int64_t x = red((uint64_t)mulmod(red(h[2 * o], pr), high_unit[t], pr) + red(h[2 * o + 1], pr), pr);
+                acc += (uint64_t)(w > 0 ? x : (int64_t)pr.p - x);
+            }
+            residues[i * P + t] = red(acc, pr);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    for (int i = 0; i < 7; i++)
+        if (held[i])
+            PyBuffer_Release(&views[i]);
+    return result;
+}
+
+/* rebuild(residues, primes, inverses, product, half, out)
+ * The integers in (-M/2, M/2] (M the primes' product) of the residues: Garner's mixed-radix
+ * digits, then Horner's rule in 32-bit limbs, written as little-endian two's complement of W
+ * limbs each. residues int64 (n, P), primes int64 (P), inverses int64 (P, P): p_s^-1 mod p_t
+ * for s < t, product and half uint32 (W): M and floor(M / 2), out uint32 (n, W). W must leave
+ * a sign bit above M. */
+static PyObject *rebuild(PyObject *self, PyObject *args)
+{
+    PyObject *objs[6];
+    if (!PyArg_ParseTuple(args, "OOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5]))
+        return NULL;
+    static const Py_ssize_t itemsize[6] = {8, 8, 8, 4, 4, 4};
+    static const int writable[6] = {0, 0, 0, 0, 0, 1};
+    Py_buffer views[6];
+    int held[6] = {0};
+    PyObject *result = NULL;
+    for (int i = 0; i < 6; i++) {
+        if (get(objs[i], &views[i], writable[i]) < 0)
+            goto done;
+        held[i] = 1;
+        if (views[i].itemsize != itemsize[i]) {
+            PyErr_Format(PyExc_TypeError, "player kernel: array %d has items of %zd bytes, not %zd", i,
+                         views[i].itemsize, itemsize[i]);
+            goto done;
+        }
+    }
+    const int64_t *residues = views[0].buf, *primes_in = views[1].buf, *inverses = views[2].buf;
+    const uint32_t *product = views[3].buf, *half = views[4].buf;
+    uint32_t *out = views[5].buf;
+    const Py_ssize_t P = views[1].len / 8, W = views[3].len / 4;
+    const Py_ssize_t n = P > 0 ? views[0].len / (P * 8) : 0;
+    int ok = P >= 1 && P <= MAX_PRIMES && W >= 1 && views[0].len == n * P * 8 && views[2].len == P * P * 8
+             && views[4].len == W * 4 && views[5].len == n * W * 4 && (product[W - 1] >> 31) == 0;
+    for (Py_ssize_t t = 0; ok && t < P; t++)
+        ok = primes_in[t] >= 2 && primes_in[t] < ((int64_t)1 << 31);
+    for (Py_ssize_t i = 0; ok && i < n * P; i++)
+        ok = residues[i] >= 0 && residues[i] < primes_in[i % P];
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "player kernel: arrays of inconsistent sizes");
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    Prime primes[MAX_PRIMES];
+    int64_t digit[MAX_PRIMES];
+    for (Py_ssize_t t = 0; t < P; t++)
+        primes[t] = prime_of(primes_in[t]);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const int64_t *r = residues + i * P;
+        /* x = d_0 + d_1 p_0 + d_2 p_0 p_1 + ..., each d_t in [0, p_t) */
+        for (Py_ssize_t t = 0; t < P; t++) {
+            int64_t x = r[t];
+            const int64_t p = primes_in[t];
+            for (Py_ssize_t u = 0; u < t; u++) {
+                const int64_t d = red((uint64_t)digit[u], primes[t]);
+                x = mulmod(x >= d ? x - d : x - d + p, inverses[u * P + t], primes[t]);
+            }
+            digit[t] = x;
+        }
+        uint32_t *acc = out + i * W;
+        memset(acc, 0, sizeof(uint32_t) * (size_t)W);
+        for (Py_ssize_t t = P - 1; t >= 0; t--) {
+            /* acc = acc * p_t + d_t (acc is zero before the first step) */
+            uint64_t carry = (uint64_t)digit[t];
+            const uint64_t m = t + 1 < P ? (uint64_t)primes_in[t] : 0;
+            for (Py_ssize_t w = 0; w < W; w++) {
+                const uint64_t v = (uint64_t)acc[w] * m + carry;
+                acc[w] = (uint32_t)v;
+                carry = v >> 32;
+            }
+        }
+        /* above half: acc - M, negative, in two's complement */
+        int above = 0;
+        for (Py_ssize_t w = W - 1; w >= 0; w--)
+            if (acc[w] != half[w]) {
+                above = acc[w] > half[w];
+                break;
+            }
+        if (above) {
+            int64_t borrow = 0;
+            for (Py_ssize_t w = 0; w < W; w++) {
+                int64_t v = (int64_t)acc[w] - (int64_t)product[w] - borrow;
+                borrow = v < 0;
+                acc[w] = (uint32_t)(v + (borrow ? ((int64_t)1 << 32) : 0));
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    for (int i = 0; i < 6; i++)
+        if (held[i])
+            PyBuffer_Release(&views[i]);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"solve", solve, METH_VARARGS, "The float player pass over several shoes."},
+    {"solve_exact", solve_exact, METH_VARARGS, "One layer of the exact player pass, in residues modulo primes."},
+    {"stand_residues", stand_residues, METH_VARARGS, "Exact stand numerators as floats and residues."},
+    {"rebuild", rebuild, METH_VARARGS, "Signed integers from residues (Chinese remainder theorem), as limbs."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import concurrent.futures
 import functools
 import itertools
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -29,7 +30,7 @@ from bjcalc.engine.dealer import (
 )
 from bjcalc.engine.hands import PACK, HandLayers, LayersKey
 from bjcalc.engine.jointdealer import joint_dealer, joint_numerators
-from bjcalc.engine.kernels import dealer_kernel_available, exact_dealer_kernel_available
+from bjcalc.engine.kernels import dealer_kernel_available, exact_dealer_kernel_available, player_kernel
 from bjcalc.engine.pools import ahead_thread
 from bjcalc.engine.residues import join_halves
 from bjcalc.numbers import as_numbers
@@ -344,6 +345,39 @@ class DealerBatch:
         assert self._stand_table is not None  # tabled by every float dealer block
         table = self._stand_table  # one flat gather: 2.4x faster than [columns, payoff]
         return table.ravel().take(columns * table.shape[1] + self._pay_column[payoff])
+
+    def stand_residues(self, columns: np.ndarray, payoff: np.ndarray,
+                       primes: Sequence[int]) -> tuple[np.ndarray, np.ndarray] | None:
+        """Exact mode: :meth:`stand_numerators` as floats (to about 1e-16 of the denominator)
+        and modulo each of ``primes`` (an int64 (columns, primes) array), for the compiled
+        exact player pass; with the compiled dealer's 128-bit numerators the big integers are
+        never built. ``None`` where the floats would overflow."""
+        assert self.exact
+        columns = np.ascontiguousarray(columns, dtype=np.intp)
+        if self._halves and len(columns) and player_kernel is not None:
+            self._evaluate()
+            assert self._matrix is not None
+            floats = np.empty(len(columns))
+            residues = np.empty((len(columns), len(primes)), dtype=np.int64)
+            player_kernel.stand_residues(
+                np.ascontiguousarray(self._matrix), columns,
+                np.ascontiguousarray(self._pay_column[payoff], dtype=np.int64), self._pay_ints,
+                np.array(primes, dtype=np.int64), floats, residues)
+            return floats, residues
+        exact = self.stand_numerators(columns, payoff)
+        try:
+            floats = np.array([float(x) for x in exact.tolist()], dtype=np.float64)
+        except OverflowError:
+            return None
+        residues = np.empty((len(exact), len(primes)), dtype=np.int64)
+        for t, p in enumerate(primes):
+            residues[:, t] = (exact % p).astype(np.int64)
+        return floats, residues
+
+    @functools.cached_property
+    def _pay_ints(self) -> np.ndarray:
+        """The distinct pay columns as int64 (outcomes, columns)."""
+        return np.ascontiguousarray(np.rint(self._pay_distinct).astype(np.int64))
 
     def outcomes(self, columns: np.ndarray) -> dict[int, np.ndarray]:
         """Dealer outcome numerators (over ``ff(cards left, depth)``) of registered columns."""

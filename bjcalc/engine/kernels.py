@@ -7,7 +7,7 @@ and bjcalc runs the numpy code they replace, with the same numbers:
   (:mod:`bjcalc.engine.dealer`) in floats or, where the compiler has 128-bit integers, exactly;
   and the joint pass of every up card (:mod:`bjcalc.engine.jointdealer`).
   ``BJCALC_NUMPY_DEALER=1`` switches it off.
-- ``_player_kernel.c`` (:data:`player_kernel`): the player's float backward pass
+- ``_player_kernel.c`` (:data:`player_kernel`): the player's backward pass, in floats and in exact residues
   (:mod:`bjcalc.engine.values`). ``BJCALC_NUMPY_PLAYER=1`` switches it off.
 - ``_pairs_kernel.c`` (:data:`pairs_kernel`): a split's two hands counted pair by pair, by the
   multiset both drew and the sign of their total result, or the product of their results (the

@@ -19,14 +19,22 @@ layer and no operation mixes rows of different shoes.
 In float mode the pass runs in a small C loop, ``bjcalc/engine/_player_kernel.c`` (an optional
 build, like the dealer's, loaded by :mod:`bjcalc.engine.kernels`): it works each hand's cards
 left, blackjack units and draw values out row by row instead of building (rows, 10) arrays, with
-the same operations in the same order as the numpy code here, which stays as the fallback and
-for exact mode (``BJCALC_NUMPY_PLAYER=1`` forces it).
+the same operations in the same order as the numpy code here, which stays as the fallback
+(``BJCALC_NUMPY_PLAYER=1`` forces it).
+
+In exact mode the same loop runs in int64 residues modulo primes below ``2**31`` whose product
+passes twice the largest value (:func:`_exact_kernel_pass`). Residues cannot be compared, so
+the plays are the float loop's, and each near tie there (:data:`NEAR_TIE`) is settled in exact
+integers, one layer at a time, before the layer above reads it; the values are rebuilt as
+Python ints by the Chinese remainder theorem for the layers read. The numbers are the numpy
+pass's, integer for integer.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -36,6 +44,7 @@ from bjcalc.engine.codes import Code
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.hands import HandLayers, hand_layers
 from bjcalc.engine.kernels import player_kernel, player_kernel_available
+from bjcalc.engine.residues import primes_above
 from bjcalc.errors import InvalidShoeError
 from bjcalc.numbers import as_numbers
 from bjcalc.rules import Rules
@@ -314,9 +323,13 @@ def solve_many(
     limit = stop_at(context.rules) if limit is None else limit
     can_hit = [size < limit for size in sizes]
     double_layer = sizes.index(2) if 2 in sizes and can_hit[sizes.index(2)] else None
-    if not context.exact and player_kernel_available() and not context.replacement:
-        passed = _kernel_pass(context, layers, extras, loss, limit, double_layer, may_double, decisions)
-    else:
+    passed = None
+    if player_kernel_available() and not context.replacement:
+        if not context.exact:
+            passed = _kernel_pass(context, layers, extras, loss, limit, double_layer, may_double, decisions)
+        else:
+            passed = _exact_kernel_pass(context, layers, extras, loss, limit, double_layer, may_double, decisions)
+    if passed is None:
         passed = _numpy_pass(context, layers, extras, loss, can_hit, double_layer, may_double, decisions)
     return passed.per_shoe(context, layers, can_hit, double_layer)
 
@@ -459,13 +472,14 @@ def _kernel_inputs(context: UpcardContext, layers: HandLayers, extras: Extras) -
     return stacks[key]
 
 
-def _kernel_weights(context: UpcardContext, layers: HandLayers, extras: Extras) -> tuple[np.ndarray, np.ndarray]:
+def _kernel_weights(context: UpcardContext, layers: HandLayers, extras: Extras,
+                    both: bool = False) -> tuple[np.ndarray, ...]:
     """A counter's shoe in the compiled loop: the distinct class totals of the rows (the up
     card's, the extra cards' and the hand's, as :func:`_stacked_values` weights them), the entry
     of each row (shoe by shoe, flat rows) and the table of each entry's weights: its own, with
     the dealer's blackjack card, with each rank drawn, with each rank and the blackjack card
     (the loop's ``WEIGHTS`` columns; the blackjack columns are the others' where no up card
-    makes a blackjack, and then never read)."""
+    makes a blackjack, and then never read). ``both``: the table's exact weights as well."""
     model = context.model
     assert model is not None
     key = ("class totals", model.of_rank)  # the same for every shoe and count of these classes: kept
@@ -482,9 +496,12 @@ def _kernel_weights(context: UpcardContext, layers: HandLayers, extras: Extras) 
     ranks = model.rank_codes()
     bj = 0 if context.bj_rank is None else int(ranks[context.bj_rank])
     offsets = np.concatenate([[0, bj], ranks, ranks + bj])
-    table = model.weights(unique[:, None] + offsets[None, :], False)
-    return (np.ascontiguousarray(inverse.reshape(-1), dtype=np.int64),
-            np.ascontiguousarray(table, dtype=np.float64))
+    entries = unique[:, None] + offsets[None, :]
+    rows = np.ascontiguousarray(inverse.reshape(-1), dtype=np.int64)
+    table = np.ascontiguousarray(model.weights(entries, False), dtype=np.float64)
+    if both:  # the exact weights too (Python ints)
+        return rows, table, model.weights(entries, True)
+    return rows, table
 
 
 def _kernel_pass(
@@ -496,10 +513,13 @@ def _kernel_pass(
     double_layer: int | None,
     may_double: np.ndarray | None,
     decisions: Sequence[np.ndarray] | None,
+    inputs: _KernelInputs | None = None,
 ) -> _Pass:
-    """The backward pass in the compiled loop (float mode): the same numbers as
-    :func:`_numpy_pass`, stacked the same way."""
-    inputs = _kernel_inputs(context, layers, extras)
+    """The backward pass in the compiled loop (float mode, and exact mode's plays, with
+    ``inputs`` from :func:`_exact_inputs`): the same numbers as :func:`_numpy_pass`, stacked
+    the same way."""
+    if inputs is None:
+        inputs = _kernel_inputs(context, layers, extras)
     flat = layers.flat
     copies, rows = len(extras), len(flat.layer)
     stand, blackjack, hit, best = (np.empty(copies * rows) for _ in range(4))
@@ -529,11 +549,265 @@ def _kernel_pass(
                  _Layers(weighted[2], bounds) if weighted else None)
 
 
+# A near tie of the float pass (hit against stand, or double against the better of the two,
+# closer than this times the state's scale) is settled in exact integers. The float values are
+# within about 1e-13 of the scale of the exact values of the same plays (float mode agrees with
+# exact to 1e-12), so every other comparison comes out as it would exactly.
+NEAR_TIE = 1e-9
+FLOAT_ERROR = 1e-12  # what the float values may be off by, relative to their scale, before any tie
+MAX_PRIMES = 256  # the compiled loop's most primes (_player_kernel.c)
+
+
+@dataclasses.dataclass(frozen=True)
+class _ExactInputs:
+    """What the exact compiled loop reads besides the graph: the float loop's inputs (for the
+    plays) and the same numbers modulo each of ``primes``."""
+
+    floats: _KernelInputs
+    primes: np.ndarray  # int64 (P,)
+    stand: np.ndarray  # int64 (C, R, P): the dealer's stand numerators
+    suffixes: np.ndarray  # int64 (C, top + 1, P)
+    weights: np.ndarray | None  # int64 (entries, WEIGHTS, P) for a counter's shoe
+    weight_table: np.ndarray | None  # the same weights as Python ints (entries, WEIGHTS)
+    scale: np.ndarray  # float: the scale of each stacked row (G_k, times its weight on a counter's shoe)
+
+
+def _exact_inputs(context: UpcardContext, layers: HandLayers, extras: Extras) -> _ExactInputs | None:
+    """:class:`_ExactInputs` (cached on the context for one shoe, like the exact stacks), or
+    ``None`` where the floats would overflow (the numpy pass runs instead)."""
+    key = ("exact kernel", layers.key, extras)
+    stacks = context.stacks
+    if key in stacks:
+        return stacks[key]
+    shoes, suffixes = _suffixes(context, layers, extras)
+    flat = layers.flat
+    copies, rows = len(extras), len(flat.layer)
+    weight_table = None
+    biggest_weight = 1
+    if context.model is not None:
+        weight_row, _, weight_table = _kernel_weights(context, layers, extras, both=True)
+        biggest_weight = max(int(abs(w)) for w in weight_table.reshape(-1).tolist()) if weight_table.size else 1
+        if biggest_weight >= 2**1000:
+            return None  # the floats of the plays would overflow
+        # the float loop's weights as the exact ones (not the float mode's, which are divided
+        # by the weight of the whole shoe): the exact dealer numerators carry those
+        float_table = np.array(weight_table.tolist(), dtype=np.float64).reshape(weight_table.shape)
+    # every value is a play's expected result (at most 2 + 2 bets, a doubled bet and what a
+    # dealer blackjack takes) times its row's scale, which is at most the largest suffix times
+    # the largest weight: residues modulo primes whose product passes twice that bound (the
+    # values' signs) determine them
+    bound = 16 * max(max(suffix) for suffix in suffixes) * biggest_weight
+    primes = primes_above(2 * bound + 1)
+    if len(primes) > MAX_PRIMES:
+        return None
+    payoff = flat.totals if context.rules.charlie is None else _payoffs(
+        context.rules, flat.totals, np.asarray(layers.sizes)[flat.layer])
+    index = context.batch.index
+    columns = np.concatenate([part for extra in extras for part in index.register(layers, extra)])
+    standing = context.batch.stand_residues(columns, np.tile(payoff, copies), primes)
+    float_suffixes = np.array([[float(x) if x < 2.0**1023 else np.inf for x in suffix] for suffix in suffixes])
+    if standing is None or not np.isfinite(float_suffixes).all():
+        return None
+    stand_floats, stand_residues = standing
+    floats = _KernelInputs(
+        shoes=shoes,
+        scales=[suffix[layers.first : layers.first + len(layers.counts) + 1] for suffix in suffixes],
+        shoe_rows=np.array(shoes, dtype=np.int64).reshape(-1, 10),
+        stand=np.ascontiguousarray(stand_floats, dtype=np.float64),
+        suffixes=float_suffixes,
+    )
+    weights = None
+    if weight_table is not None:
+        floats = dataclasses.replace(floats, weight_row=weight_row, weights=float_table)
+        weights = np.stack([(weight_table % p).astype(np.int64) for p in primes], axis=-1)  # (entries, WEIGHTS, P)
+    # each stacked row's scale in floats: the layer's G_k for its shoe, times the row's weight
+    shape = layers.stacked(copies)
+    scale = float_suffixes[shape.copy, layers.first + shape.layer]
+    if weight_table is not None:
+        scale = scale * float_table[weight_row[shape.order], 0]
+    inputs = _ExactInputs(
+        floats=floats,
+        primes=np.array(primes, dtype=np.int64),
+        stand=np.ascontiguousarray(stand_residues.reshape(copies, rows, len(primes))),
+        suffixes=np.array([[[x % p for p in primes] for x in suffix] for suffix in suffixes], dtype=np.int64),
+        weights=weights,
+        weight_table=weight_table,
+        scale=scale,
+    )
+    if len(extras) == 1:
+        stacks[key] = inputs
+    return inputs
+
+
+def _exact_kernel_pass(
+    context: UpcardContext,
+    layers: HandLayers,
+    extras: Extras,
+    loss: int,
+    limit: int,
+    double_layer: int | None,
+    may_double: np.ndarray | None,
+    decisions: Sequence[np.ndarray] | None,
+) -> _Pass | None:
+    """The backward pass of exact mode in the compiled loop: the plays from the float loop,
+    each near tie (:data:`NEAR_TIE`) settled in exact integers before the layer above is
+    worked out, and the values in residues modulo primes, rebuilt as Python ints where a layer
+    is read. The same numbers as :func:`_numpy_pass`; ``None`` where it cannot run (floats
+    that overflow)."""
+    inputs = _exact_inputs(context, layers, extras)
+    if inputs is None:
+        return None
+    floats = _kernel_pass(context, layers, extras, loss, limit, double_layer, may_double, decisions,
+                          inputs=inputs.floats)
+    finite = [np.isfinite(_flat_of(a)).all() for a in (floats.hit, floats.stand)]
+    if decisions is None and not (all(finite) and np.isfinite(inputs.scale).all()
+                                  and (floats.double is None or np.isfinite(floats.double).all())):
+        return None  # floats that overflow cannot choose the plays: the numpy pass runs
+    flat = layers.flat
+    copies, rows = len(extras), len(flat.layer)
+    primes = inputs.primes
+    n_primes = len(primes)
+    # each row's residues side by side (rows, primes): a child's are read together
+    stand, blackjack, hit, best, doubled = (np.zeros((copies * rows, n_primes), dtype=np.int64) for _ in range(5))
+    decision = _flat_of(floats.decision).copy()
+    double = one_card = None
+    width = 0
+    if double_layer is not None:
+        width = len(layers.counts[double_layer])
+        double, one_card = (np.zeros((copies * width, n_primes), dtype=np.int64) for _ in range(2))
+    bounds = (flat.starts * copies).tolist()
+    weight_row = inputs.floats.weight_row
+    sizes = layers.sizes
+    error = FLOAT_ERROR
+    counts = np.ascontiguousarray(flat.counts, dtype=np.int64)
+    children = np.ascontiguousarray(flat.children, dtype=np.intp)
+    starts = np.ascontiguousarray(flat.starts, dtype=np.int64)
+    for k in reversed(range(len(sizes))):
+        player_kernel.solve_exact(
+            counts, children, starts, inputs.floats.shoe_rows, inputs.stand, inputs.suffixes, primes, decision,
+            stand, blackjack, hit, best, doubled, double, one_card, weight_row, inputs.weights,
+            layers.first, -1 if context.bj_rank is None else context.bj_rank, int(context.peeked), loss,
+            context.double_loss, -1 if double_layer is None else double_layer, context.depth, k,
+        )
+        if decisions is not None or sizes[k] < 2 or sizes[k] >= limit:
+            continue  # the plays are given, or forced
+        lo, hi = bounds[k], bounds[k + 1]
+        tie = max(NEAR_TIE, 4 * error)
+        tolerance = tie * inputs.scale[lo:hi]
+        hit_f, stand_f = floats.hit[k], floats.stand[k]
+        near = ~(np.abs(hit_f - stand_f) > tolerance)  # NaN counts as near
+        doubling = None
+        if k == double_layer and may_double is not None:
+            assert floats.double is not None
+            doubling = np.tile(np.asarray(may_double, dtype=bool), copies)
+            near |= doubling & ~(np.abs(floats.double - np.maximum(hit_f, stand_f)) > tolerance)
+        at = np.flatnonzero(near)
+        if not len(at):
+            continue
+        rows_at = lo + at
+        hit_x = _signed(hit[rows_at], primes)
+        stand_x = _signed(stand[rows_at], primes)
+        chosen = np.where(hit_x > stand_x, Code.HIT, Code.STAND)
+        if doubling is not None:
+            assert double is not None
+            double_x = _signed(double[at], primes)
+            better = doubling[at] & (double_x > np.where(chosen == Code.HIT, hit_x, stand_x))
+            chosen = np.where(better, Code.DOUBLE, chosen)
+        flips = chosen != decision[rows_at]
+        if flips.any():
+            # the float values above this layer carry these rows' old plays, off by less than the
+            # tie's width: every comparison above allows for that
+            error += tie
+            fixed = rows_at[flips]
+            decision[fixed] = chosen[flips]
+            for code, values in ((Code.HIT, hit), (Code.STAND, stand)):
+                pick = fixed[chosen[flips] == code]
+                best[pick] = values[pick]
+            if double is not None:
+                pick = chosen[flips] == Code.DOUBLE
+                best[fixed[pick]] = double[at[flips][pick]]
+    weights = None
+    if inputs.weight_table is not None:
+        shape = layers.stacked(copies)
+        assert weight_row is not None
+        weights = _Layers(inputs.weight_table[weight_row[shape.order], 0], bounds)
+    return _Pass(
+        floats.shoes, floats.scales, _ExactLayers(stand, primes, bounds), _ExactLayers(hit, primes, bounds),
+        _ExactLayers(best, primes, bounds), _Layers(decision, bounds), _ExactLayers(blackjack, primes, bounds),
+        None if double is None else _signed(double, primes), None if one_card is None else _signed(one_card, primes),
+        weights,
+    )
+
+
+def _flat_of(layered: Sequence[np.ndarray]) -> np.ndarray:
+    """The one array a :class:`_Layers` cuts its layers out of."""
+    assert isinstance(layered, _Layers)
+    return layered.array
+
+
+def _signed(residues: np.ndarray, primes: np.ndarray) -> np.ndarray:
+    """The integers (an object array of Python ints) in ``(-M / 2, M / 2]``, ``M`` the primes'
+    product, with the residues ``residues[:, t]`` modulo ``primes[t]``: rebuilt in the compiled
+    loop (the Chinese remainder theorem) as fixed-width two's complement, read by
+    ``int.from_bytes``."""
+    inverses, product, half = _rebuild_tables(tuple(int(p) for p in primes))
+    n, width = len(residues), 4 * len(product)
+    out = np.empty((n, len(product)), dtype=np.uint32)
+    player_kernel.rebuild(np.ascontiguousarray(residues, dtype=np.int64), primes, inverses, product, half, out)
+    raw = out.tobytes()
+    values = np.empty(n, dtype=object)
+    values[:] = [int.from_bytes(raw[i : i + width], "little", signed=True) for i in range(0, n * width, width)]
+    return values
+
+
+@functools.lru_cache(maxsize=64)
+def _rebuild_tables(primes: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For :func:`_signed`: the inverses ``p_s^-1 mod p_t`` (s < t) of Garner's algorithm, and
+    the primes' product ``M`` and ``M // 2`` as 32-bit limbs, with a sign bit to spare."""
+    count = len(primes)
+    inverses = np.zeros((count, count), dtype=np.int64)
+    for t in range(count):
+        for s in range(t):
+            inverses[s, t] = pow(primes[s], -1, primes[t])
+    product = math.prod(primes)
+    limbs = product.bit_length() // 32 + 1
+
+    def as_limbs(x: int) -> np.ndarray:
+        return np.frombuffer(x.to_bytes(4 * limbs, "little"), dtype=np.uint32).copy()
+
+    return inverses, as_limbs(product), as_limbs(product // 2)
+
+
+class _ExactLayers(Sequence):
+    """Per-layer exact values held as residues (rows, primes), rebuilt as Python ints when a
+    layer is first read."""
+
+    def __init__(self, residues: np.ndarray, primes: np.ndarray, bounds: list[int]) -> None:
+        self._residues, self._primes, self._bounds = residues, primes, bounds
+        self._built: dict[int, np.ndarray] = {}
+
+    def __len__(self) -> int:
+        return len(self._bounds) - 1
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(len(self))[k]]
+        k = range(len(self))[k]
+        if k not in self._built:
+            self._built[k] = _signed(self._residues[self._bounds[k] : self._bounds[k + 1]], self._primes)
+        return self._built[k]
+
+
 class _Layers(Sequence):
     """Per-layer arrays cut out of one array when a layer is read."""
 
     def __init__(self, array: np.ndarray, bounds: list[int]) -> None:
         self._array, self._bounds = array, bounds
+
+    @property
+    def array(self) -> np.ndarray:
+        """The array the layers are cut out of."""
+        return self._array
 
     def __len__(self) -> int:
         return len(self._bounds) - 1
