@@ -26,6 +26,10 @@ class ChartPolicy:
         self.engine, self.chart = engine, chart
         self._hands: dict[int, HandValues] = {}
         self._splits: dict[int, SplitSolver] = {}
+        # (up, counts, same_face) -> (the chart's play, its EV) on this engine: shared with a
+        # policy that plays the chart's hands alike (bjcalc.truecount.IndexPolicy)
+        self._firsts: dict[tuple[int, tuple[int, ...], bool], tuple[Action, EngineNumber]] = {}
+        self._actions = _chart_actions(engine.rules, chart)
 
     @property
     def label(self) -> str:
@@ -43,14 +47,44 @@ class ChartPolicy:
         return self._splits[up]
 
     def first(self, up: int, counts: tuple[int, ...], same_face: bool) -> tuple[Action, EngineNumber]:
-        rules = self.engine.rules
-        if is_blackjack(counts):
-            action = Action.STAND  # paid as a natural
-        else:
-            total, soft = counts_total(counts)
-            action = chart_action(rules, self.chart.ups[up], counts, total, soft, same_face)
-        values, _ = action_values(self.engine, self, up, counts, same_face, Frame.UNCONDITIONAL, [action])
-        return action, values[action]
+        key = (up, counts, same_face)
+        known = self._firsts.get(key)
+        if known is None:
+            action = self.action(up, counts, same_face)
+            values, _ = action_values(self.engine, self, up, counts, same_face, Frame.UNCONDITIONAL, [action])
+            known = self._firsts[key] = action, values[action]
+        return known
+
+    def action(self, up: int, counts: tuple[int, ...], same_face: bool) -> Action:
+        """The chart's first play with a two-card hand (a natural stands: it is paid)."""
+        key = (up, counts, same_face)
+        action = self._actions.get(key)
+        if action is None:
+            if is_blackjack(counts):
+                action = Action.STAND
+            else:
+                total, soft = counts_total(counts)
+                action = chart_action(self.engine.rules, self.chart.ups[up], counts, total, soft, same_face)
+            self._actions[key] = action
+        return action
+
+
+# the first plays of the charts played lately, by (rules, chart.key): every analysis of a
+# counter's shoe plays the same chart on the same hands; a few charts are kept, each at most
+# every up card's two-card hands
+_CHART_ACTIONS: dict[tuple[Any, tuple], dict[tuple[int, tuple[int, ...], bool], Action]] = {}
+_CHARTS_KEPT = 8
+
+
+def _chart_actions(rules: Any, chart: Chart) -> dict[tuple[int, tuple[int, ...], bool], Action]:
+    key = (rules, chart.key)
+    actions = _CHART_ACTIONS.pop(key, None)
+    if actions is None:
+        actions = {}
+        while len(_CHART_ACTIONS) >= _CHARTS_KEPT:
+            del _CHART_ACTIONS[next(iter(_CHART_ACTIONS))]  # the least recently used
+    _CHART_ACTIONS[key] = actions  # the most recent last
+    return actions
 
 
 def exceptions(engine: Engine, plays: list[Dealt]) -> list[ChartException]:

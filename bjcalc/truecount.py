@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from bjcalc.actions import Action
-from bjcalc.cards import ACE, TEN, Rank, counts_total
+from bjcalc.cards import ACE, TEN, Rank
 from bjcalc.chart import Chart, UpcardChart, cell_of, chart_action
 from bjcalc.chartpolicy import ChartPolicy
 from bjcalc.countshoe import (
@@ -853,8 +853,9 @@ class IndexPolicy(ChartPolicy):
                  running_count: Fraction, seen: int, convention: Convention, like: ChartPolicy | None = None) -> None:
         super().__init__(engine, chart)
         if like is not None and like.chart is chart and like.engine is engine:
-            # the same chart on the same shoe: its solved hands and split hands are these
-            self._hands, self._splits = like._hands, like._splits
+            # the same chart on the same shoe: its solved hands and split hands are these, and so
+            # are its first plays where no index play applies
+            self._hands, self._splits, self._firsts = like._hands, like._splits, like._firsts
         self.tags, self.running_count, self.convention = tags, running_count, convention
         self.cards_left = sum(engine.rules.shoe_counts) - seen - 3
         self._plays: dict[tuple[tuple[int, ...], int], tuple[IndexPlay, int]] = {}
@@ -878,8 +879,7 @@ class IndexPolicy(ChartPolicy):
         if true_count(seen, self.cards_left, self.convention.divisor, self.convention.rounding) >= index:
             action = play.play
         else:
-            total, soft = counts_total(counts)
-            action = chart_action(self.engine.rules, self.chart.ups[up], counts, total, soft, same_face)
+            action = self.action(up, counts, same_face)
             if action not in play.instead:
                 action = play.instead[0]
         values, _ = action_values(self.engine, self, up, counts, same_face, Frame.UNCONDITIONAL, [action])

@@ -157,3 +157,59 @@ def test_a_counters_shoe_must_be_the_rules_shoe_with_nothing_on_the_table():
         Analysis(rules, shoe=CountShoe.named("hi-lo", shoe=rules.shoe_counts, hand="T,6", up="T", running_count=-1))
     with pytest.raises(InvalidShoeError, match="CountShoe"):
         Analysis(rules, shoe=rules.shoe_counts)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_solvers_that_share_split_hands_give_what_each_gives_alone(exact):
+    """A chart's and CD's split solvers on one engine share the passes (and split EVs) of
+    pairs whose split hands they play alike: each pair's EV is the one a solver alone on its
+    own engine gives, so no pair takes another play's values."""
+    from bjcalc.chart import chart_decider
+    from bjcalc.chartpolicy import ChartPolicy
+    from bjcalc.engine.walk import Optimal
+
+    rules = Rules(decks=1, surrender="late")
+    chart = Analysis(rules).chart()
+    hi_lo = CountSystem.named("hi-lo").tags
+
+    def engine():
+        shoe = CountShoe(shoe=rules.shoe_counts, tags=hi_lo, seen=14, running_count=3)
+        return Analysis(rules, shoe=shoe, exact=exact).engine
+
+    both = engine()
+    chart_alone, cd_alone = engine(), engine()
+    tolerance = 0 if exact else 1e-13
+    shared = 0
+    for up in (9,) if exact else range(10):  # exact mode: one up card (tens: ten pairs; slow)
+        together_chart = ChartPolicy(both, chart).splits(up)
+        together_cd = Optimal(both).splits(up)
+        alone_chart = chart_alone.chart_splits(up, chart_decider(chart.ups[up]))
+        alone_cd = Optimal(cd_alone).splits(up)
+        for pair in together_cd.pairs():
+            # floats: the float weights of a counter's shoe are worked out in batches, in the
+            # order an engine asks for them, so two engines differ in the last digits
+            for together, alone in ((together_chart, alone_chart), (together_cd, alone_cd)):
+                assert together.value(pair) == pytest.approx(alone.value(pair), rel=0, abs=tolerance), (up, pair)
+            shared += together_chart.hand_values(pair, 0) is together_cd.hand_values(pair, 0)
+    assert shared  # some pair's split hands play alike, so the sharing was exercised
+
+
+def test_chart_policies_of_many_charts_keep_a_few_charts_plays():
+    """The first plays a chart policy looks up are kept per chart for the process, a few
+    charts at most; each policy plays its own chart."""
+    from bjcalc.cards import RANK_NOTATION as NAMES
+    from bjcalc.chart import CHART_TABLES, chart_from_tables
+    from bjcalc.chartpolicy import _CHART_ACTIONS, _CHARTS_KEPT, ChartPolicy
+
+    rules = Rules(decks=1, surrender="late")
+    analysis = Analysis(rules)
+    base = analysis.chart()
+    tables = {kind: base.table(kind) for kind in CHART_TABLES}
+    hand = (0, 0, 0, 0, 0, 1, 0, 0, 0, 1)  # 6,T: hard 16
+    for up in range(10):
+        hard = {**tables["hard"], "16": {**tables["hard"]["16"], NAMES[up]: "Dh"}}  # a chart of its own
+        chart = chart_from_tables(rules, {**tables, "hard": hard}, "16 doubles")
+        policy = ChartPolicy(analysis.engine, chart)
+        assert policy.action(up, hand, True) is Action.DOUBLE, up
+        assert ChartPolicy(analysis.engine, base).action(up, hand, True) is not Action.DOUBLE, up
+        assert len(_CHART_ACTIONS) <= _CHARTS_KEPT

@@ -22,10 +22,9 @@ from bjcalc.cards import BLACKJACK, BUST, CHARLIE
 from bjcalc.engine.dealer import (
     CompiledDealer,
     after_up,
-    compiled_dealer,
+    dealer_depth,
     exact_halves,
     exact_kernel_fits,
-    max_draws,
     outcome_numerators,
 )
 from bjcalc.engine.hands import PACK, HandLayers, LayersKey
@@ -170,8 +169,7 @@ class JointBatch:
         self.joint = joint_dealer(rules.hit_soft_17, rules.dealer_max_cards)
         full = self.shoe
         self.depths = [
-            max_draws(compiled_dealer(up, rules.hit_soft_17, rules.dealer_max_cards), after_up(full, up))
-            if full[up] else -1
+            dealer_depth(up, rules.hit_soft_17, rules.dealer_max_cards, after_up(full, up)) if full[up] else -1
             for up in range(10)
         ]
         tables = [pay_tables(np.array(codes)) for codes in self.joint.outcomes]

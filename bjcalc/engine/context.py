@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from bjcalc.cards import ACE, RANK_NOTATION, TEN
 from bjcalc.engine.batch import DealerBatch, JointBatch, ShoeIndex
 from bjcalc.engine.deal import two_card_hands
-from bjcalc.engine.dealer import after_up, compiled_dealer, max_draws
+from bjcalc.engine.dealer import after_up, compiled_dealer, dealer_depth
 from bjcalc.errors import InvalidShoeError
 from bjcalc.rules import Loss, Rules
 
@@ -40,7 +40,7 @@ class UpcardContext:
         self.replacement = rules.infinite
         self.shoe = full if self.replacement else after_up(full, up)
         self.dealer = compiled_dealer(up, rules.hit_soft_17, rules.dealer_max_cards)
-        self.depth = max_draws(self.dealer, self.shoe, self.replacement)
+        self.depth = dealer_depth(up, rules.hit_soft_17, rules.dealer_max_cards, self.shoe, self.replacement)
         self.bj_rank = {ACE: TEN, TEN: ACE}.get(up)
         self.peeked = rules.peek and self.bj_rank is not None
         takes = rules.blackjack_takes
@@ -55,8 +55,10 @@ class UpcardContext:
         self.cards_left = sum(self.shoe) - (0 if model is None else model.hidden)
         self.batch = DealerBatch(self.dealer, self.shoe, self.depth, exact, index, joint, model, self.base)
         # what stays with the up card for the analysis' lifetime (bjcalc.engine.values):
-        # hand graphs' decision-free values, by (graph's key, shoes, loss)
+        # hand graphs' decision-free values, by (graph's key, shoes, loss), and split hands'
+        # values by their plays (bjcalc.engine.split)
         self.stacks: dict[tuple, Any] = {}
+        self._dealt: list[tuple[tuple[int, ...], Fraction, bool]] | None = None
 
     def up_probability(self) -> Fraction:
         """P(this up card) off the top of the full shoe (a counter's shoe: with its weights)."""
@@ -87,9 +89,12 @@ class UpcardContext:
 
     def dealt_hands(self) -> list[tuple[tuple[int, ...], Fraction, bool]]:
         """:func:`bjcalc.engine.deal.two_card_hands` from this up card's shoe: every two-card hand,
-        P(hand | up card) (a counter's shoe: with its weights) and whether it may split."""
-        hands = two_card_hands(self.shoe, self.rules, self.up)
-        if self.model is None:
-            return hands
-        cards = sum(self.shoe)
-        return [(counts, p * self.model.draw_factor(self.base, counts, cards), same) for counts, p, same in hands]
+        P(hand | up card) (a counter's shoe: with its weights) and whether it may split. Kept:
+        every policy walked on the context deals the same hands (read it, do not change it)."""
+        if self._dealt is None:
+            hands = two_card_hands(self.shoe, self.rules, self.up)
+            if self.model is not None:
+                cards, model = sum(self.shoe), self.model
+                hands = [(counts, p * model.draw_factor(self.base, counts, cards), same) for counts, p, same in hands]
+            self._dealt = hands
+        return self._dealt

@@ -254,6 +254,14 @@ def max_draws(dealer: CompiledDealer, shoe: tuple[int, ...], replacement: bool =
     return deepest
 
 
+@functools.lru_cache(maxsize=1024)
+def dealer_depth(up: int, hit_soft_17: bool, max_cards: int | None, shoe: tuple[int, ...],
+                 replacement: bool = False) -> int:
+    """:func:`max_draws` of the dealer of ``up`` (the compiled graph's arguments), kept by value:
+    every analysis of a counter's shoe has the same cards off the table, so the same depths."""
+    return max_draws(compiled_dealer(up, hit_soft_17, max_cards), shoe, replacement)
+
+
 def outcome_numerators(
     dealer: CompiledDealer,
     shoe: tuple[int, ...],

@@ -31,6 +31,7 @@ import dataclasses
 import functools
 import itertools
 import math
+import operator
 from fractions import Fraction
 
 import numpy as np
@@ -287,7 +288,7 @@ class DrawModel:
         return best[1], best[2], rows[best[1]], rows[best[2]]
 
     def code_of(self, counts: tuple[int, ...]) -> int:
-        return sum(n * c for n, c in zip(counts, self._rank_code_ints))
+        return sum(map(operator.mul, counts, self._rank_code_ints))
 
     def draw_factor(self, before: int, drawn: tuple[int, ...], cards: int) -> Fraction:
         """How much likelier drawing the cards ``drawn`` (rank counts, in a given order) is on
@@ -300,9 +301,21 @@ class DrawModel:
             return Fraction(0)
         return Fraction(math.perm(cards, n) * self._exact_weight(before + self.code_of(drawn)), below)
 
+    @functools.cached_property
+    def _float_pairs(self) -> dict[tuple[int, int], tuple[float, float]]:
+        """:meth:`float_draw_factor`'s weights before and after, as floats, by their codes: a
+        split asks for the same pair card's odds on every removal, for the chart and for CD."""
+        return {}
+
     def float_draw_factor(self, before: int, drawn: tuple[int, ...], cards: int) -> float:
         """:meth:`draw_factor` in floats, from the float weights (no big integers)."""
-        w_before, w_after = self._known_float_weights(np.array([before, before + self.code_of(drawn)]))
+        after = before + self.code_of(drawn)
+        known = self._float_pairs
+        pair = known.get((before, after))
+        if pair is None:
+            w_before, w_after = self._known_float_weights(np.array([before, after]))
+            pair = known[before, after] = float(w_before), float(w_after)
+        w_before, w_after = pair
         if w_before == 0:
             return 0.0
         ratio = 1.0

@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
+import hashlib
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -178,6 +179,8 @@ class SplitSolver:
         self._plays: CdzPlays | None = None  # the unsplit plays CDZ- copies
         self._checked: set[int] = set()  # pairs whose deals cannot run out of cards
         self._split_values: dict[tuple[int, bool], Fraction | float] = {}  # see value
+        # pair -> its split hands' plays as a value, where one pass solved every removal of them
+        self._play_keys: dict[int, tuple] = {}
 
     @classmethod
     def optimal(cls, context: UpcardContext, unsplit: HandValues, strategy: PostSplit) -> SplitSolver:
@@ -305,10 +308,20 @@ class SplitSolver:
             solved[removals[0]] = first
             decisions, removals = first.decision, removals[1:]
         if removals:
-            many = solve_many(
-                context, layers, tuple(self.extra(pair, r) for r in removals), loss=context.split_loss,
-                limit=self.limit(pair), may_double=may_double, decisions=decisions,
-            )
+            extras = tuple(self.extra(pair, r) for r in removals)
+            # split hands played alike are the same values: a chart and CDZ- mostly play a
+            # pair's split hands alike, and their solvers share the pass (kept on the context,
+            # which the solvers' values live as long as)
+            key = None if decisions is None else ("split hands", layers.key, extras, self.limit(pair),
+                                                  _plays_digest(decisions, may_double))
+            many = None if key is None else context.stacks.get(key)
+            if many is None:
+                many = solve_many(context, layers, extras, loss=context.split_loss, limit=self.limit(pair),
+                                  may_double=may_double, decisions=decisions)
+                if key is not None:
+                    context.stacks[key] = many
+            if key is not None and not solved:  # these values are every removal's
+                self._play_keys[pair] = key
             solved.update(zip(removals, many))
         return solved
 
@@ -331,23 +344,34 @@ class SplitSolver:
         child = solved.layers.children[0][0, pair]
         pair_term = pair_left * solved.best[1][child] if child >= 0 and pair_left > 0 else 0
         g, exact = solved.row_scale(0, 0), context.exact
-        q: Fraction | float = Fraction(pair_left, n_left)
+        # float(Fraction(a, b)) is a / b correctly rounded, as a / b is: no Fraction in float mode
+        q: Fraction | float = Fraction(pair_left, n_left) if exact else pair_left / n_left
         if context.model is not None:  # a counter's shoe: the pair card's odds carry its weights
             model = context.model
-            card = tuple(int(r == pair) for r in range(10))
+            card = _ONE_CARD[pair]
             drawn = context.base + model.code_of(self.extra(pair, removed)) + model.code_of(card)
             if exact:
                 q *= model.draw_factor(drawn, card, n_left)
             else:
                 q = pair_left / n_left * model.float_draw_factor(drawn, card, n_left)
-        return quotient(free, g, exact), quotient(free - pair_term, g, exact), q if exact else float(q)
+        return quotient(free, g, exact), quotient(free - pair_term, g, exact), q
 
     def value(self, pair: int, first_hand_only: bool = False) -> Fraction | float:
         """The split EV of ``pair, pair`` weighted like the engine's numerators: for a peeking
         dealer with an A or T up, E[result; no dealer blackjack]; else unconditional.
         ``first_hand_only``: the result of the first (right-hand) split hand alone."""
         if (pair, first_hand_only) not in self._split_values:
-            self._split_values[pair, first_hand_only] = self._value(pair, first_hand_only)
+            self._hands(pair)
+            key = self._play_keys.get(pair)
+            if key is None:
+                value = self._value(pair, first_hand_only)
+            else:  # another solver of these plays (a chart's, CDZ-'s) may have it already
+                stacks = self.context.stacks
+                shared = ("split value", key, first_hand_only)
+                if shared not in stacks:
+                    stacks[shared] = self._value(pair, first_hand_only)
+                value = stacks[shared]
+            self._split_values[pair, first_hand_only] = value
         return self._split_values[pair, first_hand_only]
 
     def _value(self, pair: int, first_hand_only: bool) -> Fraction | float:
@@ -376,6 +400,15 @@ class SplitSolver:
 
 
 _RANK_NAMES = "A23456789T"
+_ONE_CARD = tuple(tuple(int(r == rank) for r in range(10)) for rank in range(10))  # one card of each rank, as counts
+
+
+def _plays_digest(decisions: Sequence[np.ndarray], may_double: np.ndarray | None) -> bytes:
+    """A fixed play of a hand graph's hands as a value: the code of every hand, layer by layer,
+    and which two-card hands may double."""
+    digest = hashlib.blake2b(np.concatenate([np.asarray(d, dtype=np.int64) for d in decisions]).tobytes())
+    digest.update(b"-" if may_double is None else np.asarray(may_double, dtype=np.uint8).tobytes())
+    return digest.digest()
 
 
 class _RunsOut:

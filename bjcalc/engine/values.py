@@ -235,19 +235,25 @@ class _Stack:
 
 
 class ShoeRows(Sequence):
-    """Shoe ``j``'s rows of stacked per-layer arrays, cut out when a layer is read."""
+    """Shoe ``j``'s rows of stacked per-layer arrays, cut out when a layer is first read (and
+    kept: the walk reads a hand's layer for every play it values)."""
 
     def __init__(self, arrays: Sequence[np.ndarray], layers: HandLayers, j: int) -> None:
         self._arrays, self._layers, self._j = arrays, layers, j
+        self._cut: dict[int, np.ndarray] = {}
 
     def __len__(self) -> int:
         return len(self._arrays)
 
     def __getitem__(self, k):
+        cut = self._cut.get(k) if isinstance(k, int) else None
+        if cut is not None:
+            return cut
         if isinstance(k, slice):
             return [self[i] for i in range(len(self))[k]]
         rows = len(self._layers.counts[k])
-        return self._arrays[k][self._j * rows : (self._j + 1) * rows]
+        cut = self._cut[k] = self._arrays[k][self._j * rows : (self._j + 1) * rows]
+        return cut
 
 
 @dataclasses.dataclass
@@ -803,6 +809,7 @@ class _Layers(Sequence):
 
     def __init__(self, array: np.ndarray, bounds: list[int]) -> None:
         self._array, self._bounds = array, bounds
+        self._cut: dict[int, np.ndarray] = {}  # by layer, as first read
 
     @property
     def array(self) -> np.ndarray:
@@ -813,10 +820,14 @@ class _Layers(Sequence):
         return len(self._bounds) - 1
 
     def __getitem__(self, k):
+        cut = self._cut.get(k) if isinstance(k, int) else None
+        if cut is not None:
+            return cut
         if isinstance(k, slice):
             return [self[i] for i in range(len(self))[k]]
         k = range(len(self))[k]  # negative indices count from the end; IndexError past it
-        return self._array[self._bounds[k] : self._bounds[k + 1]]
+        cut = self._cut[k] = self._array[self._bounds[k] : self._bounds[k + 1]]
+        return cut
 
 
 def graph_shoe(rules: Rules) -> tuple[int, ...]:
