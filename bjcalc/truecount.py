@@ -225,7 +225,7 @@ class _Cards:
     def __init__(self, of_rank: Sequence[int]) -> None:
         self.of_rank = tuple(of_rank)
         self.size = max(self.of_rank) + 1
-        self._hits: dict[tuple[int, int, bool], tuple[UpcardChart, Dist, Dist]] = {}
+        self._hits: dict[tuple[bytes, int, bool], tuple[Dist, Dist]] = {}
 
     def of(self, *ranks: int) -> tuple[int, ...]:
         out = [0] * self.size
@@ -247,7 +247,7 @@ class _Cards:
     def hits(self, chart: UpcardChart, total: int, soft: bool, p: list[float]) -> tuple[Dist, Dist]:
         """The cards a hand of ``total`` draws when it hits now and then by the chart's 3+-card
         plays: ending live (standing) and busted."""
-        key = (id(chart), total, soft)
+        key = (chart.hit.tobytes(), total, soft)  # the later plays are the chart's hit cells
         if key not in self._hits:
             live: Dist = {}
             dead: Dist = {}
@@ -262,8 +262,8 @@ class _Cards:
                     alive, gone = self.hits(chart, t, s, p)
                     _scaled(self.add(alive, r), p[r], live)
                     _scaled(self.add(gone, r), p[r], dead)
-            self._hits[key] = (chart, live, dead)  # (the chart kept: its id is the key)
-        return self._hits[key][1:]
+            self._hits[key] = (live, dead)
+        return self._hits[key]
 
 
 def round_cards(rules: Rules, chart: Chart, seats: int = 1, of_rank: Sequence[int] = (0,) * 10) -> Dist:
