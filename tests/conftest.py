@@ -63,3 +63,16 @@ def matches_printed(value, printed: str) -> bool:
         finer = exact.quantize(Decimal(1).scaleb(exponent - 1), rounding=mode)
         candidates.add(finer.quantize(Decimal(1).scaleb(exponent), rounding=mode))
     return target in candidates
+
+
+def both_player_loops(monkeypatch, build):
+    """``build()`` with the compiled player loop, then with the numpy / Python-integer loop
+    (``BJCALC_NUMPY_PLAYER=1``)."""
+    from bjcalc.engine import kernels
+
+    monkeypatch.delenv("BJCALC_NUMPY_PLAYER", raising=False)
+    assert kernels.player_kernel_available()
+    compiled = build()
+    monkeypatch.setenv("BJCALC_NUMPY_PLAYER", "1")
+    assert not kernels.player_kernel_available()
+    return compiled, build()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import both_player_loops
 
 from bjcalc import Analysis, Rules
 from bjcalc.engine import kernels
@@ -32,16 +33,6 @@ RULE_SETS = {
     "card limits": dict(player_max_cards=4, dealer_max_cards=5, hole_card="none"),
     "six-card charlie and limit, no splits": dict(charlie=6, player_max_cards=6, split_hands=1),
 }
-
-
-def _both(monkeypatch, build):
-    """``build()`` with the compiled loop, then with the numpy loop."""
-    monkeypatch.delenv("BJCALC_NUMPY_PLAYER", raising=False)
-    assert kernels.player_kernel_available()
-    compiled = build()
-    monkeypatch.setenv("BJCALC_NUMPY_PLAYER", "1")
-    assert not kernels.player_kernel_available()
-    return compiled, build()
 
 
 def _close(a, b, what):
@@ -85,7 +76,7 @@ def test_every_hand_and_split_matches_the_numpy_loop(monkeypatch, name):
         }
         return tables, splits, analysis.round().ev
 
-    (tables, splits, ev), (slow_tables, slow_splits, slow_ev) = _both(monkeypatch, build)
+    (tables, splits, ev), (slow_tables, slow_splits, slow_ev) = both_player_loops(monkeypatch, build)
     for up, table in tables.items():
         _same_values(table, slow_tables[up], f"{name}, up {up}")
     assert splits.keys() == slow_splits.keys()
@@ -107,7 +98,7 @@ def test_post_split_strategies_match_the_numpy_loop(monkeypatch, post_split):
         }
         return values, analysis.round().ev
 
-    (values, ev), (slow_values, slow_ev) = _both(monkeypatch, build)
+    (values, ev), (slow_values, slow_ev) = both_player_loops(monkeypatch, build)
     for key, value in values.items():
         _close(value, slow_values[key], f"{post_split}: split {key}")
     assert abs(ev - slow_ev) < 1e-12
@@ -124,7 +115,7 @@ def test_a_chart_played_by_both_loops_has_the_same_value(monkeypatch, name):
         behind = analysis.bet_behind(chart)  # its one-card values too
         return [analysis.evaluate(chart).round.ev, behind.follows_everything, behind.cannot_afford]
 
-    fast, slow = _both(monkeypatch, build)
+    fast, slow = both_player_loops(monkeypatch, build)
     _close(fast, slow, name)
 
 
@@ -167,7 +158,7 @@ def test_several_shoes_at_once_with_fixed_plays(monkeypatch, up, hole_card):
 @needs_kernel
 def test_the_8_deck_round_is_the_same_to_the_last_bit_or_nearly(monkeypatch):
     rules = Rules(decks=8, surrender="late", split_hands=4, double_after_split=True)
-    fast, slow = _both(monkeypatch, lambda: Analysis(rules).round().ev)
+    fast, slow = both_player_loops(monkeypatch, lambda: Analysis(rules).round().ev)
     assert abs(fast - slow) < 1e-14
 
 

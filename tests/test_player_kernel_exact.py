@@ -11,6 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from conftest import both_player_loops
 from test_player_kernel import RULE_SETS
 
 from bjcalc import Analysis, Rules
@@ -26,16 +27,6 @@ needs_kernel = pytest.mark.skipif(kernels.player_kernel is None, reason="compile
 
 SHOE = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)  # one deck: quick in exact mode
 HI_LO = (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1)
-
-
-def _both(monkeypatch, build):
-    """``build()`` with the compiled loop, then with the Python-integer loop."""
-    monkeypatch.delenv("BJCALC_NUMPY_PLAYER", raising=False)
-    assert kernels.player_kernel_available()
-    compiled = build()
-    monkeypatch.setenv("BJCALC_NUMPY_PLAYER", "1")
-    assert not kernels.player_kernel_available()
-    return compiled, build()
 
 
 def _same(a, b, what: str) -> None:
@@ -77,7 +68,8 @@ def _tables_and_splits(rules: Rules, shoe: CountShoe | None = None):
 @pytest.mark.parametrize("name", list(RULE_SETS))
 def test_every_hand_and_split_is_the_same_integer(monkeypatch, name):
     rules = Rules(shoe=SHOE, **RULE_SETS[name])
-    (tables, splits, ev), (slow_tables, slow_splits, slow_ev) = _both(monkeypatch, lambda: _tables_and_splits(rules))
+    (tables, splits, ev), (slow_tables, slow_splits, slow_ev) = both_player_loops(
+        monkeypatch, lambda: _tables_and_splits(rules))
     for up, table in tables.items():
         _same_values(table, slow_tables[up], f"{name}, up {up}")
     assert splits == slow_splits
@@ -88,7 +80,7 @@ def test_every_hand_and_split_is_the_same_integer(monkeypatch, name):
 def test_a_counters_shoe_is_the_same_integer(monkeypatch):
     rules = Rules(shoe=SHOE, hole_card="none")
     shoe = CountShoe(shoe=SHOE, tags=HI_LO, seen=3, running_count=Fraction(2))
-    (tables, splits, ev), (slow_tables, slow_splits, slow_ev) = _both(
+    (tables, splits, ev), (slow_tables, slow_splits, slow_ev) = both_player_loops(
         monkeypatch, lambda: _tables_and_splits(rules, shoe))
     for up, table in tables.items():
         _same_values(table, slow_tables[up], f"counter's shoe, up {up}")
@@ -116,7 +108,7 @@ def test_several_shoes_at_once_with_chosen_and_fixed_plays(monkeypatch, up, hole
         out.append(v.solve_many(context, v.unsplit_layers(rules), extras[:2], limit=4))
         return out
 
-    fast, slow = _both(monkeypatch, build)
+    fast, slow = both_player_loops(monkeypatch, build)
     for i, (many, slow_many) in enumerate(zip(fast, slow)):
         assert len(many) == len(slow_many)
         for j, (a, b) in enumerate(zip(many, slow_many)):
@@ -129,7 +121,7 @@ def test_wrong_float_plays_are_overturned_by_the_exact_checks(monkeypatch, name)
     """Every state counted a near tie and the float loop's plays scrambled: the exact checks
     must put every play right, and the values above them with it."""
     rules = Rules(shoe=SHOE, **RULE_SETS[name])
-    expected = _both(monkeypatch, lambda: _tables_and_splits(rules))[1]
+    expected = both_player_loops(monkeypatch, lambda: _tables_and_splits(rules))[1]
     monkeypatch.delenv("BJCALC_NUMPY_PLAYER", raising=False)
     monkeypatch.setattr(v, "NEAR_TIE", np.inf)
     float_pass = v._kernel_pass

@@ -229,6 +229,39 @@ static int get(PyObject *obj, Py_buffer *view, int writable)
     return PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0));
 }
 
+/* The buffers of objs[0..n): C-contiguous, of items of itemsize[i] bytes, writable where
+ * writable[i]; None only where optional[i] (optional may be NULL: none is). held[i] says which
+ * were taken: release_views gives them back, also after a failure (-1, an exception set). */
+static int take_views(PyObject **objs, int n, const Py_ssize_t *itemsize, const int *optional, const int *writable,
+                      Py_buffer *views, int *held)
+{
+    for (int i = 0; i < n; i++) {
+        if (objs[i] == Py_None) {
+            if (!optional || !optional[i]) {
+                PyErr_Format(PyExc_TypeError, "player kernel: array %d may not be None", i);
+                return -1;
+            }
+            continue;
+        }
+        if (get(objs[i], &views[i], writable[i]) < 0)
+            return -1;
+        held[i] = 1;
+        if (views[i].itemsize != itemsize[i]) {
+            PyErr_Format(PyExc_TypeError, "player kernel: array %d has items of %zd bytes, not %zd", i,
+                         views[i].itemsize, itemsize[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void release_views(Py_buffer *views, const int *held, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (held[i])
+            PyBuffer_Release(&views[i]);
+}
+
 #define N_IN 8
 #define N_OUT 7
 #define N_WEIGHTED 3 /* weight_row, weights, weight_out */
@@ -267,23 +300,8 @@ static PyObject *solve(PyObject *self, PyObject *args)
     int held[N_ARRAYS] = {0};
     double *scratch = NULL;
     PyObject *result = NULL;
-    for (int i = 0; i < N_ARRAYS; i++) {
-        if (objs[i] == Py_None) {
-            if (!optional[i]) {
-                PyErr_Format(PyExc_TypeError, "player kernel: array %d may not be None", i);
-                goto done;
-            }
-            continue;
-        }
-        if (get(objs[i], &views[i], writable[i]) < 0)
-            goto done;
-        held[i] = 1;
-        if (views[i].itemsize != itemsize[i]) {
-            PyErr_Format(PyExc_TypeError, "player kernel: array %d has items of %zd bytes, not %zd", i,
-                         views[i].itemsize, itemsize[i]);
-            goto done;
-        }
-    }
+    if (take_views(objs, N_ARRAYS, itemsize, optional, writable, views, held) < 0)
+        goto done;
     Job q;
     q.n_rows = views[0].len / (Py_ssize_t)(sizeof(int64_t) * RANKS);
     q.n_layers = views[2].len / (Py_ssize_t)sizeof(int64_t) - 1;
@@ -357,9 +375,7 @@ static PyObject *solve(PyObject *self, PyObject *args)
     Py_INCREF(result);
 done:
     free(scratch);
-    for (int i = 0; i < N_ARRAYS; i++)
-        if (held[i])
-            PyBuffer_Release(&views[i]);
+    release_views(views, held, N_ARRAYS);
     return result;
 }
 
@@ -562,23 +578,8 @@ static PyObject *solve_exact(PyObject *self, PyObject *args)
     Py_buffer views[NX_ARRAYS];
     int held[NX_ARRAYS] = {0};
     PyObject *result = NULL;
-    for (int i = 0; i < NX_ARRAYS; i++) {
-        if (objs[i] == Py_None) {
-            if (!optional[i]) {
-                PyErr_Format(PyExc_TypeError, "player kernel: array %d may not be None", i);
-                goto done;
-            }
-            continue;
-        }
-        if (get(objs[i], &views[i], writable[i]) < 0)
-            goto done;
-        held[i] = 1;
-        if (views[i].itemsize != itemsize[i]) {
-            PyErr_Format(PyExc_TypeError, "player kernel: array %d has items of %zd bytes, not %zd", i,
-                         views[i].itemsize, itemsize[i]);
-            goto done;
-        }
-    }
+    if (take_views(objs, NX_ARRAYS, itemsize, optional, writable, views, held) < 0)
+        goto done;
     ExactJob q;
     q.n_rows = views[0].len / (Py_ssize_t)(sizeof(int64_t) * RANKS);
     q.n_layers = views[2].len / (Py_ssize_t)sizeof(int64_t) - 1;
@@ -648,9 +649,7 @@ static PyObject *solve_exact(PyObject *self, PyObject *args)
     result = Py_None;
     Py_INCREF(result);
 done:
-    for (int i = 0; i < NX_ARRAYS; i++)
-        if (held[i])
-            PyBuffer_Release(&views[i]);
+    release_views(views, held, NX_ARRAYS);
     return result;
 }
 
@@ -670,16 +669,8 @@ static PyObject *stand_residues(PyObject *self, PyObject *args)
     Py_buffer views[7];
     int held[7] = {0};
     PyObject *result = NULL;
-    for (int i = 0; i < 7; i++) {
-        if (get(objs[i], &views[i], writable[i]) < 0)
-            goto done;
-        held[i] = 1;
-        if (views[i].itemsize != itemsize[i]) {
-            PyErr_Format(PyExc_TypeError, "player kernel: array %d has items of %zd bytes, not %zd", i,
-                         views[i].itemsize, itemsize[i]);
-            goto done;
-        }
-    }
+    if (take_views(objs, 7, itemsize, NULL, writable, views, held) < 0)
+        goto done;
     const uint64_t *halves = views[0].buf;
     const Py_ssize_t *columns = views[1].buf;
     const int64_t *pay_column = views[2].buf, *pay = views[3].buf, *primes_in = views[4].buf;
@@ -733,9 +724,7 @@ static PyObject *stand_residues(PyObject *self, PyObject *args)
     result = Py_None;
     Py_INCREF(result);
 done:
-    for (int i = 0; i < 7; i++)
-        if (held[i])
-            PyBuffer_Release(&views[i]);
+    release_views(views, held, 7);
     return result;
 }
 
@@ -755,16 +744,8 @@ static PyObject *rebuild(PyObject *self, PyObject *args)
     Py_buffer views[6];
     int held[6] = {0};
     PyObject *result = NULL;
-    for (int i = 0; i < 6; i++) {
-        if (get(objs[i], &views[i], writable[i]) < 0)
-            goto done;
-        held[i] = 1;
-        if (views[i].itemsize != itemsize[i]) {
-            PyErr_Format(PyExc_TypeError, "player kernel: array %d has items of %zd bytes, not %zd", i,
-                         views[i].itemsize, itemsize[i]);
-            goto done;
-        }
-    }
+    if (take_views(objs, 6, itemsize, NULL, writable, views, held) < 0)
+        goto done;
     const int64_t *residues = views[0].buf, *primes_in = views[1].buf, *inverses = views[2].buf;
     const uint32_t *product = views[3].buf, *half = views[4].buf;
     uint32_t *out = views[5].buf;
@@ -829,9 +810,7 @@ static PyObject *rebuild(PyObject *self, PyObject *args)
     result = Py_None;
     Py_INCREF(result);
 done:
-    for (int i = 0; i < 6; i++)
-        if (held[i])
-            PyBuffer_Release(&views[i]);
+    release_views(views, held, 6);
     return result;
 }
 
