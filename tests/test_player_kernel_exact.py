@@ -78,7 +78,7 @@ def test_every_hand_and_split_is_the_same_integer(monkeypatch, name):
 
 @needs_kernel
 def test_a_counters_shoe_is_the_same_integer(monkeypatch):
-    rules = Rules(shoe=SHOE, hole_card="none")
+    rules = Rules(shoe=SHOE, hole_card="none", split_hands=2)  # one split: the test stays quick
     shoe = CountShoe(shoe=SHOE, tags=HI_LO, seen=3, running_count=Fraction(2))
     (tables, splits, ev), (slow_tables, slow_splits, slow_ev) = both_player_loops(
         monkeypatch, lambda: _tables_and_splits(rules, shoe))
