@@ -562,7 +562,7 @@ def _chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut
     # shoe's class shares, reweighted at each depth by what is left: module docstring)
     shifts: dict[tuple[int, ...], list[tuple[int, float, int]]] = {}
     for d, q in steps.items():
-        if all(x <= t for x, t in zip(d[:-1], totals)):
+        if all(x <= t for x, t in zip(d, totals)):  # (a round taking more of a class than the shoe holds: none)
             odds = q / whole / math.prod(share[j] ** d[j] for j in range(k))
             shifts.setdefault(tuple(d[:-1]), []).append((d[-1], odds, sum(d)))
     by_shift = sorted(shifts.items())
@@ -597,7 +597,7 @@ def _chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut
         falling = np.cumprod([1.0] + [float(cards - n - i) for i in range(longest * k)])  # ff(L - N, s)
         groups = []
         for shift, members in by_shift:
-            usable = [(c, q) for c, q, size in members if n + size <= cards and c <= totals[-1]]
+            usable = [(c, q) for c, q, size in members if n + size <= cards]
             if not usable:
                 continue
             column = np.ones(lasts.shape[1:])

@@ -784,28 +784,8 @@ def _rebuild_tables(primes: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np
     return inverses, as_limbs(product), as_limbs(product // 2)
 
 
-class _ExactLayers(Sequence):
-    """Per-layer exact values held as residues (rows, primes), rebuilt as Python ints when a
-    layer is first read."""
-
-    def __init__(self, residues: np.ndarray, primes: np.ndarray, bounds: list[int]) -> None:
-        self._residues, self._primes, self._bounds = residues, primes, bounds
-        self._built: dict[int, np.ndarray] = {}
-
-    def __len__(self) -> int:
-        return len(self._bounds) - 1
-
-    def __getitem__(self, k):
-        if isinstance(k, slice):
-            return [self[i] for i in range(len(self))[k]]
-        k = range(len(self))[k]
-        if k not in self._built:
-            self._built[k] = _signed(self._residues[self._bounds[k] : self._bounds[k + 1]], self._primes)
-        return self._built[k]
-
-
 class _Layers(Sequence):
-    """Per-layer arrays cut out of one array when a layer is read."""
+    """Per-layer arrays cut out of one array when a layer is first read (and kept)."""
 
     def __init__(self, array: np.ndarray, bounds: list[int]) -> None:
         self._array, self._bounds = array, bounds
@@ -826,8 +806,24 @@ class _Layers(Sequence):
         if isinstance(k, slice):
             return [self[i] for i in range(len(self))[k]]
         k = range(len(self))[k]  # negative indices count from the end; IndexError past it
-        cut = self._cut[k] = self._array[self._bounds[k] : self._bounds[k + 1]]
+        cut = self._cut[k] = self._layer(self._array[self._bounds[k] : self._bounds[k + 1]])
         return cut
+
+    def _layer(self, rows: np.ndarray) -> np.ndarray:
+        """A layer as read, from its rows of the array."""
+        return rows
+
+
+class _ExactLayers(_Layers):
+    """Per-layer exact values held as residues (rows, primes), rebuilt as Python ints when a
+    layer is first read."""
+
+    def __init__(self, residues: np.ndarray, primes: np.ndarray, bounds: list[int]) -> None:
+        super().__init__(residues, bounds)
+        self._primes = primes
+
+    def _layer(self, rows: np.ndarray) -> np.ndarray:
+        return _signed(rows, self._primes)
 
 
 def graph_shoe(rules: Rules) -> tuple[int, ...]:
