@@ -816,10 +816,13 @@ class _Layers(Sequence):
 
 class _ExactLayers(_Layers):
     """Per-layer exact values held as residues (rows, primes), rebuilt as Python ints when a
-    layer is first read."""
+    layer is first read. The residues are below the primes, under 2^31, so they are kept as
+    int32: half the memory of the pass's int64 arrays, which an analysis keeps for every hand
+    graph it solves (74 MB of an 8-deck exact round)."""
 
     def __init__(self, residues: np.ndarray, primes: np.ndarray, bounds: list[int]) -> None:
-        super().__init__(residues, bounds)
+        assert int(primes.max(initial=0)) < 2**31
+        super().__init__(residues.astype(np.int32), bounds)
         self._primes = primes
 
     def _layer(self, rows: np.ndarray) -> np.ndarray:
