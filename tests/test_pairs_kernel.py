@@ -86,3 +86,24 @@ def test_the_compiled_loop_is_in_use_where_a_compiler_is():
         "bjcalc/engine/_pairs_kernel is not built in the source tree: install with "
         "`python3 -m pip install -e '.[test]'` (or run `python3 setup.py build_ext --inplace`)"
     )
+
+
+@needs_kernel
+@pytest.mark.parametrize("rules, ups, pairs", [
+    # resplits: several removals; every pair against every up card
+    (Rules(shoe=(2, 2, 2, 2, 2, 2, 2, 4, 2, 8), split_hands=3, surrender="none"), range(10), range(10)),
+    (Rules(decks=1, hit_soft_17=True, double_after_split=False), (0, 6), (0, 1, 7)),
+    (Rules(decks=1, hole_card="none", charlie=5, blackjack_takes="original"), (9,), (1, 7)),  # its blackjacks kept
+], ids=["tiny shoe", "one deck", "no hole card"])
+def test_exact_moment_sums_are_the_same_both_ways(monkeypatch, rules, ups, pairs):
+    """An exact split's (E[Y], E[Y^2]): the sums modulo primes in the compiled loop
+    (``residue_dots``) against numpy's, Fraction for Fraction."""
+    from bjcalc.engine.moments import split_moments
+
+    found = []
+    for switch in ("1", "0"):
+        monkeypatch.setenv("BJCALC_NUMPY_PAIRS", switch)
+        analysis = Analysis(rules, exact=True)
+        found.append([split_moments(analysis.engine.splits(up), pair) for up in ups
+                      for pair in pairs if pair in analysis.engine.splits(up).pairs()])
+    assert found[0] == found[1] and len(found[0]) > 1 and any(m != (0, 0) for m in found[0])

@@ -43,6 +43,7 @@ from bjcalc.engine.dealer import exact_halves, outcome_numerators
 from bjcalc.engine.hands import PACK
 from bjcalc.engine.jointdealer import joint_dealer, joint_numerators
 from bjcalc.engine.kernels import joint_kernel_available, pairs_kernel, pairs_kernel_available
+from bjcalc.engine.pools import in_parts
 from bjcalc.engine.residues import from_residues, primes_above
 from bjcalc.engine.values import HandValues, stacked_values
 from bjcalc.errors import InvalidShoeError
@@ -633,21 +634,40 @@ class _SplitSquare:
         masks = {only: np.ones(len(self.codes), dtype=bool) if only is None else self.codes == only
                  for key in wanted if key[0] == r for only in wanted[key]}
         residues: dict[tuple[tuple, int | None], list[int]] = {}
-        for prime in primes:
-            part = (halves[:, :, 0] % np.uint64(prime)).astype(np.int64) * (2**64 % prime)
-            part = (part + (halves[:, :, 1] % np.uint64(prime)).astype(np.int64)) % prime
-            draws = np.array([k % prime for k in lift], dtype=np.int64)[sizes[feasible]]
-            for rank, left in enumerate(shoe.tolist()):
-                ff = np.array([falling(left, m) % prime for m in range(deepest)], dtype=np.int64)
-                draws = draws * ff[chosen[:, rank]] % prime
-            w = part * draws[:, None] % prime
-            del part
-            for rows_in, ok, names in parts:
-                gathered = w[rows_in]
-                for name in names:
-                    by_outcome = (gathered * (self.table(name)[1][ok] % prime) % prime).sum(axis=0)
-                    for only in wanted[r, name]:
-                        residues.setdefault((name, only), []).append(int(by_outcome[masks[only]].sum()) % prime)
+        if pairs_kernel_available():
+            # the same sums in the compiled loop: one pass over each group's table rows for every
+            # prime (numpy makes a dozen passes per prime, each with an int64 division per element)
+            ff_mod = np.array([[[falling(left, k) % p for k in range(deepest)] for left in shoe.tolist()]
+                               for p in primes], dtype=np.int64)
+            lift_mod = np.array([[k % p for k in lift] for p in primes], dtype=np.int64)
+            fixed = (np.ascontiguousarray(halves, dtype=np.uint64),
+                     np.ascontiguousarray(sizes[feasible], dtype=np.int64), np.ascontiguousarray(chosen, dtype=np.int8),
+                     lift_mod, ff_mod, np.array(primes, dtype=np.int64))
+            for _, names in groups:
+                names = [name for name in names if (r, name) in wanted]
+                if names:
+                    sums = _residue_sums(fixed, where[at[names[0]]], [self.table(name)[1] for name in names],
+                                         len(self.codes))
+                    for t, name in enumerate(names):
+                        for only in wanted[r, name]:
+                            residues[name, only] = [int(sums[t, k][masks[only]].sum()) % p
+                                                    for k, p in enumerate(primes)]
+        else:
+            for prime in primes:
+                part = (halves[:, :, 0] % np.uint64(prime)).astype(np.int64) * (2**64 % prime)
+                part = (part + (halves[:, :, 1] % np.uint64(prime)).astype(np.int64)) % prime
+                draws = np.array([k % prime for k in lift], dtype=np.int64)[sizes[feasible]]
+                for rank, left in enumerate(shoe.tolist()):
+                    ff = np.array([falling(left, m) % prime for m in range(deepest)], dtype=np.int64)
+                    draws = draws * ff[chosen[:, rank]] % prime
+                w = part * draws[:, None] % prime
+                del part
+                for rows_in, ok, names in parts:
+                    gathered = w[rows_in]
+                    for name in names:
+                        by_outcome = (gathered * (self.table(name)[1][ok] % prime) % prime).sum(axis=0)
+                        for only in wanted[r, name]:
+                            residues.setdefault((name, only), []).append(int(by_outcome[masks[only]].sum()) % prime)
         product = math.prod(primes)
         for (name, only), found in residues.items():
             value = int(from_residues(np.array([[x] for x in found], dtype=np.int64), primes)[0])
@@ -715,6 +735,23 @@ def _unpack(keys: np.ndarray) -> np.ndarray:
     for rank, shift in enumerate(_SHIFTS.tolist()):
         out[:, rank] = (keys >> shift) & 63
     return out
+
+
+def _residue_sums(fixed: tuple[np.ndarray, ...], rows_in: np.ndarray, tables: list[np.ndarray], n_out: int
+                  ) -> np.ndarray:
+    """``_pairs_kernel.residue_dots`` over the table rows (``rows_in``: each row's feasible
+    multiset, -1 for none), cut into one part per dealer thread: (tables, primes, outcomes)
+    sums, each below twice its prime (parts' sums added, not reduced)."""
+    rows_in = np.ascontiguousarray(rows_in, dtype=np.int64)
+    tables = [np.ascontiguousarray(t, dtype=np.int64) for t in tables]
+    primes = fixed[-1]
+
+    def part(start: int, stop: int) -> np.ndarray:
+        out = np.empty((len(tables), len(primes), n_out), dtype=np.int64)
+        pairs_kernel.residue_dots(*fixed, rows_in[start:stop], [t[start:stop] for t in tables], out)
+        return out
+
+    return np.sum(in_parts(part, len(rows_in), 4096), axis=0)
 
 
 _DEALER_CHUNK = 1 << 16  # shoes per dealer call: bounds the pass's working arrays (int64 shoes, outcomes)
