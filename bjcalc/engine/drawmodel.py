@@ -39,6 +39,7 @@ import numpy as np
 # class totals are packed into one integer, RADIX per class: no round draws this many cards
 RADIX = 64
 _PRODUCT_SIZE = 1 << 21  # the most floats of one step of DrawModel._float_weights (16 MB)
+_DENSE_CLASSES = 3  # the most classes whose float weights are kept in a table by code (RADIX ** 3 floats)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -122,10 +123,26 @@ class DrawModel:
         when it grows (so a thread reading it sees one pair or the next, never half of one)."""
         return [(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))]
 
+    @functools.cached_property
+    def _dense(self) -> np.ndarray | None:
+        """The float weights by code, NaN until worked out, where the codes are few (at most
+        three classes: 2 MB): a gather instead of a sorted search per lookup."""
+        return np.full(RADIX**self.classes, np.nan) if self.classes <= _DENSE_CLASSES else None
+
     def _known_float_weights(self, codes: np.ndarray) -> np.ndarray:
         """:meth:`_float_weights` of codes (1-d), each worked out once per model: an analysis
         asks for the same class totals again for every up card, split shoe and hand graph, so
-        most calls only look them up."""
+        most calls only look them up. Threads may ask at once (the dealer's pass runs ahead):
+        at worst two work out the same weights and write the same floats."""
+        dense = self._dense
+        if dense is not None:
+            values = dense[codes]
+            missing = np.isnan(values)
+            if missing.any():
+                new = np.unique(codes[missing])
+                dense[new] = self._float_weights(new)
+                values = dense[codes]
+            return values
         known, values = self._float_cache[0]
         if len(known):
             at = np.minimum(np.searchsorted(known, codes), len(known) - 1)
