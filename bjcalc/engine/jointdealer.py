@@ -3,7 +3,8 @@
 The per-up-card graphs of :mod:`bjcalc.engine.dealer` share their states once the up card is
 counted among the dealer's cards; :class:`JointDealer` is that shared graph, compiled from them
 (and kept in :mod:`bjcalc.engine.store` like them), and :func:`joint_numerators` runs it in the
-compiled loop (float mode only: :func:`bjcalc.engine.kernels.joint_kernel_available`).
+compiled loop in floats (:func:`bjcalc.engine.kernels.joint_kernel_available`),
+:func:`joint_exact_halves` in 128-bit integers (:func:`bjcalc.engine.kernels.joint_exact_available`).
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ import numpy as np
 from bjcalc.cards import BUST
 from bjcalc.engine import dealer, store
 from bjcalc.engine.dealer import compiled_dealer
-from bjcalc.engine.kernels import dealer_kernel
+from bjcalc.engine.kernels import dealer_kernel, joint_exact_available
 from bjcalc.engine.pools import in_parts
+from bjcalc.engine.residues import joint_fits_128_bits
 
 if TYPE_CHECKING:
     from bjcalc.engine.drawmodel import DrawModel
@@ -56,6 +58,15 @@ class JointDealer:
     n_out: int  # outcome slots per up card
     max_held: int
     outcomes: tuple[tuple[int, ...], ...]  # per up card
+
+    @functools.cached_property
+    def orders(self) -> np.ndarray:
+        """:attr:`entry_c` as uint64, for the exact pass (legal orders are whole numbers, small
+        enough that float64 holds them exactly)."""
+        orders = self.entry_c.astype(np.uint64)
+        assert np.array_equal(orders, self.entry_c) and self.entry_c.max(initial=0) < 2**53
+        orders.flags.writeable = False
+        return orders
 
     @functools.cached_property
     def counts(self) -> np.ndarray:
@@ -198,6 +209,39 @@ def joint_numerators(
     weighted = () if model is None else (model.hidden, *_weight_tables(joint, model, removed))
     in_parts(lambda start, stop: dealer_kernel.joint(*arguments, start, stop, *weighted), n, 2048)
     return (matrix if outcomes else None), stand
+
+
+def joint_exact_runs(shoe: tuple[int, ...], removed: np.ndarray, depths: list[int]) -> bool:
+    """Whether :func:`joint_exact_halves` runs for the shoes ``shoe - removed``: the compiled
+    pass is built and not switched off, and its sums stay below 2**127
+    (:func:`~bjcalc.engine.residues.joint_fits_128_bits`)."""
+    return joint_exact_available() and joint_fits_128_bits(shoe, removed, depths)
+
+
+def joint_exact_halves(
+    joint: JointDealer, shoe: tuple[int, ...], removed: np.ndarray, depths: list[int]
+) -> list[np.ndarray | None] | None:
+    """Every up card's exact dealer outcome numerators for the shoes ``shoe - removed[i]``
+    (``shoe`` before the up card; a composition, not a counter's shoe) in one pass per shoe:
+    per up card, what :func:`bjcalc.engine.dealer.exact_halves` gives for it on
+    ``after_up(shoe, up) - removed[i]`` with ``depths[up]``, the same integers ((shoes,
+    outcomes, [high, low]) uint64, outcomes in ``joint.outcomes[up]`` order), or None where
+    the depth is -1. A row that leaves no card of the up card's rank gets zeros for that up
+    card. ``None`` where the pass cannot run (:func:`joint_exact_runs`). Large batches run on
+    every core."""
+    removed = np.ascontiguousarray(removed, dtype=np.int64).reshape(-1, 10)
+    if not joint_exact_runs(shoe, removed, depths):
+        return None
+    n = len(removed)
+    widths = [len(outcomes) if depth >= 0 else 0 for outcomes, depth in zip(joint.outcomes, depths)]
+    outs = [np.zeros((n, width, 2), dtype=np.uint64) for width in widths]  # one array each: freed one by one
+    arguments = (
+        joint.level_start, joint.parent, joint.rank, joint.held, joint.store, joint.entry_start, joint.entry_out,
+        joint.orders, joint.bust_slot, np.array(depths, dtype=np.int32), np.array(widths, dtype=np.int32),
+        joint.n_out, joint.max_held, int((joint.store >= 0).sum()), np.array(shoe, dtype=np.int64), removed, outs,
+    )
+    in_parts(lambda start, stop: dealer_kernel.joint_exact(*arguments, start, stop), n, 256)
+    return [out if width else None for out, width in zip(outs, widths)]
 
 
 def _weight_tables(joint: JointDealer, model: DrawModel, removed: np.ndarray) -> tuple[np.ndarray, ...]:

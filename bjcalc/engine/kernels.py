@@ -5,7 +5,7 @@ and bjcalc runs the numpy code they replace, with the same numbers:
 
 - ``_dealer_kernel.c`` (:data:`dealer_kernel`): the dealer's outcome numerators for many shoes
   (:mod:`bjcalc.engine.dealer`) in floats or, where the compiler has 128-bit integers, exactly;
-  and the joint pass of every up card (:mod:`bjcalc.engine.jointdealer`).
+  and the joint pass of every up card (:mod:`bjcalc.engine.jointdealer`), in floats and exactly.
   ``BJCALC_NUMPY_DEALER=1`` switches it off.
 - ``_player_kernel.c`` (:data:`player_kernel`): the player's backward pass, in floats and in exact residues
   (:mod:`bjcalc.engine.values`). ``BJCALC_NUMPY_PLAYER=1`` switches it off.
@@ -72,6 +72,12 @@ def exact_dealer_kernel_available() -> bool:
 def joint_kernel_available() -> bool:
     """Whether the compiled dealer loop has the joint float pass (and is not switched off)."""
     return dealer_kernel_available() and hasattr(dealer_kernel, "joint")
+
+
+def joint_exact_available() -> bool:
+    """Whether the compiled dealer loop has the joint exact pass (128-bit integers; a build
+    older than it has not) and is not switched off."""
+    return exact_dealer_kernel_available() and hasattr(dealer_kernel, "joint_exact")
 
 
 def player_kernel_available() -> bool:

@@ -8,7 +8,8 @@ inside the loops:
   (:func:`primes_above`) in int64 arithmetic, and :func:`from_residues` rebuilds it by the
   Chinese remainder theorem.
 - **128-bit halves**: the compiled exact loop holds each numerator in a 128-bit integer while
-  :func:`fits_128_bits`, returned as two uint64 halves that :func:`join_halves` joins.
+  :func:`fits_128_bits` (the joint pass of every up card: :func:`joint_fits_128_bits`),
+  returned as two uint64 halves that :func:`join_halves` joins.
 """
 
 from __future__ import annotations
@@ -91,6 +92,14 @@ def fits_128_bits(shoe: tuple[int, ...], removed: np.ndarray, depth: int) -> boo
     denominator ``ff(cards left, depth)``, which must stay below 2**127 (8 decks: about 2**96)."""
     most = sum(shoe) - int(removed.sum(axis=1).min(initial=0))
     return math.perm(max(most, 0), depth) < 2**127 if most >= depth else True
+
+
+def joint_fits_128_bits(shoe: tuple[int, ...], removed: np.ndarray, depths: Sequence[int]) -> bool:
+    """Whether the exact joint pass (every up card at once) can run for the shoes ``shoe -
+    removed`` (``shoe`` before the up card): its sums carry the up card's count too, each at
+    most ``ff(cards, depth + 1)``, ``T_u`` times an up card's denominator (8 decks: about
+    2**105)."""
+    return fits_128_bits(shoe, removed, max(depths, default=-1) + 1)
 
 
 def join_halves(halves: np.ndarray) -> np.ndarray:
