@@ -194,12 +194,14 @@ def test_exact_halves_join_to_the_same_integers():
     dict(player_max_cards=4, dealer_max_cards=4), dict(split_hands=4, resplit_aces=True, hit_split_aces=True),
 ], ids=str)
 def test_a_float_analysis_on_the_joint_pass_equals_the_exact_one(rules):
-    """Float mode reads the joint pass (every up card at once), exact mode the exact pass of each
-    up card: the round and a hand against each up card agree to rounding, on a depleted deck."""
+    """Float mode reads the joint pass (every up card at once), exact mode its 128-bit version
+    (tests/test_joint_exact.py checks it against the exact pass of each up card): the round and
+    a hand against each up card agree to rounding, on a depleted deck."""
     assert kernels.joint_kernel_available()
     shoe = (4, 3, 4, 4, 3, 4, 4, 4, 4, 15)
     float_, exact = Analysis(Rules(shoe=shoe, **rules)), Analysis(Rules(shoe=shoe, **rules), exact=True)
-    assert float_.engine._joint is not None and exact.engine._joint is None
+    assert float_.engine._joint is not None and not float_.engine._joint.exact
+    assert (exact.engine._joint is not None) == kernels.joint_exact_available()
     assert abs(float_.round().house_edge - float(exact.round().house_edge)) < 1e-15
     for up in "A23456789T":
         got, want = float_.hand("8,8", up).evs, exact.hand("8,8", up).evs

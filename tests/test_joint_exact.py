@@ -1,16 +1,16 @@
 """The exact pass of every up card at once (``joint_exact`` in bjcalc/engine/_dealer_kernel.c,
 :func:`bjcalc.engine.jointdealer.joint_exact_halves`) against the exact pass of each up card
 alone (the compiled 128-bit loop, ``numerators_exact``) and the numpy residue arithmetic,
-integer for integer."""
+integer for integer; and exact analyses with it and without it, Fraction for Fraction."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from bjcalc import Rules
+from bjcalc import Analysis, Rules
+from bjcalc.engine import batch, jointdealer, kernels, pools, residues
 from bjcalc.engine import dealer as d
-from bjcalc.engine import jointdealer, kernels, pools, residues
 
 needs_joint_exact = pytest.mark.skipif(not kernels.joint_exact_available(),
                                        reason="no compiled exact joint pass in this build")
@@ -103,7 +103,8 @@ def test_joint_exact_pass_on_both_cores_gives_the_same_integers(monkeypatch):
 
 def test_sums_past_128_bits_leave_each_up_card_alone():
     """The joint sums carry the up card's count too (``ff(cards, depth + 1)``): 40 decks fit
-    each up card's pass but not the joint one, which then stands aside."""
+    each up card's pass but not the joint one, which then stands aside; an exact analysis
+    evaluates each up card alone, still in 128-bit halves."""
     rules = Rules(decks=40)
     shoe = rules.shoe_counts
     depths = _depths(shoe, False, None)
@@ -112,4 +113,40 @@ def test_sums_past_128_bits_leave_each_up_card_alone():
     assert all(d.exact_kernel_fits(d.after_up(shoe, up), depths[up]) == kernels.exact_dealer_kernel_available()
                for up in range(10))
     assert jointdealer.joint_exact_halves(jointdealer.joint_dealer(False, None), shoe, no_rows, depths) is None
+    assert batch.joint_batch(rules, batch.ShoeIndex(), exact=True) is None
     assert residues.joint_fits_128_bits(Rules(decks=8).shoe_counts, no_rows, depths)
+
+
+def _exact(rules: Rules) -> dict:
+    analysis = Analysis(rules, exact=True)
+    joint = analysis.engine._joint
+    return {
+        "joint": joint is not None and joint.exact,
+        "round": analysis.round().ev,
+        "dealer": {up: analysis.dealer(up).probabilities for up in ("A", "5", "T")},
+        "8,8": {up: analysis.hand("8,8", up).evs for up in ("6", "T")},
+    }
+
+
+@needs_joint_exact
+@pytest.mark.parametrize("rules", [
+    dict(decks=1),
+    dict(shoe=(4, 4, 3, 4, 4, 4, 4, 4, 4, 14), hit_soft_17=True, split_hands=4, double_after_split=True,
+         surrender="late"),
+    dict(shoe=(4, 3, 4, 4, 3, 4, 0, 4, 4, 15), dealer_max_cards=5),
+    dict(shoe=(3, 4, 4, 4, 4, 2, 4, 4, 4, 11), hit_soft_17=True, hole_card="none", blackjack_takes="original"),
+], ids=str)
+def test_an_exact_analysis_is_the_same_with_and_without_the_joint_pass(rules, monkeypatch):
+    """The round, dealer tables and a hand's EVs, Fraction for Fraction: with the joint exact
+    pass, with each up card's compiled exact pass, and with the numpy residue pass."""
+    rules_ = Rules(**rules)
+    joint = _exact(rules_)
+    assert joint["joint"]
+    monkeypatch.setattr(jointdealer, "joint_exact_available", lambda: False)
+    alone = _exact(rules_)
+    assert not alone["joint"]
+    assert alone == joint | {"joint": False}
+    monkeypatch.setenv("BJCALC_NUMPY_DEALER", "1")
+    assert not kernels.dealer_kernel_available()
+    numpy = _exact(rules_)
+    assert numpy == alone

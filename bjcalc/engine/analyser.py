@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from bjcalc.engine import pools
-from bjcalc.engine.batch import JointBatch, ShoeIndex
+from bjcalc.engine.batch import ShoeIndex, joint_batch
 from bjcalc.engine.context import UpcardContext
-from bjcalc.engine.kernels import joint_kernel_available
 from bjcalc.engine.split import Decide, PostSplit, SplitSolver
 from bjcalc.engine.values import HandValues, unsplit_layers, unsplit_table
 from bjcalc.numbers import quotient
@@ -38,9 +37,8 @@ class Engine:
         self.rules, self.exact, self.post_split, self.model = rules, exact, post_split, model
         self._contexts: dict[int, UpcardContext] = {}
         self._index = ShoeIndex(rules.infinite)  # the shoes the hands leave, shared by the up cards
-        # float mode: one dealer pass per shoe for every up card (with the compiled loop)
-        joint = not exact and not rules.infinite and joint_kernel_available()
-        self._joint = JointBatch(rules, self._index, model) if joint else None
+        # one dealer pass per shoe for every up card (with the compiled loop)
+        self._joint = joint_batch(rules, self._index, exact, model)
         self._tables: dict[int, HandValues] = {}
         self._splits: dict[int, SplitSolver] = {}
         self._chart_splits: dict[int, dict[tuple[Any, int], dict[int, HandValues]]] = {}
@@ -141,10 +139,10 @@ class Engine:
             context.batch.start()
 
     def prepare_all(self, ups: Iterable[int] | None = None, splits: bool = False) -> None:
-        """:meth:`prepare` every up card in the shoe (or ``ups``): in float mode the dealer
-        runs in the background while Python goes on (with the joint pass, solving the unsplit
-        hands and, with ``splits``, the split hands of the post-split strategy; else preparing
-        the next up card)."""
+        """:meth:`prepare` every up card in the shoe (or ``ups``): the dealer runs in the
+        background while Python goes on (with the joint pass, solving the unsplit hands and,
+        with ``splits``, the split hands of the post-split strategy; else, in float mode,
+        preparing the next up card)."""
         chosen = [up for up in (range(10) if ups is None else ups) if self.rules.shoe_counts[up]]
         for up in chosen:
             self.prepare(up)

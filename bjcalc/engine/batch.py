@@ -4,8 +4,9 @@ The hands of every graph an analysis solves (unsplit hands, split hands on each 
 leave shoes that are the up card's shoe minus a removal vector. :class:`ShoeIndex` numbers the
 distinct vectors (shared by the up cards of one analysis); :class:`DealerBatch` evaluates one up
 card's dealer on all the vectors registered so far in one vectorised pass of
-:mod:`bjcalc.engine.dealer`, in float mode in a background thread while Python prepares the
-next up card (:func:`bjcalc.engine.pools.ahead_thread`).
+:mod:`bjcalc.engine.dealer`, in a background thread while Python prepares the next up card
+(:func:`bjcalc.engine.pools.ahead_thread`), or reads them from :class:`JointBatch`, the pass of
+every up card at once (:mod:`bjcalc.engine.jointdealer`), where the compiled loop runs it.
 """
 
 from __future__ import annotations
@@ -28,8 +29,19 @@ from bjcalc.engine.dealer import (
     outcome_numerators,
 )
 from bjcalc.engine.hands import PACK, HandLayers, LayersKey
-from bjcalc.engine.jointdealer import joint_dealer, joint_numerators
-from bjcalc.engine.kernels import dealer_kernel_available, exact_dealer_kernel_available, player_kernel
+from bjcalc.engine.jointdealer import (
+    joint_dealer,
+    joint_exact_halves,
+    joint_exact_outputs,
+    joint_exact_runs,
+    joint_numerators,
+)
+from bjcalc.engine.kernels import (
+    dealer_kernel_available,
+    exact_dealer_kernel_available,
+    joint_kernel_available,
+    player_kernel,
+)
 from bjcalc.engine.pools import ahead_thread
 from bjcalc.engine.residues import join_halves
 from bjcalc.numbers import as_numbers
@@ -156,16 +168,36 @@ def _pay_tables(outcomes: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.n
     return tables
 
 
+def joint_batch(rules: Rules, index: ShoeIndex, exact: bool, model: DrawModel | None = None) -> JointBatch | None:
+    """The pass of every up card at once for one analysis' shoes, or ``None`` where each up
+    card's :class:`DealerBatch` evaluates its own dealer: with replacement (one shoe), without
+    the compiled loop, and in exact mode for a counter's shoe or a shoe whose sums would not
+    fit 128 bits (:func:`bjcalc.engine.jointdealer.joint_exact_runs`)."""
+    if rules.infinite or not joint_kernel_available():
+        return None
+    if not exact:
+        return JointBatch(rules, index, model)
+    if model is not None:
+        return None
+    batch = JointBatch(rules, index, exact=True)
+    # every shoe the hands leave has fewer cards than the whole shoe, so its sums are smaller
+    return batch if joint_exact_runs(batch.shoe, np.zeros((1, 10), dtype=np.int64), batch.depths) else None
+
+
 class JointBatch:
     """Every up card's dealer outcomes on the shoes of a :class:`ShoeIndex`, in one pass per
-    shoe for all up cards (:class:`bjcalc.engine.jointdealer.JointDealer`; float mode, compiled
-    loop): one analysis shares it between its up cards' :class:`DealerBatch`. Rows are
-    evaluated in chunks as they are registered, in a background thread."""
+    shoe for all up cards (:class:`bjcalc.engine.jointdealer.JointDealer`, compiled loop): one
+    analysis shares it between its up cards' :class:`DealerBatch`. Rows are evaluated in
+    chunks as they are registered, in a background thread. Float mode keeps what standing on
+    each payoff is worth (and the outcome numerators, once read); exact mode the outcome
+    numerators as 128-bit halves, which each up card's batch reads (:meth:`halves`)."""
 
-    def __init__(self, rules: Rules, index: ShoeIndex, model: DrawModel | None = None) -> None:
+    def __init__(self, rules: Rules, index: ShoeIndex, model: DrawModel | None = None, exact: bool = False) -> None:
         """``model``: a counter's shoe (:mod:`bjcalc.engine.drawmodel`), whose counts are the
-        shoe; every numerator carries its weights."""
+        shoe; every numerator carries its weights (float mode)."""
+        assert not (exact and model is not None)  # exact counters' shoes run each up card alone
         self.shoe, self.index, self.model = rules.shoe_counts if model is None else model.counts, index, model
+        self.exact = exact
         self.joint = joint_dealer(rules.hit_soft_17, rules.dealer_max_cards)
         full = self.shoe
         self.depths = [
@@ -177,11 +209,16 @@ class JointBatch:
         self.pay = np.zeros((10, self.joint.n_out, width))
         for up, (_, distinct, _) in enumerate(tables):
             self.pay[up, : distinct.shape[0], : distinct.shape[1]] = distinct
-        self._chunks: list[tuple[int, concurrent.futures.Future]] = []  # (first row, stand tables) not joined
+        # (first row, the pass's result: float, stand tables, dropped once joined; exact, each
+        # up card's halves, each let go when that up card joins it)
+        self._chunks: list[tuple[int, concurrent.futures.Future]] = []
         self._covered = 0  # rows submitted
         # the stand tables of the chunks read so far, joined (up, row, column): one gather a read
         self._stand: np.ndarray | None = None
         self._matrix: np.ndarray | None = None  # outcome numerators (up, row, outcome), once read
+        # exact: each up card's halves of the chunks it read, joined, and how many chunks those are
+        self._halves: list[np.ndarray | None] = [None] * 10
+        self._read = [0] * 10
 
     def start(self) -> None:
         """Evaluate the rows registered since the last call, in the background (each chunk on
@@ -190,10 +227,45 @@ class JointBatch:
         end = len(self.index)
         if end > self._covered:
             rows = self.index.rows(self._covered)
-            future = ahead_thread().submit(joint_numerators, self.joint, self.shoe, rows, self.depths, self.pay, False,
-                                           self.model)
+            # exact: the arrays the pass fills are taken by this thread, which lets them go:
+            # memory one thread frees that another took stays with the process (each thread's
+            # malloc arena: 2-deck exact effects peaked at 248 MB, now 227 MB)
+            outs = joint_exact_outputs(self.joint, len(rows), self.depths) if self.exact else None
+            future = ahead_thread().submit(self._pass, rows, outs)
             self._chunks.append((self._covered, future))
             self._covered = end
+
+    def _pass(self, rows: np.ndarray, outs: list[np.ndarray] | None) -> np.ndarray | list[np.ndarray | None]:
+        """One chunk of rows: float, the stand tables (up, row, payoff column); exact, each up
+        card's outcome numerators as halves in ``outs`` (None where it is not in the shoe)."""
+        if self.exact:
+            halves = joint_exact_halves(self.joint, self.shoe, rows, self.depths, outs)
+            assert halves is not None  # the whole shoe fits (joint_batch), so every shoe left does
+            return halves
+        return joint_numerators(self.joint, self.shoe, rows, self.depths, self.pay, False, self.model)[1]
+
+    def halves(self, up: int, need: int) -> np.ndarray | None:
+        """Exact mode: up card ``up``'s outcome numerators of the registered columns, at least
+        the first ``need``, as 128-bit [high, low] halves (columns, outcomes, 2): the integers
+        of :func:`bjcalc.engine.dealer.exact_halves`. Waits only for the chunks that hold those
+        columns; each chunk's part is joined to the up card's at its first read, and let go.
+        ``None`` before any column is registered."""
+        assert self.exact
+        self.start()
+        held = self._halves[up]
+        if held is not None and len(held) >= need:
+            return held
+        parts = [] if held is None else [held]
+        for first, future in self._chunks[self._read[up] :]:
+            if first >= need:
+                break
+            result = future.result()
+            parts.append(result[up])
+            result[up] = None  # the joined array holds it now
+            self._read[up] += 1
+        if parts:
+            self._halves[up] = parts[0] if len(parts) == 1 else np.concatenate(parts)
+        return self._halves[up]
 
     def stand(self, up: int, columns: np.ndarray, payoff_columns: np.ndarray) -> np.ndarray:
         """Up card ``up``'s stand numerators of registered ``columns``, each at its payoff's
@@ -206,7 +278,7 @@ class JointBatch:
             if any(not future.done() for first, future in self._chunks if first >= need):
                 # later chunks still running: read the ones needed where they are
                 return self._gather(up, columns, payoff_columns)
-            parts = ([] if self._stand is None else [self._stand]) + [f.result()[1] for _, f in self._chunks]
+            parts = ([] if self._stand is None else [self._stand]) + [f.result() for _, f in self._chunks]
             self._stand = parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
             self._chunks = []  # joined: their own arrays go
         table = self._stand[up]
@@ -220,7 +292,7 @@ class JointBatch:
         part = np.searchsorted(np.array([first for first, _ in parts]), columns, side="right") - 1
         for k in np.unique(part).tolist():
             first, held = parts[k]
-            table = (held if isinstance(held, np.ndarray) else held.result()[1])[up]
+            table = (held if isinstance(held, np.ndarray) else held.result())[up]
             where = part == k
             out[where] = table.ravel().take((columns[where] - first) * table.shape[1] + payoff_columns[where])
         return out
@@ -249,7 +321,8 @@ class DealerBatch:
         self, dealer: CompiledDealer, shoe: tuple[int, ...], depth: int, exact: bool, index: ShoeIndex,
         joint: JointBatch | None = None, model: DrawModel | None = None, base: int = 0,
     ) -> None:
-        """``model``, ``base``: a counter's shoe and the up card's class totals
+        """``joint``: the pass of every up card at once, shared (:func:`joint_batch`), in the
+        same number type. ``model``, ``base``: a counter's shoe and the up card's class totals
         (:func:`bjcalc.engine.dealer.outcome_numerators`); ``joint`` then carries the same model."""
         self.dealer, self.shoe, self.depth, self.exact, self.index = dealer, shoe, depth, exact, index
         self.replacement = index.replacement
@@ -261,9 +334,11 @@ class DealerBatch:
         self._matrix: np.ndarray | None = None  # dealer numerators, (column, outcome)
         self._stand_table: np.ndarray | None = None  # float: (column, payoff) stand numerators
         self._pay, self._pay_distinct, self._pay_column = pay_tables(self._codes)
-        # float mode with the compiled loop: every up card's dealer in one pass (shared)
-        self._joint = joint if not exact and not self.replacement else None
-        assert self._joint is None or self._joint.model == model
+        # every up card's dealer in one pass (shared): float mode reads its tables, exact mode
+        # this up card's halves of it
+        self._joint = joint if not self.replacement else None
+        assert self._joint is None or (self._joint.model == model and self._joint.exact == exact)
+        assert self._joint is None or not exact or self._halves  # the joint pass fits, so this one does
         self._evaluated = 0
         self._pending: tuple[concurrent.futures.Future, int] | None = None  # see start
 
@@ -300,9 +375,13 @@ class DealerBatch:
         table = None if self.exact else np.einsum("no,ot->nt", block, self._pay_distinct)
         return block, table
 
-    def _evaluate(self) -> None:
-        """Evaluate the dealer on the registered shoes not evaluated yet."""
-        assert self._joint is None  # the joint pass keeps its own tables
+    def _evaluate(self, need: int = 0) -> None:
+        """Evaluate the dealer on the registered shoes not evaluated yet (exact mode's joint
+        pass: at least the first ``need`` of them, waiting for no later chunk)."""
+        if self._joint is not None:
+            assert self.exact  # float mode reads the joint pass's own tables
+            self._matrix = self._joint.halves(self.dealer.up, need)
+            return
         blocks: list[tuple[np.ndarray, np.ndarray | None]] = []
         if self._pending is not None:
             future, self._evaluated = self._pending
@@ -319,9 +398,10 @@ class DealerBatch:
     def outcome_matrix(self, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Dealer outcome numerators (over ``ff(cards left, depth)``) of registered columns:
         the outcome codes and a (columns, outcomes) array."""
-        if self._joint is not None:
-            return self._codes, self._joint.matrix(self.dealer.up, np.asarray(columns, dtype=np.intp))
-        self._evaluate()
+        columns = np.asarray(columns, dtype=np.intp)
+        if self._joint is not None and not self.exact:
+            return self._codes, self._joint.matrix(self.dealer.up, columns)
+        self._evaluate(int(columns.max(initial=-1)) + 1)
         if self._matrix is None:
             dtype = object if self.exact else np.float64
             return self._codes, np.zeros((len(columns), len(self._codes)), dtype=dtype)
@@ -353,7 +433,7 @@ class DealerBatch:
         assert self.exact
         columns = np.ascontiguousarray(columns, dtype=np.intp)
         if self._halves and len(columns) and player_kernel is not None:
-            self._evaluate()
+            self._evaluate(int(columns.max()) + 1)
             assert self._matrix is not None
             floats = np.empty(len(columns))
             residues = np.empty((len(columns), len(primes)), dtype=np.int64)

@@ -29,7 +29,7 @@ class UpcardContext:
         model: DrawModel | None = None,
     ) -> None:
         """``index``: the shoe index to share with the other up cards of one analysis; ``joint``:
-        the float dealer pass of every up card on that index, likewise shared. ``model``: the
+        the dealer pass of every up card on that index, likewise shared. ``model``: the
         shoe is a counter's shoe (:mod:`bjcalc.engine.drawmodel`; its counts are the rules'
         shoe), whose weights every value carries."""
         full = rules.shoe_counts if model is None else model.counts

@@ -218,8 +218,21 @@ def joint_exact_runs(shoe: tuple[int, ...], removed: np.ndarray, depths: list[in
     return joint_exact_available() and joint_fits_128_bits(shoe, removed, depths)
 
 
+def joint_exact_outputs(joint: JointDealer, rows: int, depths: list[int]) -> list[np.ndarray]:
+    """The arrays :func:`joint_exact_halves` fills for ``rows`` shoes: per up card (rows,
+    outcomes, 2) uint64 zeros, one array each so that each up card's can go alone ((rows, 0,
+    2) for an up card whose depth is -1)."""
+    return [np.zeros((rows, width, 2), dtype=np.uint64) for width in _widths(joint, depths)]
+
+
+def _widths(joint: JointDealer, depths: list[int]) -> list[int]:
+    """Each up card's outcome slots in the exact joint pass's arrays (0: not evaluated)."""
+    return [len(outcomes) if depth >= 0 else 0 for outcomes, depth in zip(joint.outcomes, depths)]
+
+
 def joint_exact_halves(
-    joint: JointDealer, shoe: tuple[int, ...], removed: np.ndarray, depths: list[int]
+    joint: JointDealer, shoe: tuple[int, ...], removed: np.ndarray, depths: list[int],
+    outs: list[np.ndarray] | None = None,
 ) -> list[np.ndarray | None] | None:
     """Every up card's exact dealer outcome numerators for the shoes ``shoe - removed[i]``
     (``shoe`` before the up card; a composition, not a counter's shoe) in one pass per shoe:
@@ -228,20 +241,21 @@ def joint_exact_halves(
     outcomes, [high, low]) uint64, outcomes in ``joint.outcomes[up]`` order), or None where
     the depth is -1. A row that leaves no card of the up card's rank gets zeros for that up
     card. ``None`` where the pass cannot run (:func:`joint_exact_runs`). Large batches run on
-    every core."""
+    every core. ``outs``: the arrays to fill (:func:`joint_exact_outputs`), made by the caller."""
     removed = np.ascontiguousarray(removed, dtype=np.int64).reshape(-1, 10)
     if not joint_exact_runs(shoe, removed, depths):
         return None
     n = len(removed)
-    widths = [len(outcomes) if depth >= 0 else 0 for outcomes, depth in zip(joint.outcomes, depths)]
-    outs = [np.zeros((n, width, 2), dtype=np.uint64) for width in widths]  # one array each: freed one by one
+    widths = _widths(joint, depths)
+    outs = joint_exact_outputs(joint, n, depths) if outs is None else outs
+    assert [out.shape for out in outs] == [(n, width, 2) for width in widths]
     arguments = (
         joint.level_start, joint.parent, joint.rank, joint.held, joint.store, joint.entry_start, joint.entry_out,
         joint.orders, joint.bust_slot, np.array(depths, dtype=np.int32), np.array(widths, dtype=np.int32),
         joint.n_out, joint.max_held, int((joint.store >= 0).sum()), np.array(shoe, dtype=np.int64), removed, outs,
     )
     in_parts(lambda start, stop: dealer_kernel.joint_exact(*arguments, start, stop), n, 256)
-    return [out if width else None for out, width in zip(outs, widths)]
+    return [out if depth >= 0 else None for out, depth in zip(outs, depths)]
 
 
 def _weight_tables(joint: JointDealer, model: DrawModel, removed: np.ndarray) -> tuple[np.ndarray, ...]:
