@@ -5,7 +5,8 @@
  * flattened dealer graph: for each shoe, the outcome numerators over ff(cards left, depth).
  * Float: shoes are processed BLOCK (64) at a time with the block as the innermost index, so
  * that the multiply-adds of one draw run across shoes in vector registers.
- * Exact (numerators_exact): the same sums in unsigned 128-bit integers, one shoe at a time.
+ * Exact (numerators_exact): the same sums in integers, EBLOCK shoes side by side, in 64 bits for
+ * the steps whose sums stay below 2^64 and in unsigned 128 bits after.
  * Every partial sum is at most the shoe's denominator ff(cards left, depth), which the caller
  * checks is below 2^127, so nothing overflows; results are returned as two uint64 halves.
  * The joint pass (joint) does every up card at once, with a counter's shoe's weights too;
@@ -174,39 +175,110 @@ fail:
 #ifdef __SIZEOF_INT128__
 typedef unsigned __int128 u128;
 
-static void run_exact(const Graph *g, int depth, int n_out, const int64_t *left, uint64_t *lo,
-                      uint64_t *hi, Py_ssize_t stride, u128 *cur, u128 *nxt)
+#define EBLOCK 32
+
+/* The exact pass of up to EBLOCK shoes side by side (left: their rows; n of them). Every sum of
+ * step s (a level's state, an outcome's numerator) is at most ff(cards left, s + 1), the ordered
+ * draws of s + 1 cards: while that is below 2^64 for every shoe of the block the steps run in
+ * 64-bit integers, one multiply per draw and shoe, which vectorise across the block; the later
+ * steps (long hands of small cards, few of the draws) in 128 bits. The same integers as one
+ * shoe at a time in 128 bits. */
+MULTIVERSION
+static void run_exact_block(const Graph *g, int depth, int n_out, int n, const int64_t *left, uint64_t *lo,
+                            uint64_t *hi, Py_ssize_t stride, uint64_t *c64, uint64_t *n64, u128 *c128, u128 *n128,
+                            uint64_t *avail)
 {
-    u128 num[MAX_OUTCOMES];
-    int64_t n_left = 0;
+    uint64_t n_left[EBLOCK], num64[MAX_OUTCOMES][EBLOCK];
+    u128 num[MAX_OUTCOMES][EBLOCK];
+    int b, o;
+    int64_t most = 0;
+    for (b = 0; b < EBLOCK; b++) {
+        int64_t t = 0;
+        if (b < n)
+            for (int r = 0; r < RANKS; r++)
+                t += left[b * RANKS + r];
+        n_left[b] = (uint64_t)t;
+        most = t > most ? t : most;
+    }
+    /* avail[(r * (max_held + 1) + h) * EBLOCK + b] = cards of rank r left when h are held */
     for (int r = 0; r < RANKS; r++)
-        n_left += left[r];
-    for (int o = 0; o < n_out; o++)
-        num[o] = 0;
-    cur[0] = 1;
+        for (int h = 0; h <= g->max_held; h++)
+            for (b = 0; b < EBLOCK; b++) {
+                int64_t a = b < n ? left[b * RANKS + r] - h : 0;
+                avail[(r * (g->max_held + 1) + h) * EBLOCK + b] = a > 0 ? (uint64_t)a : 0;
+            }
     int steps = depth < g->n_steps ? depth : g->n_steps;
+    /* the first step whose sums may pass 2^64: ff(most, s + 1) >= 2^64 */
+    int wide = steps;
+    u128 bound = 1;
     for (int s = 0; s < steps; s++) {
-        uint64_t scale = n_left - s > 0 ? (uint64_t)(n_left - s) : 0;
-        for (int o = 0; o < n_out; o++)
-            num[o] *= scale;
-        memset(nxt, 0, sizeof(u128) * (size_t)g->width[s]);
+        bound *= most - s > 0 ? (uint64_t)(most - s) : 0;
+        if (bound >> 64) {
+            wide = s;
+            break;
+        }
+    }
+    for (o = 0; o < n_out; o++)
+        for (b = 0; b < EBLOCK; b++)
+            num64[o][b] = 0;
+    for (b = 0; b < EBLOCK; b++)
+        c64[b] = 1;
+    int s = 0;
+    for (; s < wide; s++) {
+        for (o = 0; o < n_out; o++)
+            for (b = 0; b < EBLOCK; b++)
+                num64[o][b] *= n_left[b] > (uint64_t)s ? n_left[b] - s : 0;
+        memset(n64, 0, sizeof(uint64_t) * EBLOCK * (size_t)g->width[s]);
         for (int32_t e = g->edge_start[s]; e < g->edge_start[s + 1]; e++) {
-            int64_t a = left[g->rank[e]] - g->held[e];
-            if (a > 0)
-                nxt[g->child[e]] += cur[g->parent[e]] * (uint64_t)a;
+            const uint64_t *restrict v = c64 + (size_t)g->parent[e] * EBLOCK;
+            const uint64_t *restrict a = avail + ((size_t)g->rank[e] * (g->max_held + 1) + g->held[e]) * EBLOCK;
+            uint64_t *restrict w = n64 + (size_t)g->child[e] * EBLOCK;
+            for (b = 0; b < EBLOCK; b++)
+                w[b] += v[b] * a[b];
         }
         const int32_t *stop = g->stop + g->node_start[s];
         for (int i = 0; i < g->width[s]; i++)
             if (stop[i] >= 0)
-                num[stop[i]] += nxt[i];
-        u128 *t = cur;
-        cur = nxt;
-        nxt = t;
+                for (b = 0; b < EBLOCK; b++)
+                    num64[stop[i]][b] += n64[(size_t)i * EBLOCK + b];
+        uint64_t *t = c64;
+        c64 = n64;
+        n64 = t;
     }
-    for (int o = 0; o < n_out; o++) {
-        lo[o * stride] = (uint64_t)num[o];
-        hi[o * stride] = (uint64_t)(num[o] >> 64);
+    for (o = 0; o < n_out; o++)
+        for (b = 0; b < EBLOCK; b++)
+            num[o][b] = num64[o][b];
+    if (s < steps) { /* the states of level s, into 128 bits */
+        int states = s == 0 ? 1 : g->width[s - 1];
+        for (size_t k = 0; k < (size_t)states * EBLOCK; k++)
+            c128[k] = c64[k];
     }
+    for (; s < steps; s++) {
+        for (o = 0; o < n_out; o++)
+            for (b = 0; b < EBLOCK; b++)
+                num[o][b] *= n_left[b] > (uint64_t)s ? n_left[b] - s : 0;
+        memset(n128, 0, sizeof(u128) * EBLOCK * (size_t)g->width[s]);
+        for (int32_t e = g->edge_start[s]; e < g->edge_start[s + 1]; e++) {
+            const u128 *restrict v = c128 + (size_t)g->parent[e] * EBLOCK;
+            const uint64_t *restrict a = avail + ((size_t)g->rank[e] * (g->max_held + 1) + g->held[e]) * EBLOCK;
+            u128 *restrict w = n128 + (size_t)g->child[e] * EBLOCK;
+            for (b = 0; b < EBLOCK; b++)
+                w[b] += v[b] * a[b];
+        }
+        const int32_t *stop = g->stop + g->node_start[s];
+        for (int i = 0; i < g->width[s]; i++)
+            if (stop[i] >= 0)
+                for (b = 0; b < EBLOCK; b++)
+                    num[stop[i]][b] += n128[(size_t)i * EBLOCK + b];
+        u128 *t = c128;
+        c128 = n128;
+        n128 = t;
+    }
+    for (o = 0; o < n_out; o++)
+        for (b = 0; b < n; b++) {
+            lo[o * stride + b] = (uint64_t)num[o][b];
+            hi[o * stride + b] = (uint64_t)(num[o][b] >> 64);
+        }
 }
 #endif
 
@@ -236,19 +308,23 @@ static PyObject *numerators_exact(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "too many dealer outcomes");
         goto fail;
     }
-    u128 *cur = malloc(sizeof(u128) * (size_t)(max_width + 1));
-    u128 *nxt = malloc(sizeof(u128) * (size_t)(max_width + 1));
-    if (!cur || !nxt) {
-        free(cur), free(nxt);
+    size_t states = (size_t)(max_width + 1) * EBLOCK;
+    uint64_t *c64 = malloc(sizeof(uint64_t) * states), *n64 = malloc(sizeof(uint64_t) * states);
+    u128 *c128 = malloc(sizeof(u128) * states), *n128 = malloc(sizeof(u128) * states);
+    uint64_t *avail = malloc(sizeof(uint64_t) * EBLOCK * RANKS * (size_t)(max_held + 1));
+    if (!c64 || !n64 || !c128 || !n128 || !avail) {
+        free(c64), free(n64), free(c128), free(n128), free(avail);
         PyErr_NoMemory();
         goto fail;
     }
     Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t i = 0; i < n; i++)
-        run_exact(&g, depth, n_out, (const int64_t *)views[8].buf + i * RANKS, (uint64_t *)views[9].buf + i,
-                  (uint64_t *)views[10].buf + i, n, cur, nxt);
+    for (Py_ssize_t i = 0; i < n; i += EBLOCK) {
+        int m = n - i < EBLOCK ? (int)(n - i) : EBLOCK;
+        run_exact_block(&g, depth, n_out, m, (const int64_t *)views[8].buf + i * RANKS,
+                        (uint64_t *)views[9].buf + i, (uint64_t *)views[10].buf + i, n, c64, n64, c128, n128, avail);
+    }
     Py_END_ALLOW_THREADS
-    free(cur), free(nxt);
+    free(c64), free(n64), free(c128), free(n128), free(avail);
     release(views, got);
     Py_RETURN_NONE;
 fail:
@@ -547,7 +623,7 @@ fail:
 
 #ifdef __SIZEOF_INT128__
 /* The joint pass in 128-bit integers (joint_exact): for a composition shoe, each up card gets
- * the integers numerators_exact gives for it alone, from one pass over the joint graph. XBLOCK
+ * the integers numerators_exact gives for it alone, from one pass over the joint graph. EBLOCK
  * shoes go through the nodes together (independent multiplications side by side, each node's
  * indices read once for all of them; 32: 1.5x faster than 16, no faster at 64).
  *
