@@ -183,6 +183,32 @@ typedef unsigned __int128 u128;
  * 64-bit integers, one multiply per draw and shoe, which vectorise across the block; the later
  * steps (long hands of small cards, few of the draws) in 128 bits. The same integers as one
  * shoe at a time in 128 bits. */
+/* Steps s .. last - 1 of run_exact_block in integers of type T: the levels' states in cur and
+ * nxt (swapped each step), the outcomes' sums in num. */
+#define EXACT_STEPS(T, cur, nxt, num, last)                                                                \
+    for (; s < (last); s++) {                                                                          \
+        for (o = 0; o < n_out; o++)                                                                    \
+            for (b = 0; b < EBLOCK; b++)                                                               \
+                num[o][b] *= n_left[b] > (uint64_t)s ? n_left[b] - s : 0;                              \
+        memset(nxt, 0, sizeof(T) * EBLOCK * (size_t)g->width[s]);                                      \
+        for (int32_t e = g->edge_start[s]; e < g->edge_start[s + 1]; e++) {                            \
+            const T *restrict v = cur + (size_t)g->parent[e] * EBLOCK;                                 \
+            const uint64_t *restrict a = avail + ((size_t)g->rank[e] * (g->max_held + 1) + g->held[e]) \
+                                                     * EBLOCK;                                         \
+            T *restrict w = nxt + (size_t)g->child[e] * EBLOCK;                                        \
+            for (b = 0; b < EBLOCK; b++)                                                               \
+                w[b] += v[b] * a[b];                                                                   \
+        }                                                                                              \
+        const int32_t *stop = g->stop + g->node_start[s];                                              \
+        for (int i = 0; i < g->width[s]; i++)                                                          \
+            if (stop[i] >= 0)                                                                          \
+                for (b = 0; b < EBLOCK; b++)                                                           \
+                    num[stop[i]][b] += nxt[(size_t)i * EBLOCK + b];                                    \
+        T *swap = cur;                                                                                 \
+        cur = nxt;                                                                                     \
+        nxt = swap;                                                                                    \
+    }
+
 MULTIVERSION
 static void run_exact_block(const Graph *g, int depth, int n_out, int n, const int64_t *left, uint64_t *lo,
                             uint64_t *hi, Py_ssize_t stride, uint64_t *c64, uint64_t *n64, u128 *c128, u128 *n128,
@@ -224,27 +250,7 @@ static void run_exact_block(const Graph *g, int depth, int n_out, int n, const i
     for (b = 0; b < EBLOCK; b++)
         c64[b] = 1;
     int s = 0;
-    for (; s < wide; s++) {
-        for (o = 0; o < n_out; o++)
-            for (b = 0; b < EBLOCK; b++)
-                num64[o][b] *= n_left[b] > (uint64_t)s ? n_left[b] - s : 0;
-        memset(n64, 0, sizeof(uint64_t) * EBLOCK * (size_t)g->width[s]);
-        for (int32_t e = g->edge_start[s]; e < g->edge_start[s + 1]; e++) {
-            const uint64_t *restrict v = c64 + (size_t)g->parent[e] * EBLOCK;
-            const uint64_t *restrict a = avail + ((size_t)g->rank[e] * (g->max_held + 1) + g->held[e]) * EBLOCK;
-            uint64_t *restrict w = n64 + (size_t)g->child[e] * EBLOCK;
-            for (b = 0; b < EBLOCK; b++)
-                w[b] += v[b] * a[b];
-        }
-        const int32_t *stop = g->stop + g->node_start[s];
-        for (int i = 0; i < g->width[s]; i++)
-            if (stop[i] >= 0)
-                for (b = 0; b < EBLOCK; b++)
-                    num64[stop[i]][b] += n64[(size_t)i * EBLOCK + b];
-        uint64_t *t = c64;
-        c64 = n64;
-        n64 = t;
-    }
+    EXACT_STEPS(uint64_t, c64, n64, num64, wide);
     for (o = 0; o < n_out; o++)
         for (b = 0; b < EBLOCK; b++)
             num[o][b] = num64[o][b];
@@ -253,27 +259,7 @@ static void run_exact_block(const Graph *g, int depth, int n_out, int n, const i
         for (size_t k = 0; k < (size_t)states * EBLOCK; k++)
             c128[k] = c64[k];
     }
-    for (; s < steps; s++) {
-        for (o = 0; o < n_out; o++)
-            for (b = 0; b < EBLOCK; b++)
-                num[o][b] *= n_left[b] > (uint64_t)s ? n_left[b] - s : 0;
-        memset(n128, 0, sizeof(u128) * EBLOCK * (size_t)g->width[s]);
-        for (int32_t e = g->edge_start[s]; e < g->edge_start[s + 1]; e++) {
-            const u128 *restrict v = c128 + (size_t)g->parent[e] * EBLOCK;
-            const uint64_t *restrict a = avail + ((size_t)g->rank[e] * (g->max_held + 1) + g->held[e]) * EBLOCK;
-            u128 *restrict w = n128 + (size_t)g->child[e] * EBLOCK;
-            for (b = 0; b < EBLOCK; b++)
-                w[b] += v[b] * a[b];
-        }
-        const int32_t *stop = g->stop + g->node_start[s];
-        for (int i = 0; i < g->width[s]; i++)
-            if (stop[i] >= 0)
-                for (b = 0; b < EBLOCK; b++)
-                    num[stop[i]][b] += n128[(size_t)i * EBLOCK + b];
-        u128 *t = c128;
-        c128 = n128;
-        n128 = t;
-    }
+    EXACT_STEPS(u128, c128, n128, num, steps);
     for (o = 0; o < n_out; o++)
         for (b = 0; b < n; b++) {
             lo[o * stride + b] = (uint64_t)num[o][b];
