@@ -355,6 +355,20 @@ typedef struct {
     const double *table, *up_table;
 } Joint;
 
+/* The joint graph's node and entry arrays from the first seven buffers of a call (level_start
+ * .. entry_out), laid out alike by joint and joint_exact. */
+static void joint_graph_of(Joint *j, const Py_buffer *views)
+{
+    j->n_levels = (int)(views[0].len / sizeof(int32_t)) - 1;
+    j->level_start = views[0].buf;
+    j->parent = views[1].buf;
+    j->rank = views[2].buf;
+    j->held = views[3].buf;
+    j->store = views[4].buf;
+    j->entry_start = views[5].buf;
+    j->entry_out = views[6].buf;
+}
+
 #define JBLOCK 64
 
 MULTIVERSION
@@ -530,14 +544,7 @@ static PyObject *joint(PyObject *self, PyObject *args)
         if (get(objs[got], &views[got], got == 12 || got == 13) < 0)
             goto fail;
     Joint j;
-    j.n_levels = (int)(views[0].len / sizeof(int32_t)) - 1;
-    j.level_start = views[0].buf;
-    j.parent = views[1].buf;
-    j.rank = views[2].buf;
-    j.held = views[3].buf;
-    j.store = views[4].buf;
-    j.entry_start = views[5].buf;
-    j.entry_out = views[6].buf;
+    joint_graph_of(&j, views);
     j.entry_c = views[7].buf;
     j.orders = NULL;
     j.bust = views[14].buf;
@@ -802,14 +809,7 @@ static PyObject *joint_exact(PyObject *self, PyObject *args)
             goto fail;
     Joint j;
     memset(&j, 0, sizeof j);
-    j.n_levels = (int)(views[0].len / sizeof(int32_t)) - 1;
-    j.level_start = views[0].buf;
-    j.parent = views[1].buf;
-    j.rank = views[2].buf;
-    j.held = views[3].buf;
-    j.store = views[4].buf;
-    j.entry_start = views[5].buf;
-    j.entry_out = views[6].buf;
+    joint_graph_of(&j, views);
     j.orders = views[7].buf;
     j.bust = views[8].buf;
     j.depth = views[9].buf;
