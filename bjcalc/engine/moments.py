@@ -622,13 +622,12 @@ class _SplitSquare:
         deepest = int(chosen.max(initial=0)) + 1
         where = np.full(size, -1, dtype=np.int64)
         where[feasible] = np.arange(len(feasible))
-        parts = []  # per group: the positions of its multisets among the feasible ones, its names
+        parts = []  # per group: its rows' multisets among the feasible ones (-1: none), which are, its names
         for _, names in groups:
             names = [name for name in names if (r, name) in wanted]
             if names:
                 rows_in = where[at[names[0]]]
-                ok = rows_in >= 0
-                parts.append((rows_in[ok], ok, names))
+                parts.append((rows_in, rows_in >= 0, names))
         largest = max((int(np.abs(self.table(name)[1]).sum()) for *_, names in parts for name in names), default=0)
         primes = primes_above(2 * scale * max(largest, 1))
         masks = {only: np.ones(len(self.codes), dtype=bool) if only is None else self.codes == only
@@ -643,15 +642,11 @@ class _SplitSquare:
             fixed = (np.ascontiguousarray(halves, dtype=np.uint64),
                      np.ascontiguousarray(sizes[feasible], dtype=np.int64), np.ascontiguousarray(chosen, dtype=np.int8),
                      lift_mod, ff_mod, np.array(primes, dtype=np.int64))
-            for _, names in groups:
-                names = [name for name in names if (r, name) in wanted]
-                if names:
-                    sums = _residue_sums(fixed, where[at[names[0]]], [self.table(name)[1] for name in names],
-                                         len(self.codes))
-                    for t, name in enumerate(names):
-                        for only in wanted[r, name]:
-                            residues[name, only] = [int(sums[t, k][masks[only]].sum()) % p
-                                                    for k, p in enumerate(primes)]
+            for rows_in, _, names in parts:
+                sums = _residue_sums(fixed, rows_in, [self.table(name)[1] for name in names], len(self.codes))
+                for t, name in enumerate(names):
+                    for only in wanted[r, name]:
+                        residues[name, only] = [int(sums[t, k][masks[only]].sum()) % p for k, p in enumerate(primes)]
         else:
             for prime in primes:
                 part = (halves[:, :, 0] % np.uint64(prime)).astype(np.int64) * (2**64 % prime)
@@ -663,7 +658,7 @@ class _SplitSquare:
                 w = part * draws[:, None] % prime
                 del part
                 for rows_in, ok, names in parts:
-                    gathered = w[rows_in]
+                    gathered = w[rows_in[ok]]
                     for name in names:
                         by_outcome = (gathered * (self.table(name)[1][ok] % prime) % prime).sum(axis=0)
                         for only in wanted[r, name]:
