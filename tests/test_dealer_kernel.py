@@ -207,3 +207,47 @@ def test_a_float_analysis_on_the_joint_pass_equals_the_exact_one(rules):
         got, want = float_.hand("8,8", up).evs, exact.hand("8,8", up).evs
         assert got.keys() == want.keys()
         assert all(abs(got[a] - float(want[a])) < 1e-14 for a in want), up
+
+
+@needs_joint
+def test_gather_reads_each_column_from_the_part_that_holds_it():
+    """The joint batch's read of stand numerators (dealer_kernel.gather) from parts held apart:
+    element by element what indexing the parts joined gives, for columns in any order and
+    repeated; bad parts or columns are refused, not read out of bounds."""
+    rng = np.random.default_rng(5)
+    rows, width = [3, 64, 1, 130], 7
+    parts = [rng.random((10, n, width)) for n in rows]
+    firsts = np.cumsum([0] + rows[:-1]).astype(np.int64)
+    joined = np.concatenate(parts, axis=1)
+    columns = rng.integers(0, sum(rows), size=1000).astype(np.intp)
+    pay = rng.integers(0, width, size=1000).astype(np.int64)
+    for up in (0, 4, 9):
+        out = np.empty(len(columns))
+        kernels.dealer_kernel.gather(firsts, parts, up, width, columns, pay, out)
+        assert np.array_equal(out, joined[up, columns, pay])
+    out = np.empty(1)
+    with pytest.raises(IndexError):
+        kernels.dealer_kernel.gather(firsts, parts, 0, width, np.array([sum(rows)], dtype=np.intp),
+                                     np.zeros(1, dtype=np.int64), out)
+    with pytest.raises(ValueError):  # the parts' firsts do not follow their sizes
+        kernels.dealer_kernel.gather(firsts + 1, parts, 0, width, columns[:1], pay[:1], out)
+
+
+def test_shoe_index_rows_from_any_column():
+    """ShoeIndex.rows(start) joins only the chunks from ``start`` on, and reads the same rows
+    as the whole index cut at ``start``, before and after a read from the start joins it."""
+    from bjcalc.engine.batch import ShoeIndex
+    from bjcalc.engine.values import unsplit_layers
+
+    index = ShoeIndex()
+    rules = Rules(decks=1)
+    layers = unsplit_layers(rules)
+    for extra in [(0,) * 10, (1,) + (0,) * 9, (0, 2) + (0,) * 8]:
+        index.register(layers, extra)
+    whole = np.concatenate([chunk for chunk in index._chunks])
+    assert len(index._chunks) > 1 and len(whole) == len(index)
+    for start in [0, 1, len(whole) // 3, len(whole) - 1, len(whole)]:
+        assert np.array_equal(index.rows(start), whole[start:])
+    assert len(index._chunks) == 1
+    for start in [0, 5, len(whole)]:
+        assert np.array_equal(index.rows(start), whole[start:])

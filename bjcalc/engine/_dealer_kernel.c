@@ -866,11 +866,95 @@ fail:
 #endif
 }
 
+/* gather(firsts, tables, up, width, columns, pay_columns, out)
+ * The stand numerators of up card `up` at registered `columns` (intp), each at its payoff's
+ * distinct column (`pay_columns`, int64), from a joint pass's stand tables held in parts:
+ * part k is tables[k], float64 (10, rows_k, width), and holds the columns firsts[k] ..
+ * firsts[k] + rows_k - 1 (firsts int64, increasing, firsts[0] = 0). out float64 (len(columns)).
+ * One loop instead of a numpy pass per part (a split's hands read columns of several parts). */
+static PyObject *gather(PyObject *self, PyObject *args)
+{
+    PyObject *firsts_obj, *tables, *columns_obj, *pay_obj, *out_obj;
+    int up, width;
+    if (!PyArg_ParseTuple(args, "OOiiOOO", &firsts_obj, &tables, &up, &width, &columns_obj, &pay_obj, &out_obj))
+        return NULL;
+    PyObject *seq = PySequence_Fast(tables, "gather: tables must be a sequence");
+    if (!seq)
+        return NULL;
+    Py_ssize_t parts = PySequence_Fast_GET_SIZE(seq);
+    Py_buffer fixed[4];
+    Py_buffer *views = parts > 0 ? calloc((size_t)parts, sizeof(Py_buffer)) : NULL;
+    const double **data = parts > 0 ? malloc(sizeof(double *) * (size_t)parts) : NULL;
+    Py_ssize_t *rows = parts > 0 ? malloc(sizeof(Py_ssize_t) * (size_t)parts) : NULL;
+    int got = 0, got_fixed = 0;
+    if (parts > 0 && (!views || !data || !rows)) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    PyObject *fixed_objs[4] = {firsts_obj, columns_obj, pay_obj, out_obj};
+    for (; got_fixed < 4; got_fixed++)
+        if (get(fixed_objs[got_fixed], &fixed[got_fixed], got_fixed == 3) < 0)
+            goto fail;
+    for (; got < parts; got++)
+        if (get(PySequence_Fast_GET_ITEM(seq, got), &views[got], 0) < 0)
+            goto fail;
+    const int64_t *firsts = fixed[0].buf;
+    const Py_ssize_t *columns = fixed[1].buf;
+    const int64_t *pay = fixed[2].buf;
+    double *out = fixed[3].buf;
+    Py_ssize_t n = fixed[1].len / (Py_ssize_t)sizeof(Py_ssize_t);
+    int ok = up >= 0 && up < RANKS && width > 0 && fixed[0].len == parts * (Py_ssize_t)sizeof(int64_t)
+             && fixed[2].len == n * (Py_ssize_t)sizeof(int64_t) && fixed[3].len == n * (Py_ssize_t)sizeof(double);
+    for (Py_ssize_t k = 0; ok && k < parts; k++) {
+        Py_ssize_t cells = views[k].len / (Py_ssize_t)sizeof(double);
+        rows[k] = cells / (RANKS * (Py_ssize_t)width);
+        data[k] = (const double *)views[k].buf + (size_t)up * (size_t)rows[k] * (size_t)width;
+        ok = cells == rows[k] * RANKS * width && (k == 0 ? firsts[k] == 0 : firsts[k] == firsts[k - 1] + rows[k - 1]);
+    }
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "gather: parts, columns or outputs of inconsistent sizes");
+        goto fail;
+    }
+    Py_ssize_t end = parts ? firsts[parts - 1] + rows[parts - 1] : 0;
+    for (Py_ssize_t i = 0; ok && i < n; i++)
+        ok = columns[i] >= 0 && columns[i] < end && pay[i] >= 0 && pay[i] < width;
+    if (!ok) {
+        PyErr_SetString(PyExc_IndexError, "gather: a column or payoff column out of range");
+        goto fail;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t c = columns[i];
+        Py_ssize_t lo = 0, hi = parts - 1; /* the last part whose first column is <= c */
+        while (lo < hi) {
+            Py_ssize_t mid = (lo + hi + 1) / 2;
+            if (firsts[mid] <= c)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        out[i] = data[lo][(size_t)(c - firsts[lo]) * (size_t)width + (size_t)pay[i]];
+    }
+    Py_END_ALLOW_THREADS
+    release(views, got);
+    release(fixed, got_fixed);
+    free(views), free(data), free(rows);
+    Py_DECREF(seq);
+    Py_RETURN_NONE;
+fail:
+    release(views, got);
+    release(fixed, got_fixed);
+    free(views), free(data), free(rows);
+    Py_DECREF(seq);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"numerators", numerators, METH_VARARGS, "The float dealer pass over a block of shoes."},
     {"numerators_exact", numerators_exact, METH_VARARGS, "The exact dealer pass, 128-bit integers."},
     {"joint", joint, METH_VARARGS, "The float dealer pass of every up card at once."},
     {"joint_exact", joint_exact, METH_VARARGS, "The exact dealer pass of every up card at once, 128-bit integers."},
+    {"gather", gather, METH_VARARGS, "Stand numerators of one up card read from a joint pass's parts."},
     {NULL, NULL, 0, NULL},
 };
 

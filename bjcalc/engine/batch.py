@@ -37,6 +37,7 @@ from bjcalc.engine.jointdealer import (
     joint_numerators,
 )
 from bjcalc.engine.kernels import (
+    dealer_kernel,
     dealer_kernel_available,
     exact_dealer_kernel_available,
     joint_kernel_available,
@@ -78,10 +79,22 @@ class ShoeIndex:
         return self._count
 
     def rows(self, start: int) -> np.ndarray:
-        """The rows of columns ``start`` onwards."""
-        if len(self._chunks) > 1:
-            self._chunks = [np.concatenate(self._chunks)]
-        return self._chunks[0][start:] if self._chunks else np.zeros((0, 10), dtype=np.int64)
+        """The rows of columns ``start`` onwards. Only the chunks added since ``start`` are
+        joined (a dealer batch reads the rows added since its last read, about ten times an
+        analysis: joining every row each time copied megabytes a shoe); the whole list is
+        joined into one chunk for a read from the start."""
+        end, tail = self._count, []
+        for chunk in reversed(self._chunks):
+            if end <= start:
+                break
+            end -= len(chunk)
+            tail.append(chunk[max(start - end, 0) :])
+        if start == 0 and len(self._chunks) > 1:
+            self._chunks = [np.concatenate(tail[::-1])]
+            return self._chunks[0]
+        if not tail:
+            return np.zeros((0, 10), dtype=np.int64)
+        return tail[0] if len(tail) == 1 else np.concatenate(tail[::-1])
 
     def _columns(self, removed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The column of each row of ``removed``, adding the rows not seen before (new columns
@@ -209,12 +222,11 @@ class JointBatch:
         self.pay = np.zeros((10, self.joint.n_out, width))
         for up, (_, distinct, _) in enumerate(tables):
             self.pay[up, : distinct.shape[0], : distinct.shape[1]] = distinct
-        # (first row, the pass's result: float, stand tables, dropped once joined; exact, each
-        # up card's halves, each let go when that up card joins it)
+        # (first row, the pass's result: float, stand tables (up, row, payoff column), read where
+        # they are (:meth:`stand`); exact, each up card's halves, each let go when that up card
+        # joins it)
         self._chunks: list[tuple[int, concurrent.futures.Future]] = []
         self._covered = 0  # rows submitted
-        # the stand tables of the chunks read so far, joined (up, row, column): one gather a read
-        self._stand: np.ndarray | None = None
         self._matrix: np.ndarray | None = None  # outcome numerators (up, row, outcome), once read
         # exact: each up card's halves of the chunks it read, joined, and how many chunks those are
         self._halves: list[np.ndarray | None] = [None] * 10
@@ -269,32 +281,23 @@ class JointBatch:
 
     def stand(self, up: int, columns: np.ndarray, payoff_columns: np.ndarray) -> np.ndarray:
         """Up card ``up``'s stand numerators of registered ``columns``, each at its payoff's
-        distinct column (:func:`pay_tables`)."""
-        if not len(columns):
-            return np.zeros(0)
-        need = int(columns.max()) + 1
-        if self._stand is None or need > self._stand.shape[1]:
-            self.start()
-            if any(not future.done() for first, future in self._chunks if first >= need):
-                # later chunks still running: read the ones needed where they are
-                return self._gather(up, columns, payoff_columns)
-            parts = ([] if self._stand is None else [self._stand]) + [f.result() for _, f in self._chunks]
-            self._stand = parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
-            self._chunks = []  # joined: their own arrays go
-        table = self._stand[up]
-        return table.ravel().take(columns * table.shape[1] + payoff_columns)
-
-    def _gather(self, up: int, columns: np.ndarray, payoff_columns: np.ndarray) -> np.ndarray:
-        """:meth:`stand` from the joined tables and the chunks themselves, waiting only for
-        the chunks that hold ``columns``."""
+        distinct column (:func:`pay_tables`). Waits only for the chunks that hold ``columns``
+        (later ones may still be running) and reads them where they are, in one compiled loop:
+        the chunks are never joined."""
         out = np.empty(len(columns))
-        parts = ([] if self._stand is None else [(0, self._stand)]) + [(first, f) for first, f in self._chunks]
-        part = np.searchsorted(np.array([first for first, _ in parts]), columns, side="right") - 1
-        for k in np.unique(part).tolist():
-            first, held = parts[k]
-            table = (held if isinstance(held, np.ndarray) else held.result())[up]
-            where = part == k
-            out[where] = table.ravel().take((columns[where] - first) * table.shape[1] + payoff_columns[where])
+        if not len(columns):
+            return out
+        self.start()
+        need = int(columns.max()) + 1
+        firsts, parts = [], []
+        for first, future in self._chunks:
+            if first >= need:
+                break
+            firsts.append(first)
+            parts.append(future.result())
+        dealer_kernel.gather(np.array(firsts, dtype=np.int64), parts, up, self.pay.shape[2],
+                             np.ascontiguousarray(columns, dtype=np.intp),
+                             np.ascontiguousarray(payoff_columns, dtype=np.int64), out)
         return out
 
     def matrix(self, up: int, columns: np.ndarray) -> np.ndarray:

@@ -70,8 +70,9 @@ def exact_dealer_kernel_available() -> bool:
 
 
 def joint_kernel_available() -> bool:
-    """Whether the compiled dealer loop has the joint float pass (and is not switched off)."""
-    return dealer_kernel_available() and hasattr(dealer_kernel, "joint")
+    """Whether the compiled dealer loop has the joint float pass and its gather (and is not
+    switched off)."""
+    return dealer_kernel_available() and hasattr(dealer_kernel, "joint") and hasattr(dealer_kernel, "gather")
 
 
 def joint_exact_available() -> bool:
