@@ -480,8 +480,9 @@ def _kernel_inputs(context: UpcardContext, layers: HandLayers, extras: Extras) -
 
 def _kernel_weights(context: UpcardContext, layers: HandLayers, extras: Extras,
                     both: bool = False) -> tuple[np.ndarray, ...]:
-    """A counter's shoe in the compiled loop: the distinct class totals of the rows (the up
-    card's, the extra cards' and the hand's, as :func:`_stacked_values` weights them), the entry
+    """A counter's shoe in the compiled loop: the class totals of the rows (the up card's, the
+    extra cards' and the hand's, as :func:`_stacked_values` weights them; each shoe's distinct
+    ones), the entry
     of each row (shoe by shoe, flat rows) and the table of each entry's weights: its own, with
     the dealer's blackjack card, with each rank drawn, with each rank and the blackjack card
     (the loop's ``WEIGHTS`` columns; the blackjack columns are the others' where no up card
@@ -495,15 +496,15 @@ def _kernel_weights(context: UpcardContext, layers: HandLayers, extras: Extras,
             array.flags.writeable = False
         layers.derived[key] = hands, of_hand.reshape(-1)
     hands, of_hand = layers.derived[key]  # type: ignore[misc]
-    # the hands' few distinct class totals on each shoe, then each row's entry among them all
+    # the hands' few distinct class totals on each shoe (one entry each, shoe by shoe: shoes
+    # that share an entry repeat it, which costs less than finding the repeats), then each
+    # row's entry
     codes = context.base + model.codes(np.array(extras, dtype=np.int64))[:, None] + hands[None, :]
-    unique, inverse = np.unique(codes, return_inverse=True)
-    inverse = inverse.reshape(len(extras), len(hands))[:, of_hand]
     ranks = model.rank_codes()
     bj = 0 if context.bj_rank is None else int(ranks[context.bj_rank])
     offsets = np.concatenate([[0, bj], ranks, ranks + bj])
-    entries = unique[:, None] + offsets[None, :]
-    rows = np.ascontiguousarray(inverse.reshape(-1), dtype=np.int64)
+    entries = codes.reshape(-1, 1) + offsets[None, :]
+    rows = (np.arange(len(extras), dtype=np.int64)[:, None] * len(hands) + of_hand[None, :]).reshape(-1)
     table = np.ascontiguousarray(model.weights(entries, False), dtype=np.float64)
     if both:  # the exact weights too (Python ints)
         return rows, table, model.weights(entries, True)
