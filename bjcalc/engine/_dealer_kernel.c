@@ -353,7 +353,41 @@ typedef struct {
     int hidden, n_nc, n_rc;
     const int32_t *node_class, *row_class;
     const double *table, *up_table;
+    /* the float pass: the outcome slots (up * n_out + slot) the stopping nodes of level L
+     * reach, slots[slot_start[L - 1] .. slot_start[L] - 1] (level_slots); the others' sums
+     * stay zero at that level, and are skipped */
+    int32_t *slot_start, *slots;
 } Joint;
+
+/* Joint.slot_start and Joint.slots for j's levels (malloc'd; NULL, NULL where memory runs
+ * out). */
+static int level_slots(Joint *j)
+{
+    int n_slots = RANKS * j->n_out;
+    j->slot_start = malloc(sizeof(int32_t) * (size_t)(j->n_levels + 1));
+    j->slots = malloc(sizeof(int32_t) * (size_t)(j->n_levels * n_slots + 1));
+    char *seen = malloc((size_t)n_slots);
+    if (!j->slot_start || !j->slots || !seen) {
+        free(j->slot_start), free(j->slots), free(seen);
+        j->slot_start = j->slots = NULL;
+        return -1;
+    }
+    int32_t count = 0;
+    j->slot_start[0] = 0;
+    for (int L = 1; L <= j->n_levels; L++) {
+        memset(seen, 0, (size_t)n_slots);
+        for (int32_t i = j->level_start[L - 1]; i < j->level_start[L]; i++)
+            if (j->store[i] < 0)
+                for (int32_t e = j->entry_start[i]; e < j->entry_start[i + 1]; e++)
+                    seen[j->entry_out[e]] = 1;
+        for (int slot = 0; slot < n_slots; slot++)
+            if (seen[slot])
+                j->slots[count++] = slot;
+        j->slot_start[L] = count;
+    }
+    free(seen);
+    return 0;
+}
 
 /* The joint graph's node and entry arrays from the first seven buffers of a call (level_start
  * .. entry_out), laid out alike by joint and joint_exact. */
@@ -455,15 +489,15 @@ static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_
                     into[b] += c * w[b];
             }
         }
-        for (u = 0; u < RANKS; u++) {
+        for (int32_t at = j->slot_start[L - 1]; at < j->slot_start[L]; at++) {
+            int slot = j->slots[at];
+            u = slot / j->n_out;
             const double *restrict g = gl + ((size_t)u * (j->n_levels + 2) + L) * JBLOCK;
-            for (int s = 0; s < j->n_out; s++) {
-                double *restrict from = acc + ((size_t)u * j->n_out + s) * JBLOCK;
-                double *restrict into = out + ((size_t)u * j->n_out + s) * JBLOCK;
-                for (b = 0; b < JBLOCK; b++) {
-                    into[b] += from[b] * g[b];
-                    from[b] = 0.0;
-                }
+            double *restrict from = acc + (size_t)slot * JBLOCK;
+            double *restrict into = out + (size_t)slot * JBLOCK;
+            for (b = 0; b < JBLOCK; b++) {
+                into[b] += from[b] * g[b];
+                from[b] = 0.0;
             }
         }
     }
@@ -487,24 +521,39 @@ static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_
                     into[b] -= from[b];
             }
     }
+    /* each row's stand numerators of every payoff column: sums over the outcomes in slot
+     * order, the block's rows side by side (pay is -1, 0 or 1: its zeros add nothing); up
+     * cards not evaluated get zeros (the outputs are not cleared beforehand) */
     for (u = 0; u < RANKS; u++) {
-        if (j->depth[u] < 0)
+        if (j->depth[u] < 0) {
+            for (b = 0; b < n; b++) {
+                memset(stand + ((size_t)u * rows + row0 + b) * j->n_pay, 0, sizeof(double) * (size_t)j->n_pay);
+                if (matrix)
+                    memset(matrix + ((size_t)u * rows + row0 + b) * j->n_out, 0, sizeof(double) * (size_t)j->n_out);
+            }
             continue;
-        for (b = 0; b < n; b++) {
-            Py_ssize_t row = row0 + b;
-            double m[MAX_OUTCOMES];
-            double *t = stand + ((size_t)u * rows + row) * j->n_pay;
-            for (int s = 0; s < j->n_out; s++)
-                m[s] = out[((size_t)u * j->n_out + s) * JBLOCK + b];
-            if (matrix)
-                memcpy(matrix + ((size_t)u * rows + row) * j->n_out, m, sizeof(double) * (size_t)j->n_out);
-            for (k = 0; k < j->n_pay; k++) {
-                double sum = 0.0;
-                for (int s = 0; s < j->n_out; s++)
-                    sum += m[s] * j->pay[((size_t)u * j->n_out + s) * j->n_pay + k];
-                t[k] = sum;
+        }
+        for (k = 0; k < j->n_pay; k++) {
+            double *restrict sum = acc + (size_t)k * JBLOCK; /* acc is all zeros after the levels */
+            for (int s = 0; s < j->n_out; s++) {
+                double p = j->pay[((size_t)u * j->n_out + s) * j->n_pay + k];
+                if (p == 0.0)
+                    continue;
+                const double *restrict from = out + ((size_t)u * j->n_out + s) * JBLOCK;
+                for (b = 0; b < JBLOCK; b++)
+                    sum[b] += from[b] * p;
             }
         }
+        for (b = 0; b < n; b++) {
+            double *t = stand + ((size_t)u * rows + row0 + b) * j->n_pay;
+            for (k = 0; k < j->n_pay; k++)
+                t[k] = acc[(size_t)k * JBLOCK + b];
+            if (matrix)
+                for (int s = 0; s < j->n_out; s++)
+                    matrix[((size_t)u * rows + row0 + b) * j->n_out + s] = out[((size_t)u * j->n_out + s) * JBLOCK + b];
+        }
+        for (k = 0; k < j->n_pay * JBLOCK; k++)
+            acc[k] = 0.0;
     }
 }
 
@@ -559,7 +608,7 @@ static PyObject *joint(PyObject *self, PyObject *args)
     double *matrix = views[12].len ? (double *)views[12].buf : NULL;
     if ((matrix && views[12].len < (Py_ssize_t)sizeof(double) * RANKS * n * n_out) || n_out > MAX_OUTCOMES ||
         views[13].len < (Py_ssize_t)sizeof(double) * RANKS * n * n_pay || views[10].len < (Py_ssize_t)sizeof(int64_t) * RANKS
-        || first < 0 || last > n || first > last || n_out <= 0 || n_pay <= 0) {
+        || first < 0 || last > n || first > last || n_out <= 0 || n_pay <= 0 || n_pay > RANKS * n_out) {
         PyErr_SetString(PyExc_ValueError, "output arrays too small");
         goto fail;
     }
@@ -594,7 +643,7 @@ static PyObject *joint(PyObject *self, PyObject *args)
     double *out = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)n_out);
     double *gl = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)(j.n_levels + 2));
     double *wl = malloc(sizeof(double) * JBLOCK * (size_t)(j.n_nc + 1));
-    if (!avail || !drawn || !acc || !out || !gl || !wl) {
+    if (!avail || !drawn || !acc || !out || !gl || !wl || level_slots(&j) < 0) {
         free(avail), free(drawn), free(acc), free(out), free(gl), free(wl);
         PyErr_NoMemory();
         goto fail;
@@ -606,7 +655,7 @@ static PyObject *joint(PyObject *self, PyObject *args)
                     matrix, (double *)views[13].buf, n, i, avail, drawn, acc, out, gl, wl);
     }
     Py_END_ALLOW_THREADS
-    free(avail), free(drawn), free(acc), free(out), free(gl), free(wl);
+    free(avail), free(drawn), free(acc), free(out), free(gl), free(wl), free(j.slot_start), free(j.slots);
     release(views, got);
     Py_RETURN_NONE;
 fail:

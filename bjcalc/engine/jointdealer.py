@@ -198,8 +198,9 @@ def joint_numerators(
     (:func:`_weight_tables`)."""
     removed = np.ascontiguousarray(removed, dtype=np.int64).reshape(-1, 10)
     n = len(removed)
-    matrix = np.zeros((10, n if outcomes else 0, joint.n_out))
-    stand = np.zeros((10, n, pay.shape[2]))
+    # every row of every up card is written by the loop (zeros where the depth is -1)
+    matrix = np.empty((10, n if outcomes else 0, joint.n_out))
+    stand = np.empty((10, n, pay.shape[2]))
     arguments = (
         joint.level_start, joint.parent, joint.rank, joint.held, joint.store, joint.entry_start, joint.entry_out,
         joint.entry_c, joint.bust_slot, np.array(depths, dtype=np.int32), np.ascontiguousarray(pay, dtype=np.float64),
