@@ -41,7 +41,42 @@ typedef struct {
     const int32_t *edge_start, *parent, *child, *rank, *held;
     const int32_t *width, *node_start, *stop;
     int max_width, max_held;
+    /* first[e]: edge e is the first into its child at its step, so it sets the child's sum
+     * instead of adding to it; clear[s]: step s has a node no edge reaches, so its sums are
+     * cleared first (first_edges) */
+    uint8_t *first, *clear;
 } Graph;
+
+/* Graph.first and Graph.clear (malloc'd; -1 where memory runs out): a step's sums need no
+ * clearing where every node has an edge into it, the first of which sets its sum. */
+static int first_edges(Graph *g)
+{
+    int32_t n_edges = g->edge_start[g->n_steps];
+    g->first = malloc((size_t)n_edges + 1);
+    g->clear = malloc((size_t)g->n_steps + 1);
+    uint8_t *seen = malloc((size_t)g->max_width + 1);
+    if (!g->first || !g->clear || !seen) {
+        free(g->first), free(g->clear), free(seen);
+        g->first = g->clear = NULL;
+        return -1;
+    }
+    for (int s = 0; s < g->n_steps; s++) {
+        memset(seen, 0, (size_t)g->width[s]);
+        for (int32_t e = g->edge_start[s]; e < g->edge_start[s + 1]; e++) {
+            g->first[e] = !seen[g->child[e]];
+            seen[g->child[e]] = 1;
+        }
+        g->clear[s] = 0;
+        for (int i = 0; i < g->width[s]; i++)
+            if (!seen[i])
+                g->clear[s] = 1;
+        if (g->clear[s]) /* sums cleared: every edge adds */
+            for (int32_t e = g->edge_start[s]; e < g->edge_start[s + 1]; e++)
+                g->first[e] = 0;
+    }
+    free(seen);
+    return 0;
+}
 
 MULTIVERSION
 static void run_block(const Graph *g, int depth, int n_out, int n, const int64_t *left,
@@ -72,13 +107,18 @@ static void run_block(const Graph *g, int depth, int n_out, int n, const int64_t
         for (o = 0; o < n_out; o++)
             for (b = 0; b < BLOCK; b++)
                 num[o][b] *= n_left[b] - s;
-        memset(nxt, 0, sizeof(double) * BLOCK * (size_t)g->width[s]);
+        if (g->clear[s])
+            memset(nxt, 0, sizeof(double) * BLOCK * (size_t)g->width[s]);
         for (int32_t e = g->edge_start[s]; e < g->edge_start[s + 1]; e++) {
             const double *restrict v = cur + (size_t)g->parent[e] * BLOCK;
             const double *restrict a = avail + ((size_t)g->rank[e] * (g->max_held + 1) + g->held[e]) * BLOCK;
             double *restrict w = nxt + (size_t)g->child[e] * BLOCK;
-            for (b = 0; b < BLOCK; b++)
-                w[b] += v[b] * a[b];
+            if (g->first[e])
+                for (b = 0; b < BLOCK; b++)
+                    w[b] = v[b] * a[b];
+            else
+                for (b = 0; b < BLOCK; b++)
+                    w[b] += v[b] * a[b];
         }
         const int32_t *stop = g->stop + g->node_start[s];
         for (int i = 0; i < g->width[s]; i++) {
@@ -152,7 +192,7 @@ static PyObject *numerators(PyObject *self, PyObject *args)
     double *cur = malloc(sizeof(double) * BLOCK * (size_t)(max_width + 1));
     double *nxt = malloc(sizeof(double) * BLOCK * (size_t)(max_width + 1));
     double *avail = malloc(sizeof(double) * BLOCK * RANKS * (size_t)(max_held + 1));
-    if (!cur || !nxt || !avail) {
+    if (!cur || !nxt || !avail || first_edges(&g) < 0) {
         free(cur), free(nxt), free(avail);
         PyErr_NoMemory();
         goto fail;
@@ -164,7 +204,7 @@ static PyObject *numerators(PyObject *self, PyObject *args)
                   (double *)views[9].buf + i, n, cur, nxt, avail);
     }
     Py_END_ALLOW_THREADS
-    free(cur), free(nxt), free(avail);
+    free(cur), free(nxt), free(avail), free(g.first), free(g.clear);
     release(views, got);
     Py_RETURN_NONE;
 fail:
@@ -190,14 +230,19 @@ typedef unsigned __int128 u128;
         for (o = 0; o < n_out; o++)                                                                    \
             for (b = 0; b < EBLOCK; b++)                                                               \
                 num[o][b] *= n_left[b] > (uint64_t)s ? n_left[b] - s : 0;                              \
-        memset(nxt, 0, sizeof(T) * EBLOCK * (size_t)g->width[s]);                                      \
+        if (g->clear[s])                                                                               \
+            memset(nxt, 0, sizeof(T) * EBLOCK * (size_t)g->width[s]);                                  \
         for (int32_t e = g->edge_start[s]; e < g->edge_start[s + 1]; e++) {                            \
             const T *restrict v = cur + (size_t)g->parent[e] * EBLOCK;                                 \
             const uint64_t *restrict a = avail + ((size_t)g->rank[e] * (g->max_held + 1) + g->held[e]) \
                                                      * EBLOCK;                                         \
             T *restrict w = nxt + (size_t)g->child[e] * EBLOCK;                                        \
-            for (b = 0; b < EBLOCK; b++)                                                               \
-                w[b] += v[b] * a[b];                                                                   \
+            if (g->first[e])                                                                           \
+                for (b = 0; b < EBLOCK; b++)                                                           \
+                    w[b] = v[b] * a[b];                                                                \
+            else                                                                                       \
+                for (b = 0; b < EBLOCK; b++)                                                           \
+                    w[b] += v[b] * a[b];                                                               \
         }                                                                                              \
         const int32_t *stop = g->stop + g->node_start[s];                                              \
         for (int i = 0; i < g->width[s]; i++)                                                          \
@@ -298,7 +343,7 @@ static PyObject *numerators_exact(PyObject *self, PyObject *args)
     uint64_t *c64 = malloc(sizeof(uint64_t) * states), *n64 = malloc(sizeof(uint64_t) * states);
     u128 *c128 = malloc(sizeof(u128) * states), *n128 = malloc(sizeof(u128) * states);
     uint64_t *avail = malloc(sizeof(uint64_t) * EBLOCK * RANKS * (size_t)(max_held + 1));
-    if (!c64 || !n64 || !c128 || !n128 || !avail) {
+    if (!c64 || !n64 || !c128 || !n128 || !avail || first_edges(&g) < 0) {
         free(c64), free(n64), free(c128), free(n128), free(avail);
         PyErr_NoMemory();
         goto fail;
@@ -310,7 +355,7 @@ static PyObject *numerators_exact(PyObject *self, PyObject *args)
                         (uint64_t *)views[9].buf + i, (uint64_t *)views[10].buf + i, n, c64, n64, c128, n128, avail);
     }
     Py_END_ALLOW_THREADS
-    free(c64), free(n64), free(c128), free(n128), free(avail);
+    free(c64), free(n64), free(c128), free(n128), free(avail), free(g.first), free(g.clear);
     release(views, got);
     Py_RETURN_NONE;
 fail:
