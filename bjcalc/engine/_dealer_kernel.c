@@ -80,7 +80,7 @@ static int first_edges(Graph *g)
 
 MULTIVERSION
 static void run_block(const Graph *g, int depth, int n_out, int n, const int64_t *left,
-                      double *out, Py_ssize_t stride, double *cur, double *nxt, double *avail)
+                      double *out, Py_ssize_t stride, int transposed, double *cur, double *nxt, double *avail)
 {
     double n_left[BLOCK], num[MAX_OUTCOMES][BLOCK];
     int b, o;
@@ -132,9 +132,14 @@ static void run_block(const Graph *g, int depth, int n_out, int n, const int64_t
         cur = nxt;
         nxt = t;
     }
-    for (o = 0; o < n_out; o++)
+    if (transposed) /* out: this block's rows, each its outcomes */
         for (b = 0; b < n; b++)
-            out[o * stride + b] = num[o][b];
+            for (o = 0; o < n_out; o++)
+                out[(size_t)b * n_out + o] = num[o][b];
+    else
+        for (o = 0; o < n_out; o++)
+            for (b = 0; b < n; b++)
+                out[o * stride + b] = num[o][b];
 }
 
 static int get(PyObject *obj, Py_buffer *view, int writable)
@@ -166,15 +171,16 @@ static void graph_of(Graph *g, const Py_buffer *views, int max_width, int max_he
 }
 
 /* numerators(edge_start, parent, child, rank, held, width, node_start, stop,
- *            max_width, max_held, depth, left, out)
- * int32 arrays for the graph, left: int64 (n, 10), out: float64 (n_out, n), filled in. */
+ *            max_width, max_held, depth, left, out[, transposed])
+ * int32 arrays for the graph, left: int64 (n, 10), out: float64 (n_out, n), or with transposed
+ * (n, n_out), every entry filled in. */
 static PyObject *numerators(PyObject *self, PyObject *args)
 {
     PyObject *objs[10];
-    int max_width, max_held, depth;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOiiiOO", &objs[0], &objs[1], &objs[2], &objs[3],
+    int max_width, max_held, depth, transposed = 0;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOiiiOO|p", &objs[0], &objs[1], &objs[2], &objs[3],
                           &objs[4], &objs[5], &objs[6], &objs[7], &max_width, &max_held, &depth,
-                          &objs[8], &objs[9]))
+                          &objs[8], &objs[9], &transposed))
         return NULL;
     Py_buffer views[10];
     int got = 0;
@@ -201,7 +207,7 @@ static PyObject *numerators(PyObject *self, PyObject *args)
     for (Py_ssize_t i = 0; i < n; i += BLOCK) {
         int m = n - i < BLOCK ? (int)(n - i) : BLOCK;
         run_block(&g, depth, n_out, m, (const int64_t *)views[8].buf + i * RANKS,
-                  (double *)views[9].buf + i, n, cur, nxt, avail);
+                  (double *)views[9].buf + (transposed ? i * n_out : i), n, transposed, cur, nxt, avail);
     }
     Py_END_ALLOW_THREADS
     free(cur), free(nxt), free(avail), free(g.first), free(g.clear);

@@ -402,19 +402,22 @@ def _kernel_numerators(dealer, shoe, removed, depth, exact=False, halves=False):
     graph = (flat.edge_start, flat.parent, flat.child, flat.rank, flat.held, flat.width,
              flat.node_start, flat.stop, flat.max_width, flat.max_held, depth)
 
+    if not exact:
+        # one (shoes, outcomes) array, each part of the shoes filling its own rows (no join)
+        matrix = np.empty((len(left), len(flat.outcomes)), dtype=np.float64)
+        in_parts(lambda start, stop: dealer_kernel.numerators(*graph, left[start:stop], matrix[start:stop], True),
+                 len(left), 4096)
+        return dict(zip(flat.outcomes, matrix.T)), _denominators(left.sum(axis=1), depth, exact)
+
     def part(rows: np.ndarray) -> np.ndarray:
-        if not exact:
-            out = np.zeros((len(flat.outcomes), len(rows)), dtype=np.float64)
-            dealer_kernel.numerators(*graph, rows, out)
-            return out
-        low = np.zeros((len(flat.outcomes), len(rows)), dtype=np.uint64)
-        high = np.zeros_like(low)
+        low = np.empty((len(flat.outcomes), len(rows)), dtype=np.uint64)  # every entry is filled in
+        high = np.empty_like(low)
         dealer_kernel.numerators_exact(*graph, rows, low, high)
         if halves:
             return np.stack([high, low], axis=-1)  # (outcomes, rows, 2)
         return high.astype(object) * 2**64 + low.astype(object)
 
-    parts = in_parts(lambda start, stop: part(left[start:stop]), len(left), 256 if exact else 4096)
+    parts = in_parts(lambda start, stop: part(left[start:stop]), len(left), 256)
     out = np.concatenate(parts, axis=1) if len(parts) > 1 else parts[0]
     # halves are read without the denominators (a Python int per shoe: 7 % of an exact edge --sd)
     denominators = np.zeros(0) if halves else _denominators(left.sum(axis=1), depth, exact)

@@ -759,12 +759,24 @@ def _dealer_table(context: UpcardContext, removed: np.ndarray, codes: np.ndarray
     tables, denominators = [], []
     for start in range(0, max(len(removed), 1), _DEALER_CHUNK):
         numerators, below = _dealer_numerators(context, removed[start : start + _DEALER_CHUNK].astype(np.int64))
-        tables.append(np.stack([numerators[o] for o in codes.tolist()], axis=1))
+        tables.append(_as_rows([numerators[o] for o in codes.tolist()]))
         denominators.append(np.asarray(below))
         del numerators
     if len(tables) == 1:
         return tables[0], denominators[0]
     return np.concatenate(tables), np.concatenate(denominators)
+
+
+def _as_rows(columns: list[np.ndarray]) -> np.ndarray:
+    """The (shoes, outcomes) array of these outcome columns: the compiled float loop's own
+    array where the columns are its columns in this order (it fills one such array; no copy),
+    else stacked."""
+    owner = columns[0].base if columns else None
+    if (isinstance(owner, np.ndarray) and owner.ndim == 2 and owner.shape == (len(columns[0]), len(columns))
+            and all(column.base is owner and column.strides == owner[:, i].strides
+                    and column.ctypes.data == owner[:, i].ctypes.data for i, column in enumerate(columns))):
+        return owner
+    return np.stack(columns, axis=1)
 
 
 def _exact_halves(context: UpcardContext, removed: np.ndarray) -> np.ndarray | None:
