@@ -738,10 +738,17 @@ def _exact_kernel_pass(
         shape = layers.stacked(copies)
         assert weight_row is not None
         weights = _Layers(inputs.weight_table[weight_row[shape.order], 0], bounds)
+    del best  # each layer's best value is its hit, stand or double by its decision (_ExactBest)
+    stand_layers, hit_layers, decision_layers = (_ExactLayers(stand, primes, bounds), _ExactLayers(hit, primes, bounds),
+                                                 _Layers(decision, bounds))
+    double_values = None if double is None else _signed(double, primes)
+    blackjack_layers: _Layers = (
+        _ExactLayers(blackjack, primes, bounds) if context.model is not None
+        else _ExactBlackjack(layers, floats.shoes, floats.scales, context.bj_rank, bounds))
     return _Pass(
-        floats.shoes, floats.scales, _ExactLayers(stand, primes, bounds), _ExactLayers(hit, primes, bounds),
-        _ExactLayers(best, primes, bounds), _Layers(decision, bounds), _ExactLayers(blackjack, primes, bounds),
-        None if double is None else _signed(double, primes), None if one_card is None else _signed(one_card, primes),
+        floats.shoes, floats.scales, stand_layers, hit_layers,
+        _ExactBest(stand_layers, hit_layers, decision_layers, double_values, double_layer), decision_layers,
+        blackjack_layers, double_values, None if one_card is None else _signed(one_card, primes),
         weights,
     )
 
@@ -828,6 +835,52 @@ class _ExactLayers(_Layers):
 
     def _layer(self, rows: np.ndarray) -> np.ndarray:
         return _signed(rows, self._primes)
+
+
+class _ExactBest(_Layers):
+    """The best values of an exact pass, not kept as residues of their own (an 8-deck exact
+    round kept 13 MB of them): a layer, when first read, is each row's hit, stand or (the
+    two-card layer's rows) double value, by its decision."""
+
+    def __init__(self, stand: _ExactLayers, hit: _ExactLayers, decision: _Layers, double: np.ndarray | None,
+                 double_layer: int | None) -> None:
+        super().__init__(decision.array, decision._bounds)
+        self._stand, self._hit, self._decision = stand, hit, decision
+        self._double, self._double_layer = double, double_layer
+
+    def __getitem__(self, k):
+        if isinstance(k, int) and k not in self._cut:
+            k = range(len(self))[k]  # negative indices count from the end; IndexError past it
+            chosen = self._decision[k]
+            values = np.where(chosen == Code.HIT, self._hit[k], self._stand[k])
+            if k == self._double_layer and self._double is not None:
+                values = np.where(chosen == Code.DOUBLE, self._double, values)
+            self._cut[k] = values
+        return super().__getitem__(k)
+
+
+class _ExactBlackjack(_Layers):
+    """The dealer-blackjack numerators of an exact pass on a composition shoe, not kept as
+    residues (13 MB of an 8-deck exact round): a hand of two or more cards in layer ``k``,
+    drawing from shoe ``j``, has the blackjack cards it leaves times ``scales[j][k + 1]``, as
+    the compiled loop works them out (``bj_left * unit``); none without a blackjack rank."""
+
+    def __init__(self, layers: HandLayers, shoes: Sequence[tuple[int, ...]], scales: Sequence[Sequence[int]],
+                 bj_rank: int | None, bounds: list[int]) -> None:
+        super().__init__(np.zeros(0), bounds)
+        self._layers, self._shoes, self._scales, self._bj_rank = layers, shoes, scales, bj_rank
+
+    def __getitem__(self, k):
+        if isinstance(k, int) and k not in self._cut:
+            k = range(len(self))[k]  # negative indices count from the end; IndexError past it
+            counts, size = self._layers.counts[k], self._layers.sizes[k]
+            values = np.zeros(len(counts) * len(self._shoes), dtype=object)
+            if self._bj_rank is not None and size >= 2:
+                held = counts[:, self._bj_rank].tolist()
+                values[:] = [(shoe[self._bj_rank] - h) * scale[k + 1]
+                             for shoe, scale in zip(self._shoes, self._scales) for h in held]
+            self._cut[k] = values
+        return super().__getitem__(k)
 
 
 def graph_shoe(rules: Rules) -> tuple[int, ...]:
