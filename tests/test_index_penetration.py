@@ -215,7 +215,8 @@ def test_a_run_on_a_dask_cluster_equals_the_local_run(tmp_path):
     distributed = pytest.importorskip("distributed")
     args = (RULES, "hi-lo", HI_LO, Fraction(1, 4), PLAYS[:1])
     local = shoe_index_table(*args, workers=1, placement="renewal")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    # the scheduler's web server on any free port: the other Dask test may hold 8787 (xdist)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                   silence_logs=40) as cluster, TaskStore(tmp_path / "dask.sqlite") as store:
         remote = shoe_index_table(*args, store=store, scheduler=cluster.scheduler_address, batch=2,
                                   placement="renewal")

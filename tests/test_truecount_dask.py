@@ -22,7 +22,8 @@ ARGS = dict(penetration=Fraction(6, 52), placement="spaced", spread=Spread.parse
 
 @pytest.fixture(scope="module")
 def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    # the scheduler's web server on any free port: the other Dask test may hold 8787 (xdist)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                   silence_logs=40) as local:
         yield local
 
