@@ -482,11 +482,11 @@ def _kernel_weights(context: UpcardContext, layers: HandLayers, extras: Extras,
                     both: bool = False) -> tuple[np.ndarray, ...]:
     """A counter's shoe in the compiled loop: the class totals of the rows (the up card's, the
     extra cards' and the hand's, as :func:`_stacked_values` weights them; each shoe's distinct
-    ones), the entry
-    of each row (shoe by shoe, flat rows) and the table of each entry's weights: its own, with
-    the dealer's blackjack card, with each rank drawn, with each rank and the blackjack card
-    (the loop's ``WEIGHTS`` columns; the blackjack columns are the others' where no up card
-    makes a blackjack, and then never read). ``both``: the table's exact weights as well."""
+    ones), the entry of each row (shoe by shoe, flat rows) and the table of each entry's
+    weights: its own, with the dealer's blackjack card, with each rank drawn, with each rank and
+    the blackjack card (the loop's ``WEIGHTS`` columns; the blackjack columns are the others'
+    where no up card makes a blackjack, and then never read). ``both``: the table's exact
+    weights as well."""
     model = context.model
     assert model is not None
     key = ("class totals", model.of_rank)  # the same for every shoe and count of these classes: kept
@@ -747,7 +747,7 @@ def _exact_kernel_pass(
         else _ExactBlackjack(layers, floats.shoes, floats.scales, context.bj_rank, bounds))
     return _Pass(
         floats.shoes, floats.scales, stand_layers, hit_layers,
-        _ExactBest(stand_layers, hit_layers, decision_layers, double_values, double_layer), decision_layers,
+        _ExactBest(stand_layers, hit_layers, decision_layers, double_values, double_layer, bounds), decision_layers,
         blackjack_layers, double_values, None if one_card is None else _signed(one_card, primes),
         weights,
     )
@@ -814,8 +814,14 @@ class _Layers(Sequence):
         if isinstance(k, slice):
             return [self[i] for i in range(len(self))[k]]
         k = range(len(self))[k]  # negative indices count from the end; IndexError past it
-        cut = self._cut[k] = self._layer(self._array[self._bounds[k] : self._bounds[k + 1]])
+        cut = self._cut.get(k)
+        if cut is None:
+            cut = self._cut[k] = self._build(k)
         return cut
+
+    def _build(self, k: int) -> np.ndarray:
+        """Layer ``k`` as read (at its first read)."""
+        return self._layer(self._array[self._bounds[k] : self._bounds[k + 1]])
 
     def _layer(self, rows: np.ndarray) -> np.ndarray:
         """A layer as read, from its rows of the array."""
@@ -843,20 +849,17 @@ class _ExactBest(_Layers):
     two-card layer's rows) double value, by its decision."""
 
     def __init__(self, stand: _ExactLayers, hit: _ExactLayers, decision: _Layers, double: np.ndarray | None,
-                 double_layer: int | None) -> None:
-        super().__init__(decision.array, decision._bounds)
+                 double_layer: int | None, bounds: list[int]) -> None:
+        super().__init__(decision.array, bounds)
         self._stand, self._hit, self._decision = stand, hit, decision
         self._double, self._double_layer = double, double_layer
 
-    def __getitem__(self, k):
-        if isinstance(k, int) and k not in self._cut:
-            k = range(len(self))[k]  # negative indices count from the end; IndexError past it
-            chosen = self._decision[k]
-            values = np.where(chosen == Code.HIT, self._hit[k], self._stand[k])
-            if k == self._double_layer and self._double is not None:
-                values = np.where(chosen == Code.DOUBLE, self._double, values)
-            self._cut[k] = values
-        return super().__getitem__(k)
+    def _build(self, k: int) -> np.ndarray:
+        chosen = self._decision[k]
+        values = np.where(chosen == Code.HIT, self._hit[k], self._stand[k])
+        if k == self._double_layer and self._double is not None:
+            values = np.where(chosen == Code.DOUBLE, self._double, values)
+        return values
 
 
 class _ExactBlackjack(_Layers):
@@ -870,17 +873,14 @@ class _ExactBlackjack(_Layers):
         super().__init__(np.zeros(0), bounds)
         self._layers, self._shoes, self._scales, self._bj_rank = layers, shoes, scales, bj_rank
 
-    def __getitem__(self, k):
-        if isinstance(k, int) and k not in self._cut:
-            k = range(len(self))[k]  # negative indices count from the end; IndexError past it
-            counts, size = self._layers.counts[k], self._layers.sizes[k]
-            values = np.zeros(len(counts) * len(self._shoes), dtype=object)
-            if self._bj_rank is not None and size >= 2:
-                held = counts[:, self._bj_rank].tolist()
-                values[:] = [(shoe[self._bj_rank] - h) * scale[k + 1]
-                             for shoe, scale in zip(self._shoes, self._scales) for h in held]
-            self._cut[k] = values
-        return super().__getitem__(k)
+    def _build(self, k: int) -> np.ndarray:
+        counts, size = self._layers.counts[k], self._layers.sizes[k]
+        values = np.zeros(len(counts) * len(self._shoes), dtype=object)
+        if self._bj_rank is not None and size >= 2:
+            held = counts[:, self._bj_rank].tolist()
+            values[:] = [(shoe[self._bj_rank] - h) * scale[k + 1]
+                         for shoe, scale in zip(self._shoes, self._scales) for h in held]
+        return values
 
 
 def graph_shoe(rules: Rules) -> tuple[int, ...]:
