@@ -83,6 +83,25 @@ class JointDealer:
         out.flags.writeable = False
         return out
 
+    @functools.cached_property
+    def _node_classes(self) -> dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]]:
+        return {}
+
+    def node_classes(self, model: DrawModel) -> tuple[np.ndarray, np.ndarray]:
+        """The distinct class totals (packed codes) of the stopping nodes under ``model``'s tag
+        classes, and each node's index among them (-1 where the dealer draws): the same for
+        every shoe and count of those classes, so kept by the classes."""
+        known = self._node_classes.get(model.of_rank)
+        if known is None:
+            stops = self.store < 0
+            codes, inverse = np.unique(model.codes(self.counts[stops]), return_inverse=True)
+            node_class = np.full(len(self.store), -1, dtype=np.int32)
+            node_class[stops] = inverse.reshape(-1)
+            for array in (codes, node_class):
+                array.flags.writeable = False
+            known = self._node_classes.setdefault(model.of_rank, (codes, node_class))
+        return known
+
 
 @functools.lru_cache(maxsize=8)
 def joint_dealer(hit_soft_17: bool, max_cards: int | None) -> JointDealer:
@@ -267,10 +286,7 @@ def _weight_tables(joint: JointDealer, model: DrawModel, removed: np.ndarray) ->
     there add up to that one). Both take few distinct values, so the loop reads them from
     tables by (class of the node, class of the row): ``(node_class, row_class, table,
     up_table)``, node_class -1 where the dealer draws."""
-    stops = joint.store < 0
-    node_codes, inverse = np.unique(model.codes(joint.counts[stops]), return_inverse=True)
-    node_class = np.full(len(joint.store), -1, dtype=np.int32)
-    node_class[stops] = inverse.reshape(-1)
+    node_codes, node_class = joint.node_classes(model)
     row_codes, row_class = np.unique(model.codes(removed), return_inverse=True)
     table = model.weights(node_codes[:, None] + row_codes[None, :], False)
     up_table = model.weights(model.rank_codes()[:, None] + row_codes[None, :], False)

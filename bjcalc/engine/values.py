@@ -489,22 +489,24 @@ def _kernel_weights(context: UpcardContext, layers: HandLayers, extras: Extras,
     weights as well."""
     model = context.model
     assert model is not None
-    key = ("class totals", model.of_rank)  # the same for every shoe and count of these classes: kept
+    bj = -1 if context.bj_rank is None else context.bj_rank
+    key = ("weight entries", model.of_rank, extras, bj)  # the same for every up card, shoe and count: kept
     if key not in layers.derived:
         hands, of_hand = np.unique(model.codes(layers.flat.counts), return_inverse=True)
-        for array in (hands, of_hand):
+        # the hands' few distinct class totals on each shoe (one entry each, shoe by shoe: shoes
+        # that share an entry repeat it, which costs less than finding the repeats), then each
+        # row's entry; the entries' codes are kept without the up card's (added per up card)
+        codes = model.codes(np.array(extras, dtype=np.int64))[:, None] + hands[None, :]
+        ranks = model.rank_codes()
+        bj_code = 0 if bj < 0 else int(ranks[bj])
+        offsets = np.concatenate([[0, bj_code], ranks, ranks + bj_code])
+        entries = codes.reshape(-1, 1) + offsets[None, :]
+        rows = (np.arange(len(extras), dtype=np.int64)[:, None] * len(hands) + of_hand.reshape(-1)[None, :]).reshape(-1)
+        for array in (entries, rows):
             array.flags.writeable = False
-        layers.derived[key] = hands, of_hand.reshape(-1)
-    hands, of_hand = layers.derived[key]  # type: ignore[misc]
-    # the hands' few distinct class totals on each shoe (one entry each, shoe by shoe: shoes
-    # that share an entry repeat it, which costs less than finding the repeats), then each
-    # row's entry
-    codes = context.base + model.codes(np.array(extras, dtype=np.int64))[:, None] + hands[None, :]
-    ranks = model.rank_codes()
-    bj = 0 if context.bj_rank is None else int(ranks[context.bj_rank])
-    offsets = np.concatenate([[0, bj], ranks, ranks + bj])
-    entries = codes.reshape(-1, 1) + offsets[None, :]
-    rows = (np.arange(len(extras), dtype=np.int64)[:, None] * len(hands) + of_hand[None, :]).reshape(-1)
+        layers.derived[key] = entries, rows
+    relative, rows = layers.derived[key]  # type: ignore[misc]
+    entries = relative + context.base
     table = np.ascontiguousarray(model.weights(entries, False), dtype=np.float64)
     if both:  # the exact weights too (Python ints)
         return rows, table, model.weights(entries, True)
