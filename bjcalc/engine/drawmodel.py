@@ -39,6 +39,7 @@ import numpy as np
 # class totals are packed into one integer, RADIX per class: no round draws this many cards
 RADIX = 64
 _PRODUCT_SIZE = 1 << 21  # the most floats of one step of DrawModel._float_weights (16 MB)
+_DIRECT_SIZE = 1 << 18  # up to this many (support, vector) products, _float_weights sums them directly
 _DENSE_CLASSES = 3  # the most classes whose float weights are kept in a table by code (RADIX ** 3 floats)
 
 
@@ -258,6 +259,14 @@ class DrawModel:
         drawn = self._unpack(codes)  # (n, classes)
         if not len(codes):
             return np.zeros(0, dtype=np.float64)
+        if len(weights) * len(codes) <= _DIRECT_SIZE:
+            # a small support (a three-class count, as Hi-Lo's): the plain sum over it, one
+            # gather per class, costs less than choosing a split
+            index, tables = self._ratio_tables
+            product = np.repeat(weights[:, None], len(codes), axis=1)
+            for j in range(self.classes):
+                product *= tables[j][index[:, j][:, None], drawn[:, j][None, :]]
+            return product.sum(axis=0)
         group, rest, (parts, part_of), (others, other_of) = self._cheapest_split(drawn)
         totals, order, starts = self._support_by(group)
         left, tables = self._ratio_tables
