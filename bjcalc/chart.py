@@ -10,6 +10,7 @@ on the engine by :class:`bjcalc.chartpolicy.ChartPolicy`.
 from __future__ import annotations
 
 import dataclasses
+import threading
 from typing import Any
 
 import numpy as np
@@ -147,6 +148,14 @@ def chart_action(rules: Rules, chart: UpcardChart, counts: tuple[int, ...], tota
     return Action.HIT if chart.hit_two[cell] else Action.STAND
 
 
+# a chart's plays of split-hand graphs, by (chart, graph, which hands may double): every shoe and
+# count a chart is played on asks for the same ones (the oldest let go beyond _SPLIT_PLAYS_KEPT,
+# about 60 KB each)
+_SPLIT_PLAYS: dict[tuple, tuple[np.ndarray, ...]] = {}
+_SPLIT_PLAYS_KEPT = 256
+_SPLIT_PLAYS_LOCK = threading.Lock()
+
+
 def chart_decider(chart: UpcardChart, double_after_split: bool = True):
     """How split hands play a chart: hit/stand by total, double two-card hands where the chart
     doubles and the rules allow it after a split; a one-card split hand draws."""
@@ -156,6 +165,17 @@ def chart_decider(chart: UpcardChart, double_after_split: bool = True):
     def decide(layers: HandLayers, may_double: np.ndarray | None) -> list[np.ndarray]:
         if not double_after_split:
             may_double = None
+        key = (decide.key, layers.key, None if may_double is None else may_double.tobytes())  # type: ignore[attr-defined]
+        known = _SPLIT_PLAYS.get(key)
+        if known is None:
+            known = _split_plays(layers, may_double)
+            with _SPLIT_PLAYS_LOCK:
+                if len(_SPLIT_PLAYS) >= _SPLIT_PLAYS_KEPT:
+                    del _SPLIT_PLAYS[next(iter(_SPLIT_PLAYS))]
+                _SPLIT_PLAYS[key] = known
+        return list(known)
+
+    def _split_plays(layers: HandLayers, may_double: np.ndarray | None) -> tuple[np.ndarray, ...]:
         out = []
         for k, size in enumerate(layers.sizes):
             cells = layers.cells[k]
@@ -164,8 +184,9 @@ def chart_decider(chart: UpcardChart, double_after_split: bool = True):
                 chosen = np.full(len(cells), Code.HIT)
             elif size == 2 and may_double is not None:
                 chosen = np.where(may_double & (first[cells] == Code.DOUBLE), Code.DOUBLE, chosen)
+            chosen.flags.writeable = False
             out.append(chosen)
-        return out
+        return tuple(out)
 
     # the same chart plays split hands the same way: solvers share their values by this key
     decide.key = (hit.tobytes(), first.tobytes(), two.tobytes(), double_after_split)  # type: ignore[attr-defined]
