@@ -148,12 +148,31 @@ def chart_action(rules: Rules, chart: UpcardChart, counts: tuple[int, ...], tota
     return Action.HIT if chart.hit_two[cell] else Action.STAND
 
 
-# a chart's plays of split-hand graphs, by (chart, graph, which hands may double): every shoe and
-# count a chart is played on asks for the same ones (the oldest let go beyond _SPLIT_PLAYS_KEPT,
-# about 60 KB each)
-_SPLIT_PLAYS: dict[tuple, tuple[np.ndarray, ...]] = {}
-_SPLIT_PLAYS_KEPT = 256
-_SPLIT_PLAYS_LOCK = threading.Lock()
+class _KeptPlays:
+    """A chart's plays of split-hand graphs, by (chart, graph, which hands may double): every
+    shoe and count a chart is played on asks for the same ones. The last ``size`` are kept
+    (each at most a few thousand codes); threads may share it."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._plays: dict[tuple, tuple[np.ndarray, ...]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> tuple[np.ndarray, ...] | None:
+        return self._plays.get(key)
+
+    def put(self, key: tuple, plays: tuple[np.ndarray, ...]) -> None:
+        with self._lock:
+            if len(self._plays) >= self.size:
+                del self._plays[next(iter(self._plays))]
+            self._plays[key] = plays
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self._plays.clear()
+
+
+split_plays = _KeptPlays(256)
 
 
 def chart_decider(chart: UpcardChart, double_after_split: bool = True):
@@ -166,13 +185,10 @@ def chart_decider(chart: UpcardChart, double_after_split: bool = True):
         if not double_after_split:
             may_double = None
         key = (decide.key, layers.key, None if may_double is None else may_double.tobytes())  # type: ignore[attr-defined]
-        known = _SPLIT_PLAYS.get(key)
+        known = split_plays.get(key)
         if known is None:
             known = _split_plays(layers, may_double)
-            with _SPLIT_PLAYS_LOCK:
-                if len(_SPLIT_PLAYS) >= _SPLIT_PLAYS_KEPT:
-                    del _SPLIT_PLAYS[next(iter(_SPLIT_PLAYS))]
-                _SPLIT_PLAYS[key] = known
+            split_plays.put(key, known)
         return list(known)
 
     def _split_plays(layers: HandLayers, may_double: np.ndarray | None) -> tuple[np.ndarray, ...]:

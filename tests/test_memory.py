@@ -57,9 +57,11 @@ def test_a_dropped_analysis_is_freed_at_once():
 
 
 def _clear_value_caches() -> None:
+    from bjcalc import chart
     from bjcalc.engine import dealer, hands, split
 
-    for cache in (hands._hand_layers, hands._all_hands, dealer.compiled_dealer, split.visited_removals):
+    for cache in (hands._hand_layers, hands._all_hands, dealer.compiled_dealer, split.visited_removals,
+                  chart.split_plays):
         cache.cache_clear()
     gc.collect()
 

@@ -505,7 +505,8 @@ def _kernel_weights(context: UpcardContext, layers: HandLayers, extras: Extras,
         for array in (entries, rows):
             array.flags.writeable = False
         layers.derived[key] = entries, rows
-    relative, rows = layers.derived[key]  # type: ignore[misc]
+    kept: tuple[np.ndarray, np.ndarray] = layers.derived[key]  # type: ignore[assignment]
+    relative, rows = kept
     entries = relative + context.base
     table = np.ascontiguousarray(model.weights(entries, False), dtype=np.float64)
     if both:  # the exact weights too (Python ints)
