@@ -302,12 +302,15 @@ class JointBatch:
 
     def matrix(self, up: int, columns: np.ndarray) -> np.ndarray:
         """Up card ``up``'s outcome numerators of registered ``columns`` (columns: its outcomes).
-        Float mode reads them rarely (dealer tables, the EV matrix), so they are worked out
-        for every registered shoe at the first read, and kept."""
+        Float mode reads them rarely (dealer tables, the EV matrix, the unsplit hands' second
+        moments), so they are worked out at the first read for every registered shoe up to the
+        last column asked for (the unsplit hands' shoes come first, before the split hands'
+        many), and kept."""
         done = 0 if self._matrix is None else self._matrix.shape[1]
-        if len(self.index) > done:
-            more, _ = joint_numerators(self.joint, self.shoe, self.index.rows(done), self.depths, self.pay,
-                                       model=self.model)
+        need = int(columns.max()) + 1 if len(columns) else 0
+        if need > done:
+            more, _ = joint_numerators(self.joint, self.shoe, self.index.rows(done)[: need - done], self.depths,
+                                       self.pay, model=self.model)
             assert more is not None
             self._matrix = more if self._matrix is None else np.concatenate([self._matrix, more], axis=1)
         n_out = len(self.joint.outcomes[up])
