@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -93,9 +94,10 @@ class HandLayers:
     soft: tuple[np.ndarray, ...]
     key: LayersKey
 
-    @property
-    def sizes(self) -> list[int]:
-        return [self.first + k for k in range(len(self.counts))]
+    @functools.cached_property
+    def sizes(self) -> tuple[int, ...]:
+        """The number of cards of each layer's hands (read on every pass: kept)."""
+        return tuple(self.first + k for k in range(len(self.counts)))
 
     @functools.cached_property
     def cells(self) -> list[np.ndarray]:
@@ -190,7 +192,7 @@ class _StackShape:
         return [array[a:b] for a, b in zip(self.starts[:-1], self.starts[1:])]
 
     @classmethod
-    def build(cls, flat: _FlatLayers, sizes: list[int], copies: int) -> _StackShape:
+    def build(cls, flat: _FlatLayers, sizes: Sequence[int], copies: int) -> _StackShape:
         n_rows = len(flat.layer)
         shoe, row = np.divmod(np.arange(copies * n_rows), n_rows)
         order = np.lexsort((row, shoe, flat.layer[row]))  # by layer, then shoe, then row

@@ -107,14 +107,14 @@ def _suffix(n0: int, top: int, replacement: bool) -> tuple[int, ...]:
     return tuple(suffix)
 
 
-def _factors(suffix: Sequence[int], sizes: list[int], depth: int) -> tuple[list[int], list[int], list[int]]:
+def _factors(suffix: Sequence[int], sizes: Sequence[int], depth: int) -> tuple[list[int], list[int], list[int]]:
     """A shoe's per-layer factors from its :func:`_suffixes`: the layer scales ``G_k`` and
     blackjack units (layers + 1), and the lifts of the dealer's numerators (layers). The
     compiled loop reads them out of the suffixes itself, in the same way."""
     deepest = sizes[-1] + 1  # cards held after the last possible draw
-    scales = [suffix[size] for size in sizes + [deepest]]
+    scales = [suffix[size] for size in [*sizes, deepest]]
     # P(dealer blackjack) * scale[k] = (cards of the blackjack rank left) * bj_unit[k]
-    units = [suffix[size + 1] for size in sizes + [deepest]]
+    units = [suffix[size + 1] for size in [*sizes, deepest]]
     # the dealer numerators are over ff(n0 - size, depth); lift brings them to the layer's
     # scale. One-card split hands never stand.
     lifts = [suffix[k + depth] if k >= 2 else 0 for k in sizes]
