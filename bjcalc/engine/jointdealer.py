@@ -287,7 +287,8 @@ def _weight_tables(joint: JointDealer, model: DrawModel, removed: np.ndarray) ->
     tables by (class of the node, class of the row): ``(node_class, row_class, table,
     up_table)``, node_class -1 where the dealer draws."""
     node_codes, node_class = joint.node_classes(model)
-    row_codes, row_class = np.unique(model.codes(removed), return_inverse=True)
+    row_codes, row_class = model.distinct(model.codes(removed), inverse=True)
+    assert row_class is not None
     table = model.weights(node_codes[:, None] + row_codes[None, :], False)
     up_table = model.weights(model.rank_codes()[:, None] + row_codes[None, :], False)
     return (node_class, np.ascontiguousarray(row_class.reshape(-1), dtype=np.int32),
