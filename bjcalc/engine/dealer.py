@@ -432,14 +432,13 @@ class _StopWeights:
 
     def __init__(self, model: DrawModel, base: int, removed: np.ndarray) -> None:
         self.model = model
-        self.rows, inverse = np.unique(base + model.codes(removed), return_inverse=True)
-        self.inverse = inverse.reshape(-1)
+        self.rows, self.inverse = model.distinct_index(base + model.codes(removed))
 
     def table(self, step: _Step, exact: bool) -> tuple[np.ndarray, np.ndarray]:
         """The weights of the step's stopping states' distinct class totals (rows: those, columns:
         the distinct rows') and which of them each stopping state has."""
-        codes, inverse = np.unique(self.model.codes(step.stop_counts), return_inverse=True)
-        return self.model.weights(codes[:, None] + self.rows[None, :], exact), inverse.reshape(-1)
+        codes, inverse = self.model.distinct_index(self.model.codes(step.stop_counts))
+        return self.model.weights(codes[:, None] + self.rows[None, :], exact), inverse
 
     def of(self, step: _Step) -> np.ndarray:
         """Float weights, (stopping states, rows)."""

@@ -114,9 +114,9 @@ class DrawModel:
             return np.zeros(codes.shape, dtype=object if exact else np.float64)
         if not exact:
             return self._known_float_weights(codes.reshape(-1)).reshape(codes.shape)
-        unique, inverse = np.unique(codes, return_inverse=True)
+        unique, inverse = self.distinct_index(codes)
         values = np.array([self._exact_weight(int(c)) for c in unique.tolist()] or [0], dtype=object)
-        return values[: len(unique)][inverse.reshape(-1)].reshape(codes.shape)
+        return values[: len(unique)][inverse].reshape(codes.shape)
 
     @functools.cached_property
     def _float_cache(self) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -130,22 +130,25 @@ class DrawModel:
         three classes: 2 MB): a gather instead of a sorted search per lookup."""
         return np.full(RADIX**self.classes, np.nan) if self.classes <= _DENSE_CLASSES else None
 
-    def distinct(self, codes: np.ndarray, inverse: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
-        """``np.unique(codes, return_inverse=inverse)`` of packed class totals: with at most
-        three classes (the codes below ``RADIX ** 3``) by marking them in a table the size of
-        the code space, which takes a fifteenth of sorting tens of thousands of them."""
+    def distinct(self, codes: np.ndarray) -> np.ndarray:
+        """``np.unique`` of packed class totals: with at most three classes (the codes below
+        ``RADIX ** 3``) by marking them in a table the size of the code space, which takes a
+        fifteenth of sorting tens of thousands of them."""
         codes = np.asarray(codes, dtype=np.int64).reshape(-1)
         if self.classes > _DENSE_CLASSES:
-            if inverse:
-                unique, where = np.unique(codes, return_inverse=True)
-                return unique, where.reshape(-1)
-            return np.unique(codes), None
+            return np.unique(codes)
         marks = np.zeros(RADIX**self.classes, dtype=bool)
         marks[codes] = True
-        unique = np.flatnonzero(marks)
-        if not inverse:
-            return unique, None
-        position = np.empty(len(marks), dtype=np.intp)
+        return np.flatnonzero(marks)
+
+    def distinct_index(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`distinct` and each code's index among them (``np.unique(codes,
+        return_inverse=True)``, flat)."""
+        codes = np.asarray(codes, dtype=np.int64).reshape(-1)
+        unique = self.distinct(codes)
+        if self.classes > _DENSE_CLASSES:
+            return unique, np.searchsorted(unique, codes)
+        position = np.empty(RADIX**self.classes, dtype=np.intp)
         position[unique] = np.arange(len(unique))
         return unique, position[codes]
 
@@ -159,7 +162,7 @@ class DrawModel:
             values = dense[codes]
             missing = np.isnan(values)
             if missing.any():
-                new, _ = self.distinct(codes[missing])
+                new = self.distinct(codes[missing])
                 dense[new] = self._float_weights(new)
                 values = dense[codes]
             return values

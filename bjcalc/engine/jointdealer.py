@@ -94,9 +94,9 @@ class JointDealer:
         known = self._node_classes.get(model.of_rank)
         if known is None:
             stops = self.store < 0
-            codes, inverse = np.unique(model.codes(self.counts[stops]), return_inverse=True)
+            codes, inverse = model.distinct_index(model.codes(self.counts[stops]))
             node_class = np.full(len(self.store), -1, dtype=np.int32)
-            node_class[stops] = inverse.reshape(-1)
+            node_class[stops] = inverse
             for array in (codes, node_class):
                 array.flags.writeable = False
             known = self._node_classes.setdefault(model.of_rank, (codes, node_class))
@@ -287,9 +287,8 @@ def _weight_tables(joint: JointDealer, model: DrawModel, removed: np.ndarray) ->
     tables by (class of the node, class of the row): ``(node_class, row_class, table,
     up_table)``, node_class -1 where the dealer draws."""
     node_codes, node_class = joint.node_classes(model)
-    row_codes, row_class = model.distinct(model.codes(removed), inverse=True)
-    assert row_class is not None
+    row_codes, row_class = model.distinct_index(model.codes(removed))
     table = model.weights(node_codes[:, None] + row_codes[None, :], False)
     up_table = model.weights(model.rank_codes()[:, None] + row_codes[None, :], False)
-    return (node_class, np.ascontiguousarray(row_class.reshape(-1), dtype=np.int32),
+    return (node_class, np.ascontiguousarray(row_class, dtype=np.int32),
             np.ascontiguousarray(table, dtype=np.float64), np.ascontiguousarray(up_table, dtype=np.float64))

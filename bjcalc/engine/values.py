@@ -492,7 +492,7 @@ def _kernel_weights(context: UpcardContext, layers: HandLayers, extras: Extras,
     bj = -1 if context.bj_rank is None else context.bj_rank
     key = ("weight entries", model.of_rank, extras, bj)  # the same for every up card, shoe and count: kept
     if key not in layers.derived:
-        hands, of_hand = np.unique(model.codes(layers.flat.counts), return_inverse=True)
+        hands, of_hand = model.distinct_index(model.codes(layers.flat.counts))
         # the hands' few distinct class totals on each shoe (one entry each, shoe by shoe: shoes
         # that share an entry repeat it, which costs less than finding the repeats), then each
         # row's entry; the entries' codes are kept without the up card's (added per up card)
@@ -501,7 +501,7 @@ def _kernel_weights(context: UpcardContext, layers: HandLayers, extras: Extras,
         bj_code = 0 if bj < 0 else int(ranks[bj])
         offsets = np.concatenate([[0, bj_code], ranks, ranks + bj_code])
         entries = codes.reshape(-1, 1) + offsets[None, :]
-        rows = (np.arange(len(extras), dtype=np.int64)[:, None] * len(hands) + of_hand.reshape(-1)[None, :]).reshape(-1)
+        rows = (np.arange(len(extras), dtype=np.int64)[:, None] * len(hands) + of_hand[None, :]).reshape(-1)
         for array in (entries, rows):
             array.flags.writeable = False
         layers.derived[key] = entries, rows
