@@ -454,17 +454,16 @@ static void joint_graph_of(Joint *j, const Py_buffer *views)
     j->entry_out = views[6].buf;
 }
 
-#define JBLOCK 64
+#define JBLOCK 32
 
-MULTIVERSION
-static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_t *removed,
-                        double *matrix, double *stand, Py_ssize_t rows, Py_ssize_t row0,
-                        double *avail, double *drawn, double *acc, double *out, double *gl, double *wl)
+/* A block's shoes for a joint pass: each rank's cards left (up_count[r][b]) and all of them
+ * (total, less the counter's shoe's discards), what each rank leaves when h are held (avail)
+ * and the level factors gl[(u * (n_levels + 2) + L) * JBLOCK + b] = ff(|T| - L, depth_u - L + 1) / T_u
+ * (zeros for an up card not evaluated). */
+static inline void joint_setup(const Joint *j, int n, const int64_t *shoe, const int64_t *removed, int weighted,
+                               double *total, double (*up_count)[JBLOCK], double *avail, double *gl)
 {
-    double total[JBLOCK], up_count[RANKS][JBLOCK];
-    int b, r, h, u, k, L;
-    int slots = RANKS * j->n_out;
-    const int weighted = j->table != NULL;
+    int b, r, h, u, L;
     for (b = 0; b < JBLOCK; b++) {
         total[b] = 0.0;
         for (r = 0; r < RANKS; r++) {
@@ -475,18 +474,12 @@ static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_
         if (weighted)
             total[b] -= j->hidden; /* the cards left: the level factors' counts */
     }
-    /* a counter's shoe: this block's weight of each node class, wl[nc * JBLOCK + b] */
-    if (weighted)
-        for (int nc = 0; nc < j->n_nc; nc++)
-            for (b = 0; b < JBLOCK; b++)
-                wl[(size_t)nc * JBLOCK + b] = b < n ? j->table[(size_t)nc * j->n_rc + j->row_class[row0 + b]] : 0.0;
     for (r = 0; r < RANKS; r++)
         for (h = 0; h <= j->max_held; h++)
             for (b = 0; b < JBLOCK; b++) {
                 double a = up_count[r][b] - h;
                 avail[(r * (j->max_held + 1) + h) * JBLOCK + b] = a > 0.0 ? a : 0.0;
             }
-    /* gl[(u * (n_levels + 2) + L) * JBLOCK + b] = ff(|T| - L, depth_u - L + 1) / T_u */
     for (u = 0; u < RANKS; u++) {
         double *g = gl + (size_t)u * (j->n_levels + 2) * JBLOCK;
         for (L = 0; L <= j->n_levels + 1; L++)
@@ -508,26 +501,114 @@ static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_
             }
         }
     }
+}
+
+/* The weights of a block's nodes (`node`: the weight of its parent times the count its rank
+ * leaves, level 1 the count alone): a drawing node keeps its weight in `drawn` for its children
+ * and 0 is returned; a stopping node's weight goes into `w` and 1 is returned. */
+static inline int node_weight(const Joint *j, int32_t i, const double *avail, double *drawn, double *w)
+{
+    int b;
+    const double *restrict a = avail + ((size_t)j->rank[i] * (j->max_held + 1) + j->held[i]) * JBLOCK;
+    if (j->parent[i] < 0)
+        for (b = 0; b < JBLOCK; b++)
+            w[b] = a[b];
+    else {
+        const double *restrict v = drawn + (size_t)j->parent[i] * JBLOCK;
+        for (b = 0; b < JBLOCK; b++)
+            w[b] = v[b] * a[b];
+    }
+    if (j->store[i] >= 0) {
+        double *restrict keep = drawn + (size_t)j->store[i] * JBLOCK;
+        for (b = 0; b < JBLOCK; b++)
+            keep[b] = w[b];
+        return 0;
+    }
+    return 1;
+}
+
+/* A block's last steps for up card u, from its outcome sums `out` (slot-major, JBLOCK wide):
+ * the bust slot takes what the other outcomes leave of the denominator ff(|T| - 1, depth_u),
+ * which is g(1) * T_u (times the weight of the row's cards and the up card alone, `up_weight`,
+ * for a counter's shoe); then each row's stand numerators of every payoff column, sums over
+ * the outcomes in slot order, the rows side by side (pay is -1, 0 or 1: its zeros add
+ * nothing), into `stand` (and the outcomes into `matrix`, if wanted). `acc`: n_pay * JBLOCK
+ * zeros, left zeros. An up card not evaluated gets zeros (the outputs are not cleared
+ * beforehand). */
+static inline void joint_finish(const Joint *j, int u, int n, const double *gl, const double (*up_count)[JBLOCK],
+                                const double *up_weight, double *out, double *acc, double *stand, double *matrix,
+                                Py_ssize_t rows, Py_ssize_t row0)
+{
+    int b, k;
+    if (j->depth[u] < 0) {
+        for (b = 0; b < n; b++) {
+            memset(stand + ((size_t)u * rows + row0 + b) * j->n_pay, 0, sizeof(double) * (size_t)j->n_pay);
+            if (matrix)
+                memset(matrix + ((size_t)u * rows + row0 + b) * j->n_out, 0, sizeof(double) * (size_t)j->n_out);
+        }
+        return;
+    }
+    int bust = j->bust[u];
+    if (bust >= 0) {
+        const double *restrict g = gl + ((size_t)u * (j->n_levels + 2) + 1) * JBLOCK;
+        double *restrict into = out + ((size_t)u * j->n_out + bust) * JBLOCK;
+        for (b = 0; b < JBLOCK; b++)
+            into[b] = g[b] * up_count[u][b];
+        if (up_weight)
+            for (b = 0; b < n; b++)
+                into[b] *= up_weight[b];
+        for (int s = 0; s < j->n_out; s++)
+            if (s != bust) {
+                const double *restrict from = out + ((size_t)u * j->n_out + s) * JBLOCK;
+                for (b = 0; b < JBLOCK; b++)
+                    into[b] -= from[b];
+            }
+    }
+    for (k = 0; k < j->n_pay; k++) {
+        double *restrict sum = acc + (size_t)k * JBLOCK;
+        for (int s = 0; s < j->n_out; s++) {
+            double p = j->pay[((size_t)u * j->n_out + s) * j->n_pay + k];
+            if (p == 0.0)
+                continue;
+            const double *restrict from = out + ((size_t)u * j->n_out + s) * JBLOCK;
+            for (b = 0; b < JBLOCK; b++)
+                sum[b] += from[b] * p;
+        }
+    }
+    for (b = 0; b < n; b++) {
+        double *t = stand + ((size_t)u * rows + row0 + b) * j->n_pay;
+        for (k = 0; k < j->n_pay; k++)
+            t[k] = acc[(size_t)k * JBLOCK + b];
+        if (matrix)
+            for (int s = 0; s < j->n_out; s++)
+                matrix[((size_t)u * rows + row0 + b) * j->n_out + s] = out[((size_t)u * j->n_out + s) * JBLOCK + b];
+    }
+    for (k = 0; k < j->n_pay * JBLOCK; k++)
+        acc[k] = 0.0;
+}
+
+MULTIVERSION
+static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_t *removed,
+                        double *matrix, double *stand, Py_ssize_t rows, Py_ssize_t row0,
+                        double *avail, double *drawn, double *acc, double *out, double *gl, double *wl)
+{
+    double total[JBLOCK], up_count[RANKS][JBLOCK], up_weight[JBLOCK];
+    int b, u, k, L;
+    int slots = RANKS * j->n_out;
+    const int weighted = j->table != NULL;
+    joint_setup(j, n, shoe, removed, weighted, total, up_count, avail, gl);
+    /* a counter's shoe: this block's weight of each node class, wl[nc * JBLOCK + b] */
+    if (weighted)
+        for (int nc = 0; nc < j->n_nc; nc++)
+            for (b = 0; b < JBLOCK; b++)
+                wl[(size_t)nc * JBLOCK + b] = b < n ? j->table[(size_t)nc * j->n_rc + j->row_class[row0 + b]] : 0.0;
     for (k = 0; k < slots * JBLOCK; k++)
         out[k] = acc[k] = 0.0;
     for (L = 1; L <= j->n_levels; L++) {
         for (int32_t i = j->level_start[L - 1]; i < j->level_start[L]; i++) {
             double w[JBLOCK];
-            const double *restrict a = avail + ((size_t)j->rank[i] * (j->max_held + 1) + j->held[i]) * JBLOCK;
-            if (j->parent[i] < 0)
-                for (b = 0; b < JBLOCK; b++)
-                    w[b] = a[b];
-            else {
-                const double *restrict v = drawn + (size_t)j->parent[i] * JBLOCK;
-                for (b = 0; b < JBLOCK; b++)
-                    w[b] = v[b] * a[b];
-            }
-            if (j->store[i] >= 0) {
-                double *restrict keep = drawn + (size_t)j->store[i] * JBLOCK;
-                for (b = 0; b < JBLOCK; b++)
-                    keep[b] = w[b];
+            if (!node_weight(j, i, avail, drawn, w))
                 continue;
-            }
             if (weighted) {
                 const double *restrict weight = wl + (size_t)j->node_class[i] * JBLOCK;
                 for (b = 0; b < JBLOCK; b++)
@@ -552,59 +633,12 @@ static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_
             }
         }
     }
-    /* a bust takes what the other outcomes leave of the denominator ff(|T| - 1, depth_u),
-     * which is g(1) * T_u */
     for (u = 0; u < RANKS; u++) {
-        int bust = j->bust[u];
-        if (j->depth[u] < 0 || bust < 0)
-            continue;
-        const double *restrict g = gl + ((size_t)u * (j->n_levels + 2) + 1) * JBLOCK;
-        double *restrict into = out + ((size_t)u * j->n_out + bust) * JBLOCK;
-        for (b = 0; b < JBLOCK; b++)
-            into[b] = g[b] * up_count[u][b];
         if (weighted)
             for (b = 0; b < n; b++)
-                into[b] *= j->up_table[(size_t)u * j->n_rc + j->row_class[row0 + b]];
-        for (int s = 0; s < j->n_out; s++)
-            if (s != bust) {
-                const double *restrict from = out + ((size_t)u * j->n_out + s) * JBLOCK;
-                for (b = 0; b < JBLOCK; b++)
-                    into[b] -= from[b];
-            }
-    }
-    /* each row's stand numerators of every payoff column: sums over the outcomes in slot
-     * order, the block's rows side by side (pay is -1, 0 or 1: its zeros add nothing); up
-     * cards not evaluated get zeros (the outputs are not cleared beforehand) */
-    for (u = 0; u < RANKS; u++) {
-        if (j->depth[u] < 0) {
-            for (b = 0; b < n; b++) {
-                memset(stand + ((size_t)u * rows + row0 + b) * j->n_pay, 0, sizeof(double) * (size_t)j->n_pay);
-                if (matrix)
-                    memset(matrix + ((size_t)u * rows + row0 + b) * j->n_out, 0, sizeof(double) * (size_t)j->n_out);
-            }
-            continue;
-        }
-        for (k = 0; k < j->n_pay; k++) {
-            double *restrict sum = acc + (size_t)k * JBLOCK; /* acc is all zeros after the levels */
-            for (int s = 0; s < j->n_out; s++) {
-                double p = j->pay[((size_t)u * j->n_out + s) * j->n_pay + k];
-                if (p == 0.0)
-                    continue;
-                const double *restrict from = out + ((size_t)u * j->n_out + s) * JBLOCK;
-                for (b = 0; b < JBLOCK; b++)
-                    sum[b] += from[b] * p;
-            }
-        }
-        for (b = 0; b < n; b++) {
-            double *t = stand + ((size_t)u * rows + row0 + b) * j->n_pay;
-            for (k = 0; k < j->n_pay; k++)
-                t[k] = acc[(size_t)k * JBLOCK + b];
-            if (matrix)
-                for (int s = 0; s < j->n_out; s++)
-                    matrix[((size_t)u * rows + row0 + b) * j->n_out + s] = out[((size_t)u * j->n_out + s) * JBLOCK + b];
-        }
-        for (k = 0; k < j->n_pay * JBLOCK; k++)
-            acc[k] = 0.0;
+                up_weight[b] = j->up_table[(size_t)u * j->n_rc + j->row_class[row0 + b]];
+        joint_finish(j, u, n, gl, (const double (*)[JBLOCK])up_count, weighted ? up_weight : NULL, out, acc, stand,
+                     matrix, rows, row0);
     }
 }
 
@@ -711,6 +745,221 @@ static PyObject *joint(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 fail:
     release(views, got);
+    return NULL;
+}
+
+/* The joint pass of several counter's shoes at once (joint_many): shoes that hold the same
+ * cards and differ only in what the counter knows of the discards (the same cards seen, other
+ * running counts) give each node the same weight w(F) and differ only in the factor of its
+ * class totals. So a block's stopping nodes are summed once into pairs (node class, outcome
+ * slot, level): agg[p] = sum of c_e * w(F) over the entries e of p's nodes, times the level
+ * factor of p's up card; each shoe k then takes out[slot] = sum over p of agg[p] times its
+ * weight of p's class, table_k[class * n_rc + row_class[b]]. Every shoe's numbers are the
+ * same alone as with others (one shoe costs about what joint's weighted pass does). */
+#define MLANES 8 /* rows summed side by side in registers: one AVX-512 vector, two AVX2 */
+/* MLANES doubles as one value (GCC's and Clang's vector extensions): a plain loop over so few
+ * is unrolled into scalar operations instead */
+typedef double mvec __attribute__((vector_size(MLANES * sizeof(double))));
+
+typedef struct {
+    int n_pairs, n_models, n_rc;
+    const int32_t *entry_pair, *pair_class, *pair_slot, *pair_level;
+    const double **tables, **up_tables; /* per shoe: (n_nc, n_rc) and (10, n_rc) */
+    double **stands;                    /* per shoe: (10, rows, n_pay) */
+} Many;
+
+MULTIVERSION
+static void many_block(const Joint *j, const Many *m, int n, const int64_t *shoe, const int64_t *removed,
+                       Py_ssize_t rows, Py_ssize_t row0, double *avail, double *drawn, double *agg, double *out,
+                       double *acc, double *gl, double *wl)
+{
+    double total[JBLOCK], up_count[RANKS][JBLOCK], up_weight[JBLOCK], w[JBLOCK];
+    int b, u, p, L;
+    int slots = RANKS * j->n_out;
+    joint_setup(j, n, shoe, removed, 1, total, up_count, avail, gl);
+    memset(agg, 0, sizeof(double) * JBLOCK * (size_t)m->n_pairs);
+    for (L = 1; L <= j->n_levels; L++)
+        for (int32_t i = j->level_start[L - 1]; i < j->level_start[L]; i++) {
+            if (!node_weight(j, i, avail, drawn, w))
+                continue;
+            for (int32_t e = j->entry_start[i]; e < j->entry_start[i + 1]; e++) {
+                double c = j->entry_c[e];
+                double *restrict into = agg + (size_t)m->entry_pair[e] * JBLOCK;
+                for (b = 0; b < JBLOCK; b++)
+                    into[b] += c * w[b];
+            }
+        }
+    for (p = 0; p < m->n_pairs; p++) {
+        u = m->pair_slot[p] / j->n_out;
+        const double *restrict g = gl + ((size_t)u * (j->n_levels + 2) + m->pair_level[p]) * JBLOCK;
+        double *restrict into = agg + (size_t)p * JBLOCK;
+        for (b = 0; b < JBLOCK; b++)
+            into[b] *= g[b];
+    }
+    for (int k = 0; k < m->n_models; k++) {
+        const double *table = m->tables[k], *up_table = m->up_tables[k];
+        for (int nc = 0; nc < j->n_nc; nc++)
+            for (b = 0; b < JBLOCK; b++)
+                wl[(size_t)nc * JBLOCK + b] = b < n ? table[(size_t)nc * m->n_rc + j->row_class[row0 + b]] : 0.0;
+        /* pairs come slot by slot: each slot's sum is kept in registers, a vector's width of
+         * rows at a time, over its pairs */
+        memset(out, 0, sizeof(double) * JBLOCK * (size_t)slots);
+        for (p = 0; p < m->n_pairs;) {
+            int slot = m->pair_slot[p], end = p;
+            while (end < m->n_pairs && m->pair_slot[end] == slot)
+                end++;
+            for (int b0 = 0; b0 < JBLOCK; b0 += MLANES) {
+                mvec sum = {0}, x, y;
+                for (int q = p; q < end; q++) {
+                    memcpy(&x, agg + (size_t)q * JBLOCK + b0, sizeof x);
+                    memcpy(&y, wl + (size_t)m->pair_class[q] * JBLOCK + b0, sizeof y);
+                    sum += x * y;
+                }
+                memcpy(out + (size_t)slot * JBLOCK + b0, &sum, sizeof sum);
+            }
+            p = end;
+        }
+        for (u = 0; u < RANKS; u++) {
+            for (b = 0; b < n; b++)
+                up_weight[b] = up_table[(size_t)u * m->n_rc + j->row_class[row0 + b]];
+            joint_finish(j, u, n, gl, (const double (*)[JBLOCK])up_count, up_weight, out, acc, m->stands[k], NULL,
+                         rows, row0);
+        }
+    }
+}
+
+/* joint_many(level_start, parent, rank, held, store, entry_start, entry_out, entry_c, bust, depth, pay,
+ *            n_out, n_pay, max_held, n_store, shoe, removed, first, last, hidden,
+ *            entry_pair, pair_class, pair_slot, pair_level, row_class, tables, up_tables, stands)
+ * The graph and rules as for joint; entry_pair int32 per entry, pair_class, pair_slot and
+ * pair_level int32 per pair; row_class int32 (n), every shoe's; tables, up_tables and stands
+ * sequences with one array per shoe: float64 (node classes, row classes), float64 (10, row
+ * classes) and float64 (10, n, n_pay), the last filled in, rows first..last-1. */
+static PyObject *joint_many(PyObject *self, PyObject *args)
+{
+    /* views: 0..6 the graph (joint_graph_of), 7 entry_c, 8 depth, 9 pay, 10 shoe, 11 removed,
+     * 12 bust, 13..16 entry_pair, pair_class, pair_slot, pair_level, 17 row_class */
+    PyObject *objs[18], *seqs_in[3];
+    int n_out, n_pay, max_held, n_store, hidden;
+    Py_ssize_t first, last;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOiiiiOOnniOOOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
+                          &objs[5], &objs[6], &objs[7], &objs[12], &objs[8], &objs[9], &n_out, &n_pay, &max_held,
+                          &n_store, &objs[10], &objs[11], &first, &last, &hidden, &objs[13], &objs[14], &objs[15],
+                          &objs[16], &objs[17], &seqs_in[0], &seqs_in[1], &seqs_in[2]))
+        return NULL;
+    PyObject *seqs[3] = {NULL, NULL, NULL};
+    Py_buffer views[18], *shoes = NULL;
+    int got = 0, got_shoes = 0, n_models = 0;
+    Many m = {0};
+    double *avail = NULL, *drawn = NULL, *agg = NULL, *out = NULL, *acc = NULL, *gl = NULL, *wl = NULL;
+    Joint j;
+    j.slot_start = j.slots = NULL;
+    for (int i = 0; i < 3; i++)
+        if (!(seqs[i] = PySequence_Fast(seqs_in[i], "joint_many: tables, up_tables and stands must be sequences")))
+            goto fail;
+    n_models = (int)PySequence_Fast_GET_SIZE(seqs[0]);
+    if (n_models < 1 || PySequence_Fast_GET_SIZE(seqs[1]) != n_models || PySequence_Fast_GET_SIZE(seqs[2]) != n_models) {
+        PyErr_SetString(PyExc_ValueError, "joint_many: one table, up table and output per shoe, at least one");
+        goto fail;
+    }
+    for (; got < 18; got++)
+        if (get(objs[got], &views[got], 0) < 0)
+            goto fail;
+    shoes = calloc((size_t)n_models * 3, sizeof(Py_buffer));
+    m.tables = malloc(sizeof(double *) * (size_t)n_models);
+    m.up_tables = malloc(sizeof(double *) * (size_t)n_models);
+    m.stands = malloc(sizeof(double *) * (size_t)n_models);
+    if (!shoes || !m.tables || !m.up_tables || !m.stands) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (; got_shoes < 3 * n_models; got_shoes++)
+        if (get(PySequence_Fast_GET_ITEM(seqs[got_shoes / n_models], got_shoes % n_models), &shoes[got_shoes],
+                got_shoes >= 2 * n_models) < 0)
+            goto fail;
+    joint_graph_of(&j, views);
+    j.entry_c = views[7].buf;
+    j.orders = NULL;
+    j.bust = views[12].buf;
+    j.depth = views[8].buf;
+    j.pay = views[9].buf;
+    j.n_out = n_out;
+    j.n_pay = n_pay;
+    j.max_held = max_held;
+    j.n_store = n_store;
+    j.hidden = hidden;
+    j.row_class = views[17].buf;
+    j.table = j.up_table = NULL;
+    j.node_class = NULL;
+    m.entry_pair = views[13].buf;
+    m.pair_class = views[14].buf;
+    m.pair_slot = views[15].buf;
+    m.pair_level = views[16].buf;
+    m.n_pairs = (int)(views[14].len / (Py_ssize_t)sizeof(int32_t));
+    m.n_models = n_models;
+    m.n_rc = (int)(shoes[n_models].len / (Py_ssize_t)sizeof(double) / RANKS);
+    j.n_rc = m.n_rc;
+    j.n_nc = m.n_rc ? (int)(shoes[0].len / (Py_ssize_t)sizeof(double) / m.n_rc) : 0;
+    Py_ssize_t n = views[11].len / (Py_ssize_t)(sizeof(int64_t) * RANKS);
+    Py_ssize_t entries = views[6].len / (Py_ssize_t)sizeof(int32_t);
+    int ok = n_out > 0 && n_out <= MAX_OUTCOMES && n_pay > 0 && n_pay <= RANKS * n_out && hidden >= 0
+             && views[10].len >= (Py_ssize_t)sizeof(int64_t) * RANKS && first >= 0 && last <= n && first <= last
+             && views[13].len == entries * (Py_ssize_t)sizeof(int32_t) && views[15].len == views[14].len
+             && views[16].len == views[14].len && views[17].len == n * (Py_ssize_t)sizeof(int32_t) && m.n_rc > 0
+             && views[12].len == (Py_ssize_t)sizeof(int32_t) * RANKS && views[8].len == (Py_ssize_t)sizeof(int32_t) * RANKS
+             && views[9].len == (Py_ssize_t)sizeof(double) * RANKS * n_out * n_pay;
+    for (int k = 0; ok && k < n_models; k++) {
+        ok = shoes[k].len == (Py_ssize_t)sizeof(double) * j.n_nc * m.n_rc
+             && shoes[n_models + k].len == (Py_ssize_t)sizeof(double) * RANKS * m.n_rc
+             && shoes[2 * n_models + k].len >= (Py_ssize_t)sizeof(double) * RANKS * n * n_pay;
+        m.tables[k] = shoes[k].buf;
+        m.up_tables[k] = shoes[n_models + k].buf;
+        m.stands[k] = shoes[2 * n_models + k].buf;
+    }
+    for (Py_ssize_t e = 0; ok && e < entries; e++)
+        ok = m.entry_pair[e] >= 0 && m.entry_pair[e] < m.n_pairs;
+    for (int p = 0; ok && p < m.n_pairs; p++)
+        ok = m.pair_class[p] >= 0 && m.pair_class[p] < j.n_nc && m.pair_slot[p] >= 0 && m.pair_slot[p] < RANKS * n_out
+             && m.pair_level[p] >= 1 && m.pair_level[p] <= j.n_levels;
+    for (Py_ssize_t i = first; ok && i < last; i++)
+        ok = j.row_class[i] >= 0 && j.row_class[i] < m.n_rc;
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "joint_many: arrays of inconsistent sizes");
+        goto fail;
+    }
+    int slots = RANKS * n_out;
+    avail = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)(max_held + 1));
+    drawn = malloc(sizeof(double) * JBLOCK * (size_t)(n_store + 1));
+    agg = malloc(sizeof(double) * JBLOCK * (size_t)(m.n_pairs + 1));
+    out = malloc(sizeof(double) * JBLOCK * (size_t)slots);
+    acc = calloc((size_t)JBLOCK * (size_t)n_pay, sizeof(double));
+    gl = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)(j.n_levels + 2));
+    wl = malloc(sizeof(double) * JBLOCK * (size_t)(j.n_nc + 1));
+    if (!avail || !drawn || !agg || !out || !acc || !gl || !wl) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = first; i < last; i += JBLOCK) {
+        int rows_here = last - i < JBLOCK ? (int)(last - i) : JBLOCK;
+        many_block(&j, &m, rows_here, (const int64_t *)views[10].buf, (const int64_t *)views[11].buf + i * RANKS, n, i,
+                   avail, drawn, agg, out, acc, gl, wl);
+    }
+    Py_END_ALLOW_THREADS
+    free(avail), free(drawn), free(agg), free(out), free(acc), free(gl), free(wl);
+    release(shoes, got_shoes), release(views, got);
+    free(shoes), free(m.tables), free(m.up_tables), free(m.stands);
+    for (int i = 0; i < 3; i++)
+        Py_XDECREF(seqs[i]);
+    Py_RETURN_NONE;
+fail:
+    free(avail), free(drawn), free(agg), free(out), free(acc), free(gl), free(wl);
+    if (shoes)
+        release(shoes, got_shoes);
+    release(views, got);
+    free(shoes), free(m.tables), free(m.up_tables), free(m.stands);
+    for (int i = 0; i < 3; i++)
+        Py_XDECREF(seqs[i]);
     return NULL;
 }
 
@@ -1053,6 +1302,7 @@ static PyMethodDef methods[] = {
     {"numerators", numerators, METH_VARARGS, "The float dealer pass over a block of shoes."},
     {"numerators_exact", numerators_exact, METH_VARARGS, "The exact dealer pass, 128-bit integers."},
     {"joint", joint, METH_VARARGS, "The float dealer pass of every up card at once."},
+    {"joint_many", joint_many, METH_VARARGS, "The weighted joint pass of several counter's shoes at once."},
     {"joint_exact", joint_exact, METH_VARARGS, "The exact dealer pass of every up card at once, 128-bit integers."},
     {"gather", gather, METH_VARARGS, "Stand numerators of one up card read from a joint pass's parts."},
     {NULL, NULL, 0, NULL},

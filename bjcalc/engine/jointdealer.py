@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -100,6 +101,33 @@ class JointDealer:
             for array in (codes, node_class):
                 array.flags.writeable = False
             known = self._node_classes.setdefault(model.of_rank, (codes, node_class))
+        return known
+
+
+    @functools.cached_property
+    def _pairs(self) -> dict[tuple[int, ...], tuple[np.ndarray, ...]]:
+        return {}
+
+    def pairs(self, model: DrawModel) -> tuple[np.ndarray, ...]:
+        """:func:`joint_stands`' pairs under ``model``'s tag classes: every entry's pair
+        (its node's class, its outcome slot, its node's level) and, per pair, its class, slot
+        and level, pairs ordered by slot (the loop sums a slot's pairs together). Kept by the
+        classes, like :meth:`node_classes`."""
+        known = self._pairs.get(model.of_rank)
+        if known is None:
+            _, node_class = self.node_classes(model)
+            level = np.repeat(np.arange(1, len(self.level_start), dtype=np.int64), np.diff(self.level_start))
+            node = np.repeat(np.arange(len(self.store)), np.diff(self.entry_start))
+            columns = (node_class[node].astype(np.int64), self.entry_out.astype(np.int64), level[node])
+            assert (columns[0] >= 0).all()  # only stopping nodes have entries
+            key = (columns[1] * (int(columns[0].max(initial=0)) + 1) + columns[0]) * (len(self.level_start) + 1) \
+                + columns[2]
+            distinct, first, entry_pair = np.unique(key, return_index=True, return_inverse=True)  # by slot first
+            known = tuple(np.ascontiguousarray(a, dtype=np.int32) for a in (
+                entry_pair.reshape(-1), columns[0][first], columns[1][first], columns[2][first]))
+            for array in known:
+                array.flags.writeable = False
+            known = self._pairs.setdefault(model.of_rank, known)
         return known
 
 
@@ -229,6 +257,43 @@ def joint_numerators(
     weighted = () if model is None else (model.hidden, *_weight_tables(joint, model, removed))
     in_parts(lambda start, stop: dealer_kernel.joint(*arguments, start, stop, *weighted), n, 2048)
     return (matrix if outcomes else None), stand
+
+
+def joint_stands(
+    joint: JointDealer, shoe: tuple[int, ...], removed: np.ndarray, depths: list[int], pay: np.ndarray,
+    models: Sequence[DrawModel],
+) -> list[np.ndarray]:
+    """:func:`joint_numerators`' stand tables (10, shoes, payoffs) for each of several
+    counter's shoes that differ only in what is known of the same discards (the same cards off
+    the table, the same number hidden, the same tag classes: the same cards seen at other
+    running counts), in one pass (``_dealer_kernel.joint_many``): the dealer's draws are summed
+    once by (class of the dealer's cards, outcome, level) and each shoe weights those sums.
+    Each shoe's tables are the same whichever shoes it goes with, and agree with
+    :func:`joint_numerators`' to rounding (the sums are grouped otherwise)."""
+    first = models[0]
+    assert all(m.counts == first.counts and m.hidden == first.hidden and m.of_rank == first.of_rank for m in models)
+    removed = np.ascontiguousarray(removed, dtype=np.int64).reshape(-1, 10)
+    n = len(removed)
+    node_codes, _ = joint.node_classes(first)
+    row_codes, row_class = first.distinct_index(first.codes(removed))
+    tables, up_tables = [], []
+    for model in models:
+        tables.append(np.ascontiguousarray(model.weights(node_codes[:, None] + row_codes[None, :], False),
+                                           dtype=np.float64))
+        up_tables.append(np.ascontiguousarray(model.weights(model.rank_codes()[:, None] + row_codes[None, :], False),
+                                              dtype=np.float64))
+    stands = [np.empty((10, n, pay.shape[2])) for _ in models]
+    arguments = (
+        joint.level_start, joint.parent, joint.rank, joint.held, joint.store, joint.entry_start, joint.entry_out,
+        joint.entry_c, joint.bust_slot, np.array(depths, dtype=np.int32), np.ascontiguousarray(pay, dtype=np.float64),
+        joint.n_out, pay.shape[2], joint.max_held, int((joint.store >= 0).sum()),
+        np.array(shoe, dtype=np.int64), removed,
+    )
+    pairs = joint.pairs(first)
+    in_parts(lambda start, stop: dealer_kernel.joint_many(
+        *arguments, start, stop, first.hidden, *pairs, np.ascontiguousarray(row_class, dtype=np.int32), tables,
+        up_tables, stands), n, 2048)
+    return stands
 
 
 def joint_exact_runs(shoe: tuple[int, ...], removed: np.ndarray, depths: list[int]) -> bool:
