@@ -25,6 +25,7 @@ the rounds it pools. Insurance likewise (the ace alone, ``cards - N - 1`` not se
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -32,7 +33,9 @@ from typing import Any
 
 from bjcalc.actions import Action
 from bjcalc.cards import UP_INDICES
-from bjcalc.countshoe import CARDS_PER_DECK, as_tags, true_count
+from bjcalc.countshoe import CARDS_PER_DECK, CountShoe, as_tags, true_count
+from bjcalc.engine.batch import shared_stands, stands_together
+from bjcalc.engine.drawmodel import DrawModel
 from bjcalc.errors import InvalidShoeError
 from bjcalc.indices import (
     INSURANCE_PLAY,
@@ -110,11 +113,29 @@ def state_task(rules: Rules, tags: tuple[Fraction, ...], seen: int, running_coun
                insurance: bool, exact: bool) -> dict[str, Any]:
     """One state's analysis (:func:`bjcalc.indices._job`) as the store keeps it: per wanted
     (hand, up card) its deal probability and its actions' EVs (unconditional), and P(ace up)
-    with insurance's EV."""
-    hands, ace = _job(rules, tags, seen, running_count, wanted, insurance, exact)
+    with insurance's EV. The dealer's weighted pass is shared with the other states of a batch
+    at the same depth (:func:`_states_together`); the numbers are the same alone."""
+    with shared_stands([_draw_model(rules, tags, seen, running_count)]):
+        hands, ace = _job(rules, tags, seen, running_count, wanted, insurance, exact)
     return {"hands": [[list(hand), up, dealt, [[a.value, ev] for a, ev in evs.items()]]
                       for (hand, up), (dealt, evs, _) in hands.items()],
             "ace": None if ace is None else list(ace)}
+
+
+def _draw_model(rules: Rules, tags: tuple[Fraction, ...], seen: int, running_count: Fraction) -> DrawModel:
+    """The engine's view of :func:`bjcalc.indices._job`'s counter's shoe."""
+    return CountShoe(shoe=rules.shoe_counts, tags=tags, running_count=running_count, seen=seen).draw_model()
+
+
+def _states_together(calls: Sequence[tuple]) -> contextlib.ExitStack:
+    """The float :func:`state_task` calls of a batch share their dealer passes by depth
+    (``state_task.together``, entered by :func:`bjcalc.tasks.run_tasks` around a batch;
+    :func:`bjcalc.engine.batch.stands_together`)."""
+    return stands_together(_draw_model(rules, tags, seen, running_count)
+                           for rules, tags, seen, running_count, *_, exact in calls if not exact)
+
+
+state_task.together = _states_together  # type: ignore[attr-defined]
 
 
 def _unstored(value: dict[str, Any]) -> tuple[dict[tuple[tuple[int, ...], int], Any], tuple[Any, Any] | None]:

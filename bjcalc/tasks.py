@@ -19,6 +19,7 @@ runs them and keeps their results:
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import dataclasses
 import hashlib
 import itertools
@@ -157,11 +158,26 @@ class TaskStore:
 def _timed(batch: Sequence[tuple[str, Callable[..., Any], tuple]]) -> list[tuple[str, Any, float]]:
     """Run a batch of tasks where it lands (a worker process or a Dask worker)."""
     out = []
-    for key, function, arguments in batch:
-        start = time.perf_counter()
-        value = function(*arguments)
-        out.append((key, value, time.perf_counter() - start))
+    with _together(batch):
+        for key, function, arguments in batch:
+            start = time.perf_counter()
+            value = function(*arguments)
+            out.append((key, value, time.perf_counter() - start))
     return out
+
+
+def _together(batch: Sequence[tuple[str, Callable[..., Any], tuple]]) -> contextlib.ExitStack:
+    """A batch's tasks of a function that can share work between calls run within its
+    ``together(arguments of those calls)``, a context manager, where it has one."""
+    by_function: dict[Callable[..., Any], list[tuple]] = {}
+    for _, function, arguments in batch:
+        by_function.setdefault(function, []).append(arguments)
+    stack = contextlib.ExitStack()
+    for function, calls in by_function.items():
+        together = getattr(function, "together", None)
+        if together is not None:
+            stack.enter_context(together(calls))
+    return stack
 
 
 @dataclasses.dataclass

@@ -37,6 +37,7 @@ played (sitting out when wonging); ``DI = 1000 W / SD``, ``SCORE = DI^2 = 10^6 /
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import math
@@ -57,6 +58,7 @@ from bjcalc.countshoe import (
     running_count_distribution,
     true_count,
 )
+from bjcalc.engine.batch import shared_stands, stands_together
 from bjcalc.engine.codes import Code
 from bjcalc.engine.payout import Frame, action_values
 from bjcalc.engine.walk import Optimal, round_totals
@@ -893,11 +895,21 @@ def state_task(rules: Rules, tags: tuple[Fraction, ...], seen: int, running_coun
                chart: Chart, plays: tuple[tuple[IndexPlay, int], ...], insurance_index: int | None,
                convention: Convention, exact: bool) -> dict[str, Any]:
     """The round's EV on the counter's shoe at ``seen`` cards and ``running_count`` for each of
-    :data:`STRATEGIES`, per initial bet, insurance included where the strategy takes it."""
-    from bjcalc.analysis import Analysis
-
+    :data:`STRATEGIES`, per initial bet, insurance included where the strategy takes it. The
+    dealer's weighted pass is shared with the other states of a batch at the same depth
+    (:func:`_states_together`), and its numbers are the same alone."""
     shoe = CountShoe(shoe=rules.shoe_counts, tags=tags, running_count=running_count, seen=seen,
                      initial_running_count=irc)
+    with shared_stands([shoe.draw_model()]):
+        return _state_values(rules, tags, seen, running_count, shoe, chart, plays, insurance_index, convention,
+                             exact)
+
+
+def _state_values(rules: Rules, tags: tuple[Fraction, ...], seen: int, running_count: Fraction, shoe: CountShoe,
+                  chart: Chart, plays: tuple[tuple[IndexPlay, int], ...], insurance_index: int | None,
+                  convention: Convention, exact: bool) -> dict[str, Any]:
+    from bjcalc.analysis import Analysis
+
     analysis: Analysis[Any] = Analysis(rules, shoe=shoe, exact=exact)
     number: Callable[[Any], Any] = to_fraction if exact else float
     # insurance by the index: against the ace alone, as bjcalc index takes it
@@ -917,6 +929,19 @@ def state_task(rules: Rules, tags: tuple[Fraction, ...], seen: int, running_coun
     if insurance > 0:
         cd += p_ace_number * insurance / 2
     return {"basic": basic, "indices": indexed, "cd": cd, "p_ace": p_ace_number, "insurance": insurance}
+
+
+def _states_together(calls: Sequence[tuple]) -> contextlib.ExitStack:
+    """The float :func:`state_task` calls of a batch at the same depth share their dealer
+    passes (``state_task.together``, which :func:`bjcalc.tasks.run_tasks` enters around a batch;
+    :func:`bjcalc.engine.batch.stands_together`)."""
+    return stands_together(
+        CountShoe(shoe=rules.shoe_counts, tags=tags, running_count=running_count, seen=seen,
+                  initial_running_count=irc).draw_model()
+        for rules, tags, seen, running_count, irc, *_, exact in calls if not exact)
+
+
+state_task.together = _states_together  # type: ignore[attr-defined]
 
 
 # -- the whole analysis ------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The weighted joint pass of several counter's shoes at once (``_dealer_kernel.joint_many``,
 :func:`bjcalc.engine.jointdealer.joint_stands`): each shoe's stand tables against the joint pass
 of that shoe alone (``joint``, itself checked against the numpy loop in test_dealer_kernel),
-and the same numbers whichever shoes go together."""
+the same numbers whichever shoes go together, and the analyses of one batch of truecount states
+sharing it (:class:`bjcalc.engine.batch.SharedStands`) with the numbers they get alone."""
 
 from __future__ import annotations
 
@@ -10,11 +11,14 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from bjcalc import Rules
+from bjcalc import Analysis, Rules
 from bjcalc.countshoe import CountShoe
-from bjcalc.engine import kernels
-from bjcalc.engine.batch import JointBatch, ShoeIndex
+from bjcalc.engine import batch, kernels
+from bjcalc.engine.batch import JointBatch, ShoeIndex, shared_stands
 from bjcalc.engine.jointdealer import joint_numerators, joint_stands
+from bjcalc.indices import Convention, default_plays
+from bjcalc.tasks import _timed
+from bjcalc.truecount import state_task
 
 needs_kernel = pytest.mark.skipif(kernels.dealer_kernel is None, reason="compiled dealer loop not built")
 
@@ -48,3 +52,48 @@ def test_each_shoe_gets_what_its_own_joint_pass_gives(rules, tags, seen, counts)
         # the sums are grouped otherwise than the joint pass's, but never by the company
         assert np.array_equal(joint_stands(joint.joint, joint.shoe, removed, joint.depths, joint.pay, [model])[0],
                               stand)
+
+
+@needs_kernel
+def test_analyses_sharing_the_pass_get_their_own_numbers():
+    rules = Rules(decks=6, surrender="late")
+    models = _models(rules, HI_LO, 120, (-4, 5))
+    shoes = [CountShoe(shoe=rules.shoe_counts, tags=HI_LO, running_count=Fraction(rc), seen=120) for rc in (-4, 5)]
+    alone = [Analysis(rules, shoe=shoe).round().ev for shoe in shoes]
+    with shared_stands(models) as shared:
+        analyses = [Analysis(rules, shoe=shoe) for shoe in shoes]
+        assert all(a.engine._joint.shared is shared for a in analyses)
+        together = [a.round().ev for a in analyses[::-1]][::-1]  # the second asks first
+    assert not batch._SHARED
+    for a, b in zip(together, alone):
+        assert abs(a - b) < 1e-14
+    with shared_stands(models[1:]):
+        assert Analysis(rules, shoe=shoes[1]).round().ev == together[1]
+
+
+@needs_kernel
+def test_a_batch_of_states_gives_each_state_its_own_numbers():
+    rules = Rules(decks=2, surrender="late")
+    chart = Analysis(rules).chart()
+    plays = tuple((p, p.published) for p in default_plays(rules) if p.published is not None)
+    states = [(40, Fraction(rc)) for rc in (-3, 0, 2)] + [(60, Fraction(1))]
+    tasks = [(str(i), state_task, (rules, HI_LO, n, rc, Fraction(0), chart, plays, 3, Convention(), False))
+             for i, (n, rc) in enumerate(states)]
+    together = [value for _, value, _ in _timed(tasks)]
+    assert not batch._SHARED
+    alone = [state_task(*arguments) for _, _, arguments in tasks]
+    assert together == alone
+
+
+@needs_kernel
+def test_index_states_of_a_batch_give_each_state_its_own_numbers():
+    from bjcalc.indices import wanted_hands
+    from bjcalc.shoeindex import state_task as index_state
+
+    rules = Rules(decks=2)
+    wanted = wanted_hands(rules, default_plays(rules))
+    tasks = [(str(i), index_state, (rules, HI_LO, 30, Fraction(rc), wanted, True, False))
+             for i, rc in enumerate((-2, 4))]
+    together = [value for _, value, _ in _timed(tasks)]
+    assert not batch._SHARED
+    assert together == [index_state(*arguments) for _, _, arguments in tasks]

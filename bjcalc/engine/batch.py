@@ -12,9 +12,12 @@ every up card at once (:mod:`bjcalc.engine.jointdealer`), where the compiled loo
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import functools
+import hashlib
 import itertools
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -35,6 +38,7 @@ from bjcalc.engine.jointdealer import (
     joint_exact_outputs,
     joint_exact_runs,
     joint_numerators,
+    joint_stands,
 )
 from bjcalc.engine.kernels import (
     dealer_kernel,
@@ -181,6 +185,72 @@ def _pay_tables(outcomes: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.n
     return tables
 
 
+class SharedStands:
+    """The weighted joint pass of several counter's shoes whose analyses leave the same shoes in
+    the same order (the same cards seen at other running counts): the first analysis to ask
+    for a chunk of rows gets every shoe's stand tables in one pass
+    (:func:`bjcalc.engine.jointdealer.joint_stands`), and the others find theirs kept until
+    they ask. A chunk is known by its rows, so an analysis whose rows differ gets its own pass.
+    Every shoe's tables are the same alone as in a group."""
+
+    def __init__(self, models: Sequence[DrawModel]) -> None:
+        self.models = list(dict.fromkeys(models))
+        self._kept: dict[tuple[bytes, DrawModel], np.ndarray] = {}
+        self._lock = threading.Lock()
+
+    def stand(self, joint: JointBatch, rows: np.ndarray) -> np.ndarray:
+        """``joint``'s stand tables of ``rows`` (its model is one of these)."""
+        assert joint.model is not None
+        digest = hashlib.blake2b(np.ascontiguousarray(rows, dtype=np.int64).tobytes(), digest_size=16).digest()
+        with self._lock:
+            kept = self._kept.pop((digest, joint.model), None)
+            if kept is not None:
+                return kept
+            others = [m for m in self.models if m != joint.model]
+            stands = joint_stands(joint.joint, joint.shoe, rows, joint.depths, joint.pay, [joint.model, *others])
+            for model, stand in zip(others, stands[1:]):
+                self._kept[digest, model] = stand
+            return stands[0]
+
+
+# a counter's shoe's shared joint pass (SharedStands), by its model, while shared_stands holds it
+_SHARED: dict[DrawModel, SharedStands] = {}
+
+
+@contextlib.contextmanager
+def shared_stands(models: Sequence[DrawModel]) -> Iterator[SharedStands]:
+    """Within the block, the analyses of these counter's shoes made in this process share their
+    weighted joint passes (:class:`SharedStands`); each model's share is let go at the end."""
+    shared = SharedStands(models)
+    mine = [m for m in shared.models if m not in _SHARED]
+    for model in mine:
+        _SHARED[model] = shared
+    try:
+        yield shared
+    finally:
+        for model in mine:
+            _SHARED.pop(model, None)
+
+
+# the most counter's shoes whose joint passes go together: each keeps the others' stand tables
+# until their analyses ask for them (about 15 MB each at 6 decks)
+TOGETHER = 8
+
+
+def stands_together(models: Iterable[DrawModel]) -> contextlib.ExitStack:
+    """:func:`shared_stands` for these counter's shoes (a batch of tasks' shoes, in the order
+    they will be analysed), :data:`TOGETHER` at a time among those of the same cards seen:
+    enter the stack around their analyses."""
+    groups: dict[tuple, list[DrawModel]] = {}
+    for model in models:
+        groups.setdefault((model.counts, model.hidden, model.of_rank), []).append(model)
+    stack = contextlib.ExitStack()
+    for group in groups.values():
+        for start in range(0, len(group), TOGETHER):
+            stack.enter_context(shared_stands(group[start : start + TOGETHER]))
+    return stack
+
+
 def joint_batch(rules: Rules, index: ShoeIndex, exact: bool, model: DrawModel | None = None) -> JointBatch | None:
     """The pass of every up card at once for one analysis' shoes, or ``None`` where each up
     card's :class:`DealerBatch` evaluates its own dealer: with replacement (one shoe), without
@@ -210,6 +280,8 @@ class JointBatch:
         shoe; every numerator carries its weights (float mode)."""
         assert not (exact and model is not None)  # exact counters' shoes run each up card alone
         self.shoe, self.index, self.model = rules.shoe_counts if model is None else model.counts, index, model
+        # a counter's shoe analysed beside others of the same cards seen (shared_stands)
+        self.shared = None if model is None else _SHARED.get(model)
         self.exact = exact
         self.joint = joint_dealer(rules.hit_soft_17, rules.dealer_max_cards)
         full = self.shoe
@@ -254,6 +326,8 @@ class JointBatch:
             halves = joint_exact_halves(self.joint, self.shoe, rows, self.depths, outs)
             assert halves is not None  # the whole shoe fits (joint_batch), so every shoe left does
             return halves
+        if self.shared is not None:
+            return self.shared.stand(self, rows)
         return joint_numerators(self.joint, self.shoe, rows, self.depths, self.pay, False, self.model)[1]
 
     def halves(self, up: int, need: int) -> np.ndarray | None:
