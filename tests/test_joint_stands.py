@@ -97,3 +97,14 @@ def test_index_states_of_a_batch_give_each_state_its_own_numbers():
     together = [value for _, value, _ in _timed(tasks)]
     assert not batch._SHARED
     assert together == [index_state(*arguments) for _, _, arguments in tasks]
+
+
+@needs_kernel
+def test_shoes_of_other_rules_in_a_group_get_their_own_rules_numbers():
+    s17, h17 = Rules(decks=2), Rules(decks=2, hit_soft_17=True)
+    shoes = [CountShoe(shoe=s17.shoe_counts, tags=HI_LO, running_count=Fraction(rc), seen=30) for rc in (-2, 3)]
+    alone = Analysis(h17, shoe=shoes[1]).round().ev
+    with shared_stands([shoe.draw_model() for shoe in shoes]):
+        Analysis(s17, shoe=shoes[0]).round()  # asks first, and works out the other shoe's tables too
+        shared = Analysis(h17, shoe=shoes[1]).round().ev
+    assert abs(shared - alone) < 1e-14

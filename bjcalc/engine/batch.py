@@ -190,8 +190,9 @@ class SharedStands:
     the same order (the same cards seen at other running counts): the first analysis to ask
     for a chunk of rows gets every shoe's stand tables in one pass
     (:func:`bjcalc.engine.jointdealer.joint_stands`), and the others find theirs kept until
-    they ask. A chunk is known by its rows, so an analysis whose rows differ gets its own pass.
-    Every shoe's tables are the same alone as in a group."""
+    they ask. A chunk is known by its rows and the dealer's rules (its graph, depths and
+    payoffs), so an analysis whose rows or rules differ gets its own pass. Every shoe's tables
+    are the same alone as in a group."""
 
     def __init__(self, models: Sequence[DrawModel]) -> None:
         self.models = list(dict.fromkeys(models))
@@ -201,15 +202,18 @@ class SharedStands:
     def stand(self, joint: JointBatch, rows: np.ndarray) -> np.ndarray:
         """``joint``'s stand tables of ``rows`` (its model is one of these)."""
         assert joint.model is not None
-        digest = hashlib.blake2b(np.ascontiguousarray(rows, dtype=np.int64).tobytes(), digest_size=16).digest()
+        digest = hashlib.blake2b(np.ascontiguousarray(rows, dtype=np.int64).tobytes(), digest_size=16)
+        digest.update(repr((id(joint.joint), joint.depths)).encode())
+        digest.update(joint.pay.tobytes())
         with self._lock:
-            kept = self._kept.pop((digest, joint.model), None)
+            key = digest.digest()
+            kept = self._kept.pop((key, joint.model), None)
             if kept is not None:
                 return kept
             others = [m for m in self.models if m != joint.model]
             stands = joint_stands(joint.joint, joint.shoe, rows, joint.depths, joint.pay, [joint.model, *others])
             for model, stand in zip(others, stands[1:]):
-                self._kept[digest, model] = stand
+                self._kept[key, model] = stand
             return stands[0]
 
 
