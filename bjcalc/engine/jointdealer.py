@@ -103,7 +103,6 @@ class JointDealer:
             known = self._node_classes.setdefault(model.of_rank, (codes, node_class))
         return known
 
-
     @functools.cached_property
     def _pairs(self) -> dict[tuple[int, ...], tuple[np.ndarray, ...]]:
         return {}
@@ -122,7 +121,7 @@ class JointDealer:
             assert (columns[0] >= 0).all()  # only stopping nodes have entries
             key = (columns[1] * (int(columns[0].max(initial=0)) + 1) + columns[0]) * (len(self.level_start) + 1) \
                 + columns[2]
-            distinct, first, entry_pair = np.unique(key, return_index=True, return_inverse=True)  # by slot first
+            _, first, entry_pair = np.unique(key, return_index=True, return_inverse=True)  # by slot first
             known = tuple(np.ascontiguousarray(a, dtype=np.int32) for a in (
                 entry_pair.reshape(-1), columns[0][first], columns[1][first], columns[2][first]))
             for array in known:
