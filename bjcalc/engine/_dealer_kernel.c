@@ -454,6 +454,23 @@ static void joint_graph_of(Joint *j, const Py_buffer *views)
     j->entry_out = views[6].buf;
 }
 
+/* The float joint passes' graph and rules from their calls' buffers (joint and joint_many lay
+ * out views 0..11 alike: the graph, entry_c, depth, pay, shoe, removed), and the bust slots'. */
+static void joint_float_of(Joint *j, const Py_buffer *views, const Py_buffer *bust, int n_out, int n_pay,
+                           int max_held, int n_store)
+{
+    joint_graph_of(j, views);
+    j->entry_c = views[7].buf;
+    j->orders = NULL;
+    j->bust = bust->buf;
+    j->depth = views[8].buf;
+    j->pay = views[9].buf;
+    j->n_out = n_out;
+    j->n_pay = n_pay;
+    j->max_held = max_held;
+    j->n_store = n_store;
+}
+
 #define JBLOCK 32
 
 /* A block's shoes for a joint pass: each rank's cards left (up_count[r][b]) and all of them
@@ -678,16 +695,7 @@ static PyObject *joint(PyObject *self, PyObject *args)
         if (get(objs[got], &views[got], got == 12 || got == 13) < 0)
             goto fail;
     Joint j;
-    joint_graph_of(&j, views);
-    j.entry_c = views[7].buf;
-    j.orders = NULL;
-    j.bust = views[14].buf;
-    j.depth = views[8].buf;
-    j.pay = views[9].buf;
-    j.n_out = n_out;
-    j.n_pay = n_pay;
-    j.max_held = max_held;
-    j.n_store = n_store;
+    joint_float_of(&j, views, &views[14], n_out, n_pay, max_held, n_store);
     Py_ssize_t n = views[11].len / (Py_ssize_t)(sizeof(int64_t) * RANKS);
     /* an empty matrix: only the stand tables are wanted */
     double *matrix = views[12].len ? (double *)views[12].buf : NULL;
@@ -877,16 +885,7 @@ static PyObject *joint_many(PyObject *self, PyObject *args)
         if (get(PySequence_Fast_GET_ITEM(seqs[got_shoes / n_models], got_shoes % n_models), &shoes[got_shoes],
                 got_shoes >= 2 * n_models) < 0)
             goto fail;
-    joint_graph_of(&j, views);
-    j.entry_c = views[7].buf;
-    j.orders = NULL;
-    j.bust = views[12].buf;
-    j.depth = views[8].buf;
-    j.pay = views[9].buf;
-    j.n_out = n_out;
-    j.n_pay = n_pay;
-    j.max_held = max_held;
-    j.n_store = n_store;
+    joint_float_of(&j, views, &views[12], n_out, n_pay, max_held, n_store);
     j.hidden = hidden;
     j.row_class = views[17].buf;
     j.table = j.up_table = NULL;
