@@ -10,7 +10,6 @@ on the engine by :class:`bjcalc.chartpolicy.ChartPolicy`.
 from __future__ import annotations
 
 import dataclasses
-import threading
 from typing import Any
 
 import numpy as np
@@ -20,6 +19,7 @@ from bjcalc.cards import ACE, RANK_NOTATION, SOFT_CELL, TEN, UP_INDICES, parse_c
 from bjcalc.engine.codes import Code
 from bjcalc.engine.hands import HandLayers
 from bjcalc.errors import InvalidCardError, InvalidChartError
+from bjcalc.kept import Kept
 from bjcalc.results import ChartTable
 from bjcalc.rules import Rules, Surrender
 
@@ -148,31 +148,9 @@ def chart_action(rules: Rules, chart: UpcardChart, counts: tuple[int, ...], tota
     return Action.HIT if chart.hit_two[cell] else Action.STAND
 
 
-class _KeptPlays:
-    """A chart's plays of split-hand graphs, by (chart, graph, which hands may double): every
-    shoe and count a chart is played on asks for the same ones. The last ``size`` are kept
-    (each at most a few thousand codes); threads may share it."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._plays: dict[tuple, tuple[np.ndarray, ...]] = {}
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple) -> tuple[np.ndarray, ...] | None:
-        return self._plays.get(key)
-
-    def put(self, key: tuple, plays: tuple[np.ndarray, ...]) -> None:
-        with self._lock:
-            if len(self._plays) >= self.size:
-                del self._plays[next(iter(self._plays))]
-            self._plays[key] = plays
-
-    def cache_clear(self) -> None:
-        with self._lock:
-            self._plays.clear()
-
-
-split_plays = _KeptPlays(256)
+# a chart's plays of split-hand graphs, by (chart, graph, which hands may double): every shoe and
+# count a chart is played on asks for the same ones (each at most a few thousand codes)
+split_plays: Kept[tuple[np.ndarray, ...]] = Kept(256)
 
 
 def chart_decider(chart: UpcardChart, double_after_split: bool = True):

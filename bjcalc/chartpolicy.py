@@ -15,6 +15,7 @@ from bjcalc.engine.payout import Frame, action_values
 from bjcalc.engine.split import SplitSolver
 from bjcalc.engine.values import HandValues, solve, unsplit_layers
 from bjcalc.engine.walk import Dealt, EngineNumber, Optimal, round_totals
+from bjcalc.kept import Kept
 from bjcalc.results import ChartException, Deviation
 
 
@@ -72,19 +73,12 @@ class ChartPolicy:
 # the first plays of the charts played lately, by (rules, chart.key): every analysis of a
 # counter's shoe plays the same chart on the same hands; a few charts are kept, each at most
 # every up card's two-card hands
-_CHART_ACTIONS: dict[tuple[Any, tuple], dict[tuple[int, tuple[int, ...], bool], Action]] = {}
 _CHARTS_KEPT = 8
+_CHART_ACTIONS: Kept[dict[tuple[int, tuple[int, ...], bool], Action]] = Kept(_CHARTS_KEPT)
 
 
 def _chart_actions(rules: Any, chart: Chart) -> dict[tuple[int, tuple[int, ...], bool], Action]:
-    key = (rules, chart.key)
-    actions = _CHART_ACTIONS.pop(key, None)
-    if actions is None:
-        actions = {}
-        while len(_CHART_ACTIONS) >= _CHARTS_KEPT:
-            del _CHART_ACTIONS[next(iter(_CHART_ACTIONS))]  # the least recently used
-    _CHART_ACTIONS[key] = actions  # the most recent last
-    return actions
+    return _CHART_ACTIONS.setdefault((rules, chart.key), dict)
 
 
 def exceptions(engine: Engine, plays: list[Dealt]) -> list[ChartException]:

@@ -16,7 +16,7 @@ RENDERERS = {"render", "render.common", "render.text", "render.markdown", "rende
 EDGES = {"cli", *RENDERERS, "report", "tables"}
 EDGE_LIBRARIES = {"click", "tabulate"}
 # what the engine may import from the rest of bjcalc: the plain values below it
-BELOW_THE_ENGINE = {"actions", "cards", "errors", "numbers", "rules"}
+BELOW_THE_ENGINE = {"actions", "cards", "errors", "kept", "numbers", "rules"}
 
 
 def _module_names() -> dict[pathlib.Path, str]:

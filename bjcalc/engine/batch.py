@@ -142,9 +142,7 @@ class ShoeIndex:
                 for part in parts:
                     part.flags.writeable = False  # shared with the indexes that replay it
                 replay = (next(_STATES), parts, added)
-                replays[step] = replay
-                while len(replays) > _MOST_REPLAYS:
-                    replays.pop(next(iter(replays)))
+                replays.put(step, replay)
             else:
                 self._keys_current = False
             self._state, parts, added = replay
@@ -158,7 +156,6 @@ class ShoeIndex:
 # numbers the states of indexes (the registrations made so far) for replaying (0: none yet);
 # a graph keeps what registering it did from each state (HandLayers.replays), a few at most
 _STATES = itertools.count(1)
-_MOST_REPLAYS = 16
 
 
 def pay_tables(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

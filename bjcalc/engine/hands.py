@@ -19,11 +19,13 @@ import numpy as np
 
 from bjcalc.cards import SOFT_CELL, counts_total, hard_total
 from bjcalc.engine import store
+from bjcalc.kept import Kept
 
 if TYPE_CHECKING:
     import networkx as nx
 
 PACK = 64 ** np.arange(10, dtype=np.int64)  # a removal vector (counts < 64) as one integer
+REPLAYS_KEPT = 16  # the shoe-index states a graph keeps what registering it did from (HandLayers.replays)
 
 
 def player_hand_graph(
@@ -144,10 +146,11 @@ class HandLayers:
         return {}
 
     @functools.cached_property
-    def replays(self) -> dict[tuple, tuple]:
+    def replays(self) -> Kept[tuple]:
         """What registering this graph's shoes did to a shoe index, by the index's state
-        (:class:`bjcalc.engine.batch.ShoeIndex`): kept with the graph, so it goes with it."""
-        return {}
+        (:class:`bjcalc.engine.batch.ShoeIndex`): kept with the graph, so it goes with it, a
+        few states at most."""
+        return Kept(REPLAYS_KEPT)
 
     def stacked(self, copies: int) -> _StackShape:
         """The rows of ``copies`` shoes stacked layer by layer, shoe by shoe (cached)."""
