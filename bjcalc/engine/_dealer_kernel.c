@@ -860,8 +860,7 @@ static PyObject *joint_many(PyObject *self, PyObject *args)
     int got = 0, got_shoes = 0, n_models = 0;
     Many m = {0};
     double *avail = NULL, *drawn = NULL, *agg = NULL, *out = NULL, *acc = NULL, *gl = NULL, *wl = NULL;
-    Joint j;
-    j.slot_start = j.slots = NULL;
+    Joint j = {0}; /* no node classes or weight tables: each shoe's come in Many */
     for (int i = 0; i < 3; i++)
         if (!(seqs[i] = PySequence_Fast(seqs_in[i], "joint_many: tables, up_tables and stands must be sequences")))
             goto fail;
@@ -888,8 +887,6 @@ static PyObject *joint_many(PyObject *self, PyObject *args)
     joint_float_of(&j, views, &views[12], n_out, n_pay, max_held, n_store);
     j.hidden = hidden;
     j.row_class = views[17].buf;
-    j.table = j.up_table = NULL;
-    j.node_class = NULL;
     m.entry_pair = views[13].buf;
     m.pair_class = views[14].buf;
     m.pair_slot = views[15].buf;

@@ -247,12 +247,7 @@ def joint_numerators(
     # every row of every up card is written by the loop (zeros where the depth is -1)
     matrix = np.empty((10, n if outcomes else 0, joint.n_out))
     stand = np.empty((10, n, pay.shape[2]))
-    arguments = (
-        joint.level_start, joint.parent, joint.rank, joint.held, joint.store, joint.entry_start, joint.entry_out,
-        joint.entry_c, joint.bust_slot, np.array(depths, dtype=np.int32), np.ascontiguousarray(pay, dtype=np.float64),
-        joint.n_out, pay.shape[2], joint.max_held, int((joint.store >= 0).sum()),
-        np.array(shoe, dtype=np.int64), removed, matrix, stand,
-    )
+    arguments = (*_float_arguments(joint, shoe, removed, depths, pay), matrix, stand)
     weighted = () if model is None else (model.hidden, *_weight_tables(joint, model, removed))
     in_parts(lambda start, stop: dealer_kernel.joint(*arguments, start, stop, *weighted), n, 2048)
     return (matrix if outcomes else None), stand
@@ -273,26 +268,26 @@ def joint_stands(
     assert all(m.counts == first.counts and m.hidden == first.hidden and m.of_rank == first.of_rank for m in models)
     removed = np.ascontiguousarray(removed, dtype=np.int64).reshape(-1, 10)
     n = len(removed)
-    node_codes, _ = joint.node_classes(first)
-    row_codes, row_class = first.distinct_index(first.codes(removed))
-    tables, up_tables = [], []
-    for model in models:
-        tables.append(np.ascontiguousarray(model.weights(node_codes[:, None] + row_codes[None, :], False),
-                                           dtype=np.float64))
-        up_tables.append(np.ascontiguousarray(model.weights(model.rank_codes()[:, None] + row_codes[None, :], False),
-                                              dtype=np.float64))
+    row_codes, row_class = first.distinct_index(first.codes(removed))  # the same classes for every shoe
+    tables = [_class_tables(joint, model, row_codes) for model in models]
     stands = [np.empty((10, n, pay.shape[2])) for _ in models]
-    arguments = (
+    arguments = _float_arguments(joint, shoe, removed, depths, pay)
+    pairs = joint.pairs(first)
+    in_parts(lambda start, stop: dealer_kernel.joint_many(
+        *arguments, start, stop, first.hidden, *pairs, np.ascontiguousarray(row_class, dtype=np.int32),
+        [table for table, _ in tables], [up_table for _, up_table in tables], stands), n, 2048)
+    return stands
+
+
+def _float_arguments(joint: JointDealer, shoe: tuple[int, ...], removed: np.ndarray, depths: list[int],
+                     pay: np.ndarray) -> tuple:
+    """The graph, rules, shoe and rows as the float loops (``joint``, ``joint_many``) take them."""
+    return (
         joint.level_start, joint.parent, joint.rank, joint.held, joint.store, joint.entry_start, joint.entry_out,
         joint.entry_c, joint.bust_slot, np.array(depths, dtype=np.int32), np.ascontiguousarray(pay, dtype=np.float64),
         joint.n_out, pay.shape[2], joint.max_held, int((joint.store >= 0).sum()),
         np.array(shoe, dtype=np.int64), removed,
     )
-    pairs = joint.pairs(first)
-    in_parts(lambda start, stop: dealer_kernel.joint_many(
-        *arguments, start, stop, first.hidden, *pairs, np.ascontiguousarray(row_class, dtype=np.int32), tables,
-        up_tables, stands), n, 2048)
-    return stands
 
 
 def joint_exact_runs(shoe: tuple[int, ...], removed: np.ndarray, depths: list[int]) -> bool:
@@ -350,9 +345,15 @@ def _weight_tables(joint: JointDealer, model: DrawModel, removed: np.ndarray) ->
     there add up to that one). Both take few distinct values, so the loop reads them from
     tables by (class of the node, class of the row): ``(node_class, row_class, table,
     up_table)``, node_class -1 where the dealer draws."""
-    node_codes, node_class = joint.node_classes(model)
+    _, node_class = joint.node_classes(model)
     row_codes, row_class = model.distinct_index(model.codes(removed))
+    return (node_class, np.ascontiguousarray(row_class, dtype=np.int32), *_class_tables(joint, model, row_codes))
+
+
+def _class_tables(joint: JointDealer, model: DrawModel, row_codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The weights of the class totals of each (stopping node class, row class) and of each
+    (up card, row class): :func:`_weight_tables`' ``table`` and ``up_table``."""
+    node_codes, _ = joint.node_classes(model)
     table = model.weights(node_codes[:, None] + row_codes[None, :], False)
     up_table = model.weights(model.rank_codes()[:, None] + row_codes[None, :], False)
-    return (node_class, np.ascontiguousarray(row_class, dtype=np.int32),
-            np.ascontiguousarray(table, dtype=np.float64), np.ascontiguousarray(up_table, dtype=np.float64))
+    return np.ascontiguousarray(table, dtype=np.float64), np.ascontiguousarray(up_table, dtype=np.float64)
