@@ -198,3 +198,57 @@ def test_the_compiled_loop_is_in_use_where_a_compiler_is():
         "bjcalc/engine/_player_kernel is not built in the source tree: install with "
         "`python3 -m pip install -e '.[test]'` (or run `python3 setup.py build_ext --inplace`)"
     )
+
+
+
+def _reached(layers, decisions, size_first: int, limit: int, double_layer: int | None):
+    """The rows a fixed play reaches from the first layer, walked hand by hand: ``played``, the
+    hands reached by drawing (a one-card hand and a hand the play hits lead to every child),
+    and ``stood``, those with the children of the double layer's hands too (their double and
+    one-card values stand on them)."""
+    played = [set(range(len(layers.counts[0])))] + [set() for _ in layers.counts[1:]]
+    stood = [set(rows) for rows in played]
+    for k in range(len(layers.counts) - 1):
+        size = size_first + k
+        for row in stood[k]:
+            play = Code.HIT if size < 2 else Code.STAND if size >= limit else int(decisions[k][row])
+            children = {int(c) for c in layers.children[k][row] if c >= 0}
+            if play == Code.HIT and row in played[k]:
+                played[k + 1] |= children
+            if play == Code.HIT or k == double_layer:
+                stood[k + 1] |= children
+    return played, stood
+
+
+@needs_kernel
+@pytest.mark.parametrize("hole_card", ["peek", "none"])
+def test_roots_only_leaves_out_the_hands_no_play_reaches_and_only_those(hole_card):
+    """``roots_only``: the hands the fixed play reaches have the values of the whole pass to the
+    bit, the others NaN, and every decision is the play's."""
+    rules = Rules(shoe=SHOE, hole_card=hole_card, double_after_split=True)
+    rng = np.random.default_rng(11)
+    pair = 5
+    extras = tuple(tuple((1 + r) if rank == pair else 0 for rank in range(10)) for r in range(3))
+    context = UpcardContext(rules, 9, exact=False)
+    layers = hand_layers(rules.shoe_counts, 1, v.stop_at(rules), tuple(int(r == pair) for r in range(10)))
+    may_double = may_double_after_split(rules, layers, pair)
+    # mostly standing, as a real play does, so that many hands are out of reach
+    fixed = [rng.choice([Code.STAND, Code.HIT, Code.DOUBLE], p=[0.6, 0.3, 0.1], size=len(c)) for c in layers.counts]
+    whole = v.solve_many(context, layers, extras, loss=0, may_double=may_double, decisions=fixed)
+    some = v.solve_many(context, layers, extras, loss=0, may_double=may_double, decisions=fixed, roots_only=True)
+    played, stood = _reached(layers, fixed, layers.sizes[0], v.stop_at(rules), whole[0].double_layer)
+    left_out = sum(len(c) - len(r) for c, r in zip(layers.counts, stood))
+    assert left_out > len(layers.flat.layer) // 3  # the test leaves out many hands
+    for a, b in zip(whole, some):
+        for k in range(len(layers.counts)):
+            assert np.array_equal(a.decision[k], b.decision[k])
+            inside = np.zeros(len(layers.counts[k]), dtype=bool)
+            inside[sorted(stood[k])] = True
+            for name in ("stand", "blackjack"):
+                assert np.array_equal(getattr(a, name)[k][inside], getattr(b, name)[k][inside])
+                assert np.isnan(getattr(b, name)[k][~inside]).all()
+            rows = sorted(played[k])
+            assert np.array_equal(a.best[k][rows], b.best[k][rows])
+            drawing = [row for row in rows if layers.sizes[k] < 2 or a.decision[k][row] == Code.HIT]
+            assert np.array_equal(a.hit[k][drawing], b.hit[k][drawing])
+        assert np.array_equal(a.double, b.double) and np.array_equal(a.one_card, b.one_card)

@@ -32,6 +32,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,10 @@ typedef struct {
     const int64_t *weight_row;
     const double *weights;
     double *weight_out;
+    /* roots only (NULL: every row): the rows whose values are worked out, those the fixed play
+     * reaches from the first layer (and their children's stand values); the others' values are
+     * NaN and their decision the play's */
+    const uint8_t *needed;
 } Job;
 
 /* `keep` all ones: a, all zeros: b (a select the compiler cannot turn into a branch) */
@@ -108,6 +113,60 @@ static inline double bust_doubled_value(const Job *q, double g, double cbj)
     return q->peeked ? bust_value(q, g, cbj) * 2 : -(g - cbj) * 2 - cbj * q->both_loss;
 }
 
+/* The play of a hand of `size` cards at `row` where the play is fixed (`decisions`) */
+static inline int64_t fixed_choice(const Job *q, Py_ssize_t size, Py_ssize_t row)
+{
+    if (size < 2)
+        return HIT; /* a one-card split hand always draws */
+    if (size >= q->limit)
+        return STAND;
+    return q->decisions[row];
+}
+
+/* roots_only: mark the rows whose values are read. Every hand of the first layer; the
+ * children of a drawing hand (a one-card split hand, or one the play hits); and the
+ * children of every hand of the double layer that is marked (their stand values make its
+ * double and one-card values). A marked child of a hand that stands or doubles only is
+ * worked out whole, and what it reads of its own unmarked children is NaN: never read. */
+static void mark_needed(const Job *q, uint8_t *needed)
+{
+    const Py_ssize_t L = q->n_layers;
+    memset(needed, 0, (size_t)q->n_rows);
+    for (Py_ssize_t row = q->starts[0]; row < q->starts[1]; row++)
+        needed[row] = 1;
+    for (Py_ssize_t k = 0; k + 1 < L; k++) {
+        const Py_ssize_t size = q->first + k, next = q->starts[k + 1];
+        const Py_ssize_t width = q->starts[k + 2] - next;
+        for (Py_ssize_t row = q->starts[k]; row < q->starts[k + 1]; row++) {
+            if (!needed[row])
+                continue;
+            if (fixed_choice(q, size, row) != HIT && k != q->double_layer)
+                continue;
+            const Py_ssize_t *kids = q->children + row * RANKS;
+            for (int r = 0; r < RANKS; r++)
+                if ((size_t)kids[r] < (size_t)width)
+                    needed[next + kids[r]] = 1;
+        }
+    }
+}
+
+/* A row no play reaches (roots_only): NaN values, the play's decision. */
+static void skip_row(const Job *q, Py_ssize_t k, Py_ssize_t i)
+{
+    const Py_ssize_t C = q->copies, a = q->starts[k], n_k = q->starts[k + 1] - a;
+    const int64_t chosen = fixed_choice(q, q->first + k, a + i);
+    const double nan = (double)NAN;
+    for (Py_ssize_t j = 0; j < C; j++) {
+        const Py_ssize_t at = a * C + j * n_k + i;
+        q->stand[at] = q->blackjack[at] = q->hit[at] = q->best[at] = q->doubled[at] = nan;
+        q->decision[at] = chosen;
+        if (q->weight_out)
+            q->weight_out[at] = nan;
+        if (k == q->double_layer)
+            q->dbl[j * n_k + i] = q->one_card[j * n_k + i] = nan;
+    }
+}
+
 /* Layer k of every shoe: each hand's counts and children are read once for all the shoes. */
 static void solve_layer(const Job *q, Py_ssize_t k)
 {
@@ -122,6 +181,10 @@ static void solve_layer(const Job *q, Py_ssize_t k)
     double left[RANKS], after[RANKS], after2[RANKS], terms[RANKS];
     for (Py_ssize_t i = 0; i < n_k; i++) {
         const Py_ssize_t row = a + i;
+        if (q->needed && !q->needed[row]) {
+            skip_row(q, k, i);
+            continue;
+        }
         const int64_t *cnt = q->counts + row * RANKS;
         const Py_ssize_t *kids = q->children + row * RANKS;
         Py_ssize_t child[RANKS];
@@ -281,11 +344,12 @@ static void release_views(Py_buffer *views, const int *held, int n)
 static PyObject *solve(PyObject *self, PyObject *args)
 {
     PyObject *objs[N_ARRAYS] = {NULL};
-    int first, bj_rank, peeked, loss, double_loss, limit, double_layer, depth;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOiiiiiiii|OOO", &objs[0], &objs[1], &objs[2], &objs[3],
+    int first, bj_rank, peeked, loss, double_loss, limit, double_layer, depth, roots_only = 0;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOiiiiiiii|OOOp", &objs[0], &objs[1], &objs[2], &objs[3],
                           &objs[4], &objs[5], &objs[6], &objs[7], &objs[8], &objs[9], &objs[10],
                           &objs[11], &objs[12], &objs[13], &objs[14], &first, &bj_rank, &peeked, &loss,
-                          &double_loss, &limit, &double_layer, &depth, &objs[15], &objs[16], &objs[17]))
+                          &double_loss, &limit, &double_layer, &depth, &objs[15], &objs[16], &objs[17],
+                          &roots_only))
         return NULL;
     for (int i = N_ARRAYS - N_WEIGHTED; i < N_ARRAYS; i++)
         if (!objs[i])
@@ -299,6 +363,7 @@ static PyObject *solve(PyObject *self, PyObject *args)
     Py_buffer views[N_ARRAYS];
     int held[N_ARRAYS] = {0};
     double *scratch = NULL;
+    uint8_t *needed = NULL;
     PyObject *result = NULL;
     if (take_views(objs, N_ARRAYS, itemsize, optional, writable, views, held) < 0)
         goto done;
@@ -361,6 +426,20 @@ static PyObject *solve(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "player kernel: arrays of inconsistent sizes");
         goto done;
     }
+    if (roots_only && !held[7]) {
+        PyErr_SetString(PyExc_ValueError, "player kernel: roots_only needs the decisions");
+        goto done;
+    }
+    q.needed = NULL;
+    if (roots_only) {
+        needed = malloc((size_t)(R > 0 ? R : 1));
+        if (!needed) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        mark_needed(&q, needed);
+        q.needed = needed;
+    }
     scratch = malloc(sizeof(double) * (size_t)(C * R > 0 ? C * R : 1));
     if (!scratch) {
         PyErr_NoMemory();
@@ -375,6 +454,7 @@ static PyObject *solve(PyObject *self, PyObject *args)
     Py_INCREF(result);
 done:
     free(scratch);
+    free(needed);
     release_views(views, held, N_ARRAYS);
     return result;
 }

@@ -316,8 +316,9 @@ class SplitSolver:
                                                   _plays_digest(decisions, may_double))
             many = None if key is None else context.stacks.get(key)
             if many is None:
+                # the recursion reads the split hand's own values (the first layer) and the decisions
                 many = solve_many(context, layers, extras, loss=context.split_loss, limit=self.limit(pair),
-                                  may_double=may_double, decisions=decisions)
+                                  may_double=may_double, decisions=decisions, roots_only=True)
                 if key is not None:
                     context.stacks[key] = many
             if key is not None and not solved:  # these values are every removal's

@@ -319,11 +319,15 @@ def solve_many(
     limit: int | None = None,
     may_double: np.ndarray | None = None,
     decisions: Sequence[np.ndarray] | None = None,
+    roots_only: bool = False,
 ) -> list[HandValues]:
     """:func:`solve` for the same hands drawing from several shoes ``context.shoe - extras[j]``, in
     one backward pass: the shoes' rows are stacked layer by layer (each row's numerators keep
     their own shoe's scale, and no operation mixes rows of different shoes). ``may_double``
-    and ``decisions`` are per hand of ``layers``, the same for every shoe."""
+    and ``decisions`` are per hand of ``layers``, the same for every shoe. ``roots_only`` (with
+    ``decisions``): the caller reads the values of the first layer's hands alone, so the
+    compiled loop may leave out the hands the play never reaches from them (their values are
+    NaN; every decision is the play's)."""
     extras = tuple(extras)
     sizes = layers.sizes
     limit = stop_at(context.rules) if limit is None else limit
@@ -332,7 +336,8 @@ def solve_many(
     passed = None
     if player_kernel_available() and not context.replacement:
         if not context.exact:
-            passed = _kernel_pass(context, layers, extras, loss, limit, double_layer, may_double, decisions)
+            passed = _kernel_pass(context, layers, extras, loss, limit, double_layer, may_double, decisions,
+                                  roots_only=roots_only and decisions is not None)
         else:
             passed = _exact_kernel_pass(context, layers, extras, loss, limit, double_layer, may_double, decisions)
     if passed is None:
@@ -524,10 +529,11 @@ def _kernel_pass(
     may_double: np.ndarray | None,
     decisions: Sequence[np.ndarray] | None,
     inputs: _KernelInputs | None = None,
+    roots_only: bool = False,
 ) -> _Pass:
     """The backward pass in the compiled loop (float mode, and exact mode's plays, with
     ``inputs`` from :func:`_exact_inputs`): the same numbers as :func:`_numpy_pass`, stacked
-    the same way."""
+    the same way (``roots_only``: :func:`solve_many`'s)."""
     if inputs is None:
         inputs = _kernel_inputs(context, layers, extras)
     flat = layers.flat
@@ -538,7 +544,7 @@ def _kernel_pass(
     if double_layer is not None:
         width = copies * len(layers.counts[double_layer])
         double, one_card = np.empty(width), np.empty(width)
-    weighted: tuple[np.ndarray, ...] = ()
+    weighted: tuple[np.ndarray | None, ...] = (None, None, None)
     if inputs.weights is not None:
         assert inputs.weight_row is not None
         weighted = (inputs.weight_row, inputs.weights, np.empty(copies * rows))
@@ -552,11 +558,12 @@ def _kernel_pass(
         stand, blackjack, hit, best, decision, double, one_card,
         layers.first, -1 if context.bj_rank is None else context.bj_rank, int(context.peeked), loss,
         context.double_loss, limit, -1 if double_layer is None else double_layer, context.depth, *weighted,
+        roots_only,
     )
     bounds = (flat.starts * copies).tolist()
     return _Pass(inputs.shoes, inputs.scales, _Layers(stand, bounds), _Layers(hit, bounds), _Layers(best, bounds),
                  _Layers(decision, bounds), _Layers(blackjack, bounds), double, one_card,
-                 _Layers(weighted[2], bounds) if weighted else None)
+                 None if weighted[2] is None else _Layers(weighted[2], bounds))
 
 
 # A near tie of the float pass (hit against stand, or double against the better of the two,
