@@ -32,6 +32,7 @@ from fractions import Fraction
 from typing import Any
 
 from bjcalc.engine import pools
+from bjcalc.engine.collector import fewer_collections
 from bjcalc.errors import BjcalcError
 
 
@@ -158,7 +159,7 @@ class TaskStore:
 def _timed(batch: Sequence[tuple[str, Callable[..., Any], tuple]]) -> list[tuple[str, Any, float]]:
     """Run a batch of tasks where it lands (a worker process or a Dask worker)."""
     out = []
-    with _together(batch):
+    with fewer_collections(), _together(batch):
         for key, function, arguments in batch:
             start = time.perf_counter()
             value = function(*arguments)

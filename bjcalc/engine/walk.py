@@ -23,6 +23,7 @@ from typing import Protocol
 
 from bjcalc.actions import Action
 from bjcalc.engine.analyser import Engine
+from bjcalc.engine.collector import fewer_collections
 from bjcalc.engine.payout import EngineNumber, Plays, best_play
 from bjcalc.engine.split import SplitSolver
 from bjcalc.engine.values import HandValues
@@ -135,11 +136,12 @@ def round_totals(engine: Engine, policy: Policy, ups: Iterable[int] | None = Non
     by_upcard: dict[int, EngineNumber] = {}
     upcard_probability: dict[int, Fraction] = {}
     plays: list[Dealt] = []
-    for up, p_up, hands in deal(engine, policy, ups):
-        given_up: EngineNumber = number(0)
-        for hand in hands:
-            given_up += number(hand.p_hand) * hand.value
-        plays.extend(hands)
-        by_upcard[up], upcard_probability[up] = given_up, p_up
-        ev += number(p_up) * given_up
+    with fewer_collections():
+        for up, p_up, hands in deal(engine, policy, ups):
+            given_up: EngineNumber = number(0)
+            for hand in hands:
+                given_up += number(hand.p_hand) * hand.value
+            plays.extend(hands)
+            by_upcard[up], upcard_probability[up] = given_up, p_up
+            ev += number(p_up) * given_up
     return RoundTotals(ev, by_upcard, upcard_probability, plays)
