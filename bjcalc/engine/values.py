@@ -35,6 +35,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import operator
 from collections.abc import Sequence
 
 import numpy as np
@@ -83,7 +84,7 @@ def _suffixes(
     hand), from which every layer's factors come (:func:`_factors`); with replacement (the
     infinite deck) the powers ``n0 ** (top - s)``."""
     top = layers.sizes[-1] + 1 + context.depth
-    shoes = [tuple(s - e for s, e in zip(context.shoe, extra)) for extra in extras]
+    shoes = [tuple(map(operator.sub, context.shoe, extra)) for extra in extras]
     suffixes = []
     for shoe in shoes:
         n0 = sum(shoe) - (0 if context.model is None else context.model.hidden)  # the cards left
