@@ -343,11 +343,21 @@ class DrawModel:
         this shoe than on the composition of its counts, once cards of class totals ``before``
         (packed) were drawn leaving ``cards`` of the counts: ``ff(cards, n) / ff(cards -
         hidden, n)`` (the denominators) times the ratio of the weights after and before."""
-        n = sum(drawn)
-        below = self._exact_weight(before) * math.perm(cards - self.hidden, n)
-        if below == 0:
-            return Fraction(0)
-        return Fraction(math.perm(cards, n) * self._exact_weight(before + self.code_of(drawn)), below)
+        n, after = sum(drawn), before + self.code_of(drawn)
+        known = self._exact_factors
+        factor = known.get((before, after, n, cards))
+        if factor is None:
+            below = self._exact_weight(before) * math.perm(cards - self.hidden, n)
+            factor = Fraction(0) if below == 0 else Fraction(math.perm(cards, n) * self._exact_weight(after), below)
+            known[before, after, n, cards] = factor
+        return factor
+
+    @functools.cached_property
+    def _exact_factors(self) -> dict[tuple[int, int, int, int], Fraction]:
+        """:meth:`draw_factor` by what it depends on (the class totals before and after, the
+        cards drawn and left): the 55 two-card hands dealt against an up card fall in a few
+        class totals (Hi-Lo: six), and each factor is a big-integer fraction worked out once."""
+        return {}
 
     @functools.cached_property
     def _float_pairs(self) -> dict[tuple[int, int], tuple[float, float]]:
