@@ -58,10 +58,10 @@ def test_a_dropped_analysis_is_freed_at_once():
 
 def _clear_value_caches() -> None:
     from bjcalc import chart
-    from bjcalc.engine import dealer, hands, split
+    from bjcalc.engine import deal, dealer, hands, split
 
     for cache in (hands._hand_layers, hands._all_hands, dealer.compiled_dealer, split.visited_removals,
-                  chart.split_plays):
+                  chart.split_plays, deal._two_card_hands):
         cache.cache_clear()
     gc.collect()
 

@@ -25,8 +25,9 @@ def two_card_hands(
 
 
 # the counter's shoes of one depth deal from one composition: each of their analyses deals
-# the same hands against each up card (55 fractions, about 0.1 ms an up card)
-@functools.lru_cache(maxsize=256)
+# the same hands against each up card (55 fractions, about 0.1 ms an up card); the last few
+# shoes' ten up cards are kept
+@functools.lru_cache(maxsize=32)
 def _two_card_hands(
     shoe: tuple[int, ...], rules: Any, up: int | None
 ) -> tuple[tuple[tuple[int, ...], Fraction, bool], ...]:
