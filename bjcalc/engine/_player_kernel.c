@@ -113,7 +113,8 @@ static inline double bust_doubled_value(const Job *q, double g, double cbj)
     return q->peeked ? bust_value(q, g, cbj) * 2 : -(g - cbj) * 2 - cbj * q->both_loss;
 }
 
-/* The play of a hand of `size` cards at `row` where the play is fixed (`decisions`) */
+/* The play of a hand of `size` cards at `row` where it is fixed: a one-card split hand draws,
+ * a hand at the card limit stands, any other plays `decisions` (which must be given) */
 static inline int64_t fixed_choice(const Job *q, Py_ssize_t size, Py_ssize_t row)
 {
     if (size < 2)
@@ -267,12 +268,8 @@ static void solve_layer(const Job *q, Py_ssize_t k)
                 q->one_card[j * n_k + i] = sum10(terms);
             }
             int64_t chosen;
-            if (size < 2)
-                chosen = HIT; /* a one-card split hand always draws */
-            else if (!can_hit)
-                chosen = STAND;
-            else if (q->decisions)
-                chosen = q->decisions[row];
+            if (size < 2 || !can_hit || q->decisions)
+                chosen = fixed_choice(q, size, row);
             else {
                 chosen = hit > stand ? HIT : STAND;
                 if (is_double && q->may_double && q->may_double[i] && dbl > (chosen == HIT ? hit : stand))
