@@ -898,8 +898,7 @@ def state_task(rules: Rules, tags: tuple[Fraction, ...], seen: int, running_coun
     :data:`STRATEGIES`, per initial bet, insurance included where the strategy takes it. The
     dealer's weighted pass is shared with the other states of a batch at the same depth
     (:func:`_states_together`), and its numbers are the same alone."""
-    shoe = CountShoe(shoe=rules.shoe_counts, tags=tags, running_count=running_count, seen=seen,
-                     initial_running_count=irc)
+    shoe = _count_shoe(rules, tags, seen, running_count, irc)
     with shared_stands([shoe.draw_model()]):
         return _state_values(rules, tags, seen, running_count, shoe, chart, plays, insurance_index, convention,
                              exact)
@@ -935,10 +934,15 @@ def _states_together(calls: Sequence[tuple]) -> contextlib.ExitStack:
     """The float :func:`state_task` calls of a batch at the same depth share their dealer
     passes (``state_task.together``, which :func:`bjcalc.tasks.run_tasks` enters around a batch;
     :func:`bjcalc.engine.batch.stands_together`)."""
-    return stands_together(
-        CountShoe(shoe=rules.shoe_counts, tags=tags, running_count=running_count, seen=seen,
-                  initial_running_count=irc).draw_model()
-        for rules, tags, seen, running_count, irc, *_, exact in calls if not exact)
+    return stands_together(_count_shoe(rules, tags, seen, running_count, irc).draw_model()
+                           for rules, tags, seen, running_count, irc, *_, exact in calls if not exact)
+
+
+def _count_shoe(rules: Rules, tags: tuple[Fraction, ...], seen: int, running_count: Fraction,
+                irc: Fraction) -> CountShoe:
+    """The counter's shoe of one :func:`state_task`."""
+    return CountShoe(shoe=rules.shoe_counts, tags=tags, running_count=running_count, seen=seen,
+                     initial_running_count=irc)
 
 
 state_task.together = _states_together  # type: ignore[attr-defined]
