@@ -37,6 +37,8 @@ def _models(rules: Rules, tags, seen: int, counts) -> list:
     (Rules(decks=6), HI_LO, 150, (-9, 0, 4, 12)),
     (Rules(decks=2, hit_soft_17=True), ZEN, 40, (-6, 3)),
     (Rules(decks=1, dealer_max_cards=5), HI_LO, 20, (0,)),
+    # more shoes than the loop's vector of shoes holds (8): a second group, part full
+    (Rules(decks=6, surrender="late"), HI_LO, 200, tuple(range(-10, 12, 2))),
 ])
 def test_each_shoe_gets_what_its_own_joint_pass_gives(rules, tags, seen, counts):
     models = _models(rules, tags, seen, counts)

@@ -762,9 +762,14 @@ fail:
  * class totals. So a block's stopping nodes are summed once into pairs (node class, outcome
  * slot, level): agg[p] = sum of c_e * w(F) over the entries e of p's nodes, times the level
  * factor of p's up card; each shoe k then takes out[slot] = sum over p of agg[p] times its
- * weight of p's class, table_k[class * n_rc + row_class[b]]. Every shoe's numbers are the
- * same alone as with others (one shoe costs about what joint's weighted pass does). */
-#define MLANES 8 /* rows summed side by side in registers: one AVX-512 vector, two AVX2 */
+ * weight of p's class, table_k[class * n_rc + row_class[b]]. The shoes are the lanes of a
+ * vector there (MLANES of them; their weights laid out by row class, node class, shoe), so one
+ * row's value of a pair is read once for all of them. Every shoe's numbers are the same alone
+ * as with others: each lane's sums are the same sums in the same order (one shoe costs about
+ * what joint's weighted pass does; eight, a 6-deck truecount batch, about 0.65 of what they
+ * cost one shoe at a time, 2026-12-05). */
+#define MLANES 8 /* shoes side by side in one vector: one AVX-512 register, two AVX2 */
+#define MROWS 4   /* rows whose sums are kept in registers together */
 /* MLANES doubles as one value (GCC's and Clang's vector extensions): a plain loop over so few
  * is unrolled into scalar operations instead */
 typedef double mvec __attribute__((vector_size(MLANES * sizeof(double))));
@@ -772,14 +777,76 @@ typedef double mvec __attribute__((vector_size(MLANES * sizeof(double))));
 typedef struct {
     int n_pairs, n_models, n_rc;
     const int32_t *entry_pair, *pair_class, *pair_slot, *pair_level;
-    const double **tables, **up_tables; /* per shoe: (n_nc, n_rc) and (10, n_rc) */
-    double **stands;                    /* per shoe: (10, rows, n_pay) */
+    const double **up_tables; /* per shoe: (10, n_rc) */
+    double **stands;          /* per shoe: (10, rows, n_pay) */
+    /* every shoe's weight of each (row class, node class), MLANES shoes side by side:
+     * weights[((group * n_rc + row class) * n_nc + node class) * MLANES + shoe % MLANES] for
+     * the shoes group * MLANES .., zeros past the last */
+    const double *weights;
+    /* pay by vectors: pay_vectors[((u * n_out + slot) * pay_chunks + c) * MLANES + i] is column
+     * c * MLANES + i of pay (zeros past n_pay); paid[u * (n_out + 1)] slots of up card u have
+     * a nonzero column, paid[u * (n_out + 1) + 1 ..] which, in order */
+    const double *pay_vectors;
+    const int *paid;
+    int pay_chunks;
 } Many;
+
+/* joint_finish for joint_many: the bust slot alike, then each row's stand numerators of every
+ * payoff column as vectors of MLANES columns, a sum over the slots with a nonzero column in slot
+ * order (the same sums as joint_finish's: a zero column adds a zero). */
+static inline void many_finish(const Joint *j, const Many *m, int u, int n, const double *gl,
+                               const double (*up_count)[JBLOCK], const double *up_weight, double *out, double *stand,
+                               Py_ssize_t rows, Py_ssize_t row0)
+{
+    int b;
+    if (j->depth[u] < 0) {
+        for (b = 0; b < n; b++)
+            memset(stand + ((size_t)u * rows + row0 + b) * j->n_pay, 0, sizeof(double) * (size_t)j->n_pay);
+        return;
+    }
+    int bust = j->bust[u];
+    if (bust >= 0) {
+        const double *restrict g = gl + ((size_t)u * (j->n_levels + 2) + 1) * JBLOCK;
+        double *restrict into = out + ((size_t)u * j->n_out + bust) * JBLOCK;
+        for (b = 0; b < JBLOCK; b++)
+            into[b] = g[b] * up_count[u][b];
+        for (b = 0; b < n; b++)
+            into[b] *= up_weight[b];
+        for (int s = 0; s < j->n_out; s++)
+            if (s != bust) {
+                const double *restrict from = out + ((size_t)u * j->n_out + s) * JBLOCK;
+                for (b = 0; b < JBLOCK; b++)
+                    into[b] -= from[b];
+            }
+    }
+    const int *paid = m->paid + (size_t)u * (j->n_out + 1);
+    const double *from = out + (size_t)u * j->n_out * JBLOCK;
+    /* MROWS rows at a time: their sums are independent chains of multiply-adds */
+    for (int b0 = 0; b0 < n; b0 += MROWS)
+        for (int c = 0; c < m->pay_chunks; c++) {
+            mvec sum[MROWS] = {{0}}, y;
+            for (int i = 1; i <= paid[0]; i++) {
+                int s = paid[i];
+                memcpy(&y, m->pay_vectors + (((size_t)u * j->n_out + s) * m->pay_chunks + c) * MLANES, sizeof y);
+                for (int r = 0; r < MROWS; r++)
+                    sum[r] += from[(size_t)s * JBLOCK + b0 + r] * y;
+            }
+            int width = j->n_pay - c * MLANES < MLANES ? j->n_pay - c * MLANES : MLANES;
+            for (int r = 0; r < MROWS && b0 + r < n; r++) {
+                double *t = stand + ((size_t)u * rows + row0 + b0 + r) * j->n_pay + c * MLANES;
+                if (width == MLANES)
+                    memcpy(t, &sum[r], sizeof sum[r]);
+                else
+                    for (int i = 0; i < width; i++)
+                        t[i] = sum[r][i];
+            }
+        }
+}
 
 MULTIVERSION
 static void many_block(const Joint *j, const Many *m, int n, const int64_t *shoe, const int64_t *removed,
-                       Py_ssize_t rows, Py_ssize_t row0, double *avail, double *drawn, double *agg, double *out,
-                       double *acc, double *gl, double *wl)
+                       const int32_t *row_class, Py_ssize_t rows, Py_ssize_t row0, double *avail, double *drawn,
+                       double *agg, double *outs, double *gl)
 {
     double total[JBLOCK], up_count[RANKS][JBLOCK], up_weight[JBLOCK], w[JBLOCK];
     int b, u, p, L;
@@ -804,34 +871,55 @@ static void many_block(const Joint *j, const Many *m, int n, const int64_t *shoe
         for (b = 0; b < JBLOCK; b++)
             into[b] *= g[b];
     }
-    for (int k = 0; k < m->n_models; k++) {
-        const double *table = m->tables[k], *up_table = m->up_tables[k];
-        for (int nc = 0; nc < j->n_nc; nc++)
-            for (b = 0; b < JBLOCK; b++)
-                wl[(size_t)nc * JBLOCK + b] = b < n ? table[(size_t)nc * m->n_rc + j->row_class[row0 + b]] : 0.0;
-        /* pairs come slot by slot: each slot's sum is kept in registers, a vector's width of
-         * rows at a time, over its pairs */
-        memset(out, 0, sizeof(double) * JBLOCK * (size_t)slots);
+    /* each slot's sums over its pairs (pairs come slot by slot), MLANES shoes in a vector and
+     * MROWS rows' vectors in registers; the slots no pair reaches stay zero in `outs` */
+    for (int k0 = 0; k0 < m->n_models; k0 += MLANES) {
+        const double *weights = m->weights + (size_t)(k0 / MLANES) * m->n_rc * j->n_nc * MLANES;
+        int lanes = m->n_models - k0 < MLANES ? m->n_models - k0 : MLANES;
         for (p = 0; p < m->n_pairs;) {
             int slot = m->pair_slot[p], end = p;
             while (end < m->n_pairs && m->pair_slot[end] == slot)
                 end++;
-            for (int b0 = 0; b0 < JBLOCK; b0 += MLANES) {
-                mvec sum = {0}, x, y;
-                for (int q = p; q < end; q++) {
-                    memcpy(&x, agg + (size_t)q * JBLOCK + b0, sizeof x);
-                    memcpy(&y, wl + (size_t)m->pair_class[q] * JBLOCK + b0, sizeof y);
-                    sum += x * y;
+            for (int b0 = 0; b0 < n; b0 += MROWS) {
+                mvec sum[MROWS] = {{0}};
+                const double *row_weights[MROWS];
+                int alike = 1;
+                for (int r = 0; r < MROWS; r++) {
+                    row_weights[r] = weights + (size_t)row_class[b0 + r < n ? b0 + r : n - 1] * j->n_nc * MLANES;
+                    alike &= row_weights[r] == row_weights[0];
                 }
-                memcpy(out + (size_t)slot * JBLOCK + b0, &sum, sizeof sum);
+                if (alike) /* neighbouring rows are often of one class: one load of its weights */
+                    for (int q = p; q < end; q++) {
+                        const double *restrict x = agg + (size_t)q * JBLOCK + b0;
+                        mvec y;
+                        memcpy(&y, row_weights[0] + (size_t)m->pair_class[q] * MLANES, sizeof y);
+                        for (int r = 0; r < MROWS; r++)
+                            sum[r] += x[r] * y;
+                    }
+                else
+                    for (int q = p; q < end; q++) {
+                        const double *restrict x = agg + (size_t)q * JBLOCK + b0;
+                        size_t at = (size_t)m->pair_class[q] * MLANES;
+                        for (int r = 0; r < MROWS; r++) {
+                            mvec y;
+                            memcpy(&y, row_weights[r] + at, sizeof y);
+                            sum[r] += x[r] * y;
+                        }
+                    }
+                for (int r = 0; r < MROWS && b0 + r < n; r++)
+                    for (int k = 0; k < lanes; k++)
+                        outs[((size_t)(k0 + k) * slots + slot) * JBLOCK + b0 + r] = sum[r][k];
             }
             p = end;
         }
+    }
+    for (int k = 0; k < m->n_models; k++) {
+        const double *up_table = m->up_tables[k];
         for (u = 0; u < RANKS; u++) {
             for (b = 0; b < n; b++)
-                up_weight[b] = up_table[(size_t)u * m->n_rc + j->row_class[row0 + b]];
-            joint_finish(j, u, n, gl, (const double (*)[JBLOCK])up_count, up_weight, out, acc, m->stands[k], NULL,
-                         rows, row0);
+                up_weight[b] = up_table[(size_t)u * m->n_rc + row_class[b]];
+            many_finish(j, m, u, n, gl, (const double (*)[JBLOCK])up_count, up_weight,
+                        outs + (size_t)k * slots * JBLOCK, m->stands[k], rows, row0);
         }
     }
 }
@@ -859,7 +947,9 @@ static PyObject *joint_many(PyObject *self, PyObject *args)
     Py_buffer views[18], *shoes = NULL;
     int got = 0, got_shoes = 0, n_models = 0;
     Many m = {0};
-    double *avail = NULL, *drawn = NULL, *agg = NULL, *out = NULL, *acc = NULL, *gl = NULL, *wl = NULL;
+    const double **tables = NULL;
+    double *avail = NULL, *drawn = NULL, *agg = NULL, *outs = NULL, *gl = NULL, *weights = NULL, *pay_vectors = NULL;
+    int *paid = NULL;
     Joint j = {0}; /* no node classes or weight tables: each shoe's come in Many */
     for (int i = 0; i < 3; i++)
         if (!(seqs[i] = PySequence_Fast(seqs_in[i], "joint_many: tables, up_tables and stands must be sequences")))
@@ -873,10 +963,10 @@ static PyObject *joint_many(PyObject *self, PyObject *args)
         if (get(objs[got], &views[got], 0) < 0)
             goto fail;
     shoes = calloc((size_t)n_models * 3, sizeof(Py_buffer));
-    m.tables = malloc(sizeof(double *) * (size_t)n_models);
+    tables = malloc(sizeof(double *) * (size_t)n_models);
     m.up_tables = malloc(sizeof(double *) * (size_t)n_models);
     m.stands = malloc(sizeof(double *) * (size_t)n_models);
-    if (!shoes || !m.tables || !m.up_tables || !m.stands) {
+    if (!shoes || !tables || !m.up_tables || !m.stands) {
         PyErr_NoMemory();
         goto fail;
     }
@@ -908,7 +998,7 @@ static PyObject *joint_many(PyObject *self, PyObject *args)
         ok = shoes[k].len == (Py_ssize_t)sizeof(double) * j.n_nc * m.n_rc
              && shoes[n_models + k].len == (Py_ssize_t)sizeof(double) * RANKS * m.n_rc
              && shoes[2 * n_models + k].len >= (Py_ssize_t)sizeof(double) * RANKS * n * n_pay;
-        m.tables[k] = shoes[k].buf;
+        tables[k] = shoes[k].buf;
         m.up_tables[k] = shoes[n_models + k].buf;
         m.stands[k] = shoes[2 * n_models + k].buf;
     }
@@ -927,33 +1017,63 @@ static PyObject *joint_many(PyObject *self, PyObject *args)
     avail = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)(max_held + 1));
     drawn = malloc(sizeof(double) * JBLOCK * (size_t)(n_store + 1));
     agg = malloc(sizeof(double) * JBLOCK * (size_t)(m.n_pairs + 1));
-    out = malloc(sizeof(double) * JBLOCK * (size_t)slots);
-    acc = calloc((size_t)JBLOCK * (size_t)n_pay, sizeof(double));
+    outs = calloc((size_t)JBLOCK * (size_t)slots * (size_t)n_models, sizeof(double));
     gl = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)(j.n_levels + 2));
-    wl = malloc(sizeof(double) * JBLOCK * (size_t)(j.n_nc + 1));
-    if (!avail || !drawn || !agg || !out || !acc || !gl || !wl) {
+    int groups = (n_models + MLANES - 1) / MLANES;
+    weights = calloc((size_t)groups * (size_t)m.n_rc * (size_t)(j.n_nc + 1) * MLANES, sizeof(double));
+    if (!avail || !drawn || !agg || !outs || !gl || !weights) {
         PyErr_NoMemory();
         goto fail;
     }
+    for (int k = 0; k < n_models; k++)
+        for (int rc = 0; rc < m.n_rc; rc++)
+            for (int nc = 0; nc < j.n_nc; nc++)
+                weights[(((size_t)(k / MLANES) * m.n_rc + rc) * j.n_nc + nc) * MLANES + k % MLANES] =
+                    tables[k][(size_t)nc * m.n_rc + rc];
+    m.weights = weights;
+    m.pay_chunks = (n_pay + MLANES - 1) / MLANES;
+    pay_vectors = calloc((size_t)slots * (size_t)m.pay_chunks * MLANES, sizeof(double));
+    paid = malloc(sizeof(int) * RANKS * (size_t)(n_out + 1));
+    if (!pay_vectors || !paid) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    const double *pay = views[9].buf;
+    for (int u = 0; u < RANKS; u++) {
+        int *mine = paid + (size_t)u * (n_out + 1);
+        mine[0] = 0;
+        for (int s = 0; s < n_out; s++) {
+            int any = 0;
+            for (int k = 0; k < n_pay; k++) {
+                double p = pay[((size_t)u * n_out + s) * n_pay + k];
+                pay_vectors[(((size_t)u * n_out + s) * m.pay_chunks + k / MLANES) * MLANES + k % MLANES] = p;
+                any |= p != 0.0;
+            }
+            if (any)
+                mine[++mine[0]] = s;
+        }
+    }
+    m.pay_vectors = pay_vectors;
+    m.paid = paid;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = first; i < last; i += JBLOCK) {
         int rows_here = last - i < JBLOCK ? (int)(last - i) : JBLOCK;
-        many_block(&j, &m, rows_here, (const int64_t *)views[10].buf, (const int64_t *)views[11].buf + i * RANKS, n, i,
-                   avail, drawn, agg, out, acc, gl, wl);
+        many_block(&j, &m, rows_here, (const int64_t *)views[10].buf, (const int64_t *)views[11].buf + i * RANKS,
+                   j.row_class + i, n, i, avail, drawn, agg, outs, gl);
     }
     Py_END_ALLOW_THREADS
-    free(avail), free(drawn), free(agg), free(out), free(acc), free(gl), free(wl);
+    free(avail), free(drawn), free(agg), free(outs), free(gl), free(weights), free(pay_vectors), free(paid);
     release(shoes, got_shoes), release(views, got);
-    free(shoes), free(m.tables), free(m.up_tables), free(m.stands);
+    free(shoes), free(tables), free(m.up_tables), free(m.stands);
     for (int i = 0; i < 3; i++)
         Py_XDECREF(seqs[i]);
     Py_RETURN_NONE;
 fail:
-    free(avail), free(drawn), free(agg), free(out), free(acc), free(gl), free(wl);
+    free(avail), free(drawn), free(agg), free(outs), free(gl), free(weights), free(pay_vectors), free(paid);
     if (shoes)
         release(shoes, got_shoes);
     release(views, got);
-    free(shoes), free(m.tables), free(m.up_tables), free(m.stands);
+    free(shoes), free(tables), free(m.up_tables), free(m.stands);
     for (int i = 0; i < 3; i++)
         Py_XDECREF(seqs[i]);
     return NULL;
