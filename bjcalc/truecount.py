@@ -860,6 +860,7 @@ class IndexPolicy(ChartPolicy):
             self._hands, self._splits, self._firsts = like._hands, like._splits, like._firsts
         self.tags, self.running_count, self.convention = tags, running_count, convention
         self.cards_left = sum(engine.rules.shoe_counts) - seen - 3
+        self._true_counts: dict[Fraction, Fraction] = {}  # by running count: few distinct ones
         self._plays: dict[tuple[tuple[int, ...], int], tuple[IndexPlay, int]] = {}
         for play, index in plays:
             for hand in play.hands():
@@ -877,8 +878,12 @@ class IndexPolicy(ChartPolicy):
         if entry is None or not same_face and not self.engine.rules.split_unlike_tens and counts[TEN] == 2:
             return super().first(up, counts, same_face)
         play, index = entry
-        seen = self.running_count + self.tags[up] + sum(self.tags[r] * n for r, n in enumerate(counts))
-        if true_count(seen, self.cards_left, self.convention.divisor, self.convention.rounding) >= index:
+        seen = self.running_count + self.tags[up] + sum(self.tags[r] * n for r, n in enumerate(counts) if n)
+        tc = self._true_counts.get(seen)
+        if tc is None:
+            tc = self._true_counts[seen] = true_count(seen, self.cards_left, self.convention.divisor,
+                                                      self.convention.rounding)
+        if tc >= index:
             action = play.play
         else:
             action = self.action(up, counts, same_face)
