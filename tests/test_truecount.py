@@ -514,3 +514,34 @@ def test_the_chain_placement_gives_the_published_simulated_frequencies():
             frequencies[tc] = frequencies.get(tc, 0.0) + 100 * m / rounds
     for tc, published in BJW_FREQUENCIES.items():
         assert abs(frequencies[tc] - published) <= 0.1, (tc, frequencies[tc], published)
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_the_index_round_from_the_charts_round_is_the_walked_round(exact):
+    """IndexPolicy.round_ev (the chart's round re-valued on the hands with index plays) against
+    walking every hand with the index policy: exactly equal in exact mode, to rounding in float."""
+    from bjcalc.chartpolicy import ChartPolicy
+    from bjcalc.countshoe import CountShoe
+    from bjcalc.engine.walk import round_totals
+    from bjcalc.indices import Convention, default_plays
+    from bjcalc.truecount import IndexPolicy
+
+    rules = Rules(decks=1 if exact else 2, surrender="late")
+    chart = Analysis(rules).chart()
+    plays = tuple((p, p.published) for p in default_plays(rules) if p.published is not None)
+    hi_lo = HI_LO
+    changed = 0
+    states = ((12, 3),) if exact else ((30, 5), (40, -4), (20, 0))
+    for seen, rc in states:
+        shoe = CountShoe(shoe=rules.shoe_counts, tags=hi_lo, running_count=Fraction(rc), seen=seen)
+        engine = Analysis(rules, shoe=shoe, exact=exact).engine
+        chart_policy = ChartPolicy(engine, chart)
+        chart_round = round_totals(engine, chart_policy)
+        policy = IndexPolicy(engine, chart, plays, hi_lo, Fraction(rc), seen, Convention(), like=chart_policy)
+        walked = round_totals(engine, policy).ev
+        changed += walked != chart_round.ev
+        if exact:
+            assert policy.round_ev(chart_round) == walked
+        else:
+            assert abs(policy.round_ev(chart_round) - walked) < 1e-15
+    assert changed == len(states)  # the index plays change each of these rounds
