@@ -544,10 +544,33 @@ static inline int node_weight(const Joint *j, int32_t i, const double *avail, do
     return 1;
 }
 
+/* Up card u's bust slot in a block's outcome sums `out` (slot-major, JBLOCK wide): what the
+ * other outcomes leave of the denominator ff(|T| - 1, depth_u), which is g(1) * T_u (times the
+ * weight of the row's cards and the up card alone, `up_weight`, for a counter's shoe; NULL for
+ * a composition). Nothing where the up card's dealer never busts. */
+static inline void bust_slot(const Joint *j, int u, int n, const double *gl, const double (*up_count)[JBLOCK],
+                             const double *up_weight, double *out)
+{
+    int b, bust = j->bust[u];
+    if (bust < 0)
+        return;
+    const double *restrict g = gl + ((size_t)u * (j->n_levels + 2) + 1) * JBLOCK;
+    double *restrict into = out + ((size_t)u * j->n_out + bust) * JBLOCK;
+    for (b = 0; b < JBLOCK; b++)
+        into[b] = g[b] * up_count[u][b];
+    if (up_weight)
+        for (b = 0; b < n; b++)
+            into[b] *= up_weight[b];
+    for (int s = 0; s < j->n_out; s++)
+        if (s != bust) {
+            const double *restrict from = out + ((size_t)u * j->n_out + s) * JBLOCK;
+            for (b = 0; b < JBLOCK; b++)
+                into[b] -= from[b];
+        }
+}
+
 /* A block's last steps for up card u, from its outcome sums `out` (slot-major, JBLOCK wide):
- * the bust slot takes what the other outcomes leave of the denominator ff(|T| - 1, depth_u),
- * which is g(1) * T_u (times the weight of the row's cards and the up card alone, `up_weight`,
- * for a counter's shoe); then each row's stand numerators of every payoff column, sums over
+ * the bust slot (bust_slot); then each row's stand numerators of every payoff column, sums over
  * the outcomes in slot order, the rows side by side (pay is -1, 0 or 1: its zeros add
  * nothing), into `stand` (and the outcomes into `matrix`, if wanted). `acc`: n_pay * JBLOCK
  * zeros, left zeros. An up card not evaluated gets zeros (the outputs are not cleared
@@ -565,22 +588,7 @@ static inline void joint_finish(const Joint *j, int u, int n, const double *gl, 
         }
         return;
     }
-    int bust = j->bust[u];
-    if (bust >= 0) {
-        const double *restrict g = gl + ((size_t)u * (j->n_levels + 2) + 1) * JBLOCK;
-        double *restrict into = out + ((size_t)u * j->n_out + bust) * JBLOCK;
-        for (b = 0; b < JBLOCK; b++)
-            into[b] = g[b] * up_count[u][b];
-        if (up_weight)
-            for (b = 0; b < n; b++)
-                into[b] *= up_weight[b];
-        for (int s = 0; s < j->n_out; s++)
-            if (s != bust) {
-                const double *restrict from = out + ((size_t)u * j->n_out + s) * JBLOCK;
-                for (b = 0; b < JBLOCK; b++)
-                    into[b] -= from[b];
-            }
-    }
+    bust_slot(j, u, n, gl, up_count, up_weight, out);
     for (k = 0; k < j->n_pay; k++) {
         double *restrict sum = acc + (size_t)k * JBLOCK;
         for (int s = 0; s < j->n_out; s++) {
@@ -791,7 +799,7 @@ typedef struct {
     int pay_chunks;
 } Many;
 
-/* joint_finish for joint_many: the bust slot alike, then each row's stand numerators of every
+/* joint_finish for joint_many: the bust slot (bust_slot), then each row's stand numerators of every
  * payoff column as vectors of MLANES columns, a sum over the slots with a nonzero column in slot
  * order (the same sums as joint_finish's: a zero column adds a zero). */
 static inline void many_finish(const Joint *j, const Many *m, int u, int n, const double *gl,
@@ -804,21 +812,7 @@ static inline void many_finish(const Joint *j, const Many *m, int u, int n, cons
             memset(stand + ((size_t)u * rows + row0 + b) * j->n_pay, 0, sizeof(double) * (size_t)j->n_pay);
         return;
     }
-    int bust = j->bust[u];
-    if (bust >= 0) {
-        const double *restrict g = gl + ((size_t)u * (j->n_levels + 2) + 1) * JBLOCK;
-        double *restrict into = out + ((size_t)u * j->n_out + bust) * JBLOCK;
-        for (b = 0; b < JBLOCK; b++)
-            into[b] = g[b] * up_count[u][b];
-        for (b = 0; b < n; b++)
-            into[b] *= up_weight[b];
-        for (int s = 0; s < j->n_out; s++)
-            if (s != bust) {
-                const double *restrict from = out + ((size_t)u * j->n_out + s) * JBLOCK;
-                for (b = 0; b < JBLOCK; b++)
-                    into[b] -= from[b];
-            }
-    }
+    bust_slot(j, u, n, gl, up_count, up_weight, out);
     const int *paid = m->paid + (size_t)u * (j->n_out + 1);
     const double *from = out + (size_t)u * j->n_out * JBLOCK;
     /* MROWS rows at a time: their sums are independent chains of multiply-adds */
