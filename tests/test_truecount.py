@@ -529,15 +529,14 @@ def test_the_index_round_from_the_charts_round_is_the_walked_round(exact):
     rules = Rules(decks=1 if exact else 2, surrender="late")
     chart = Analysis(rules).chart()
     plays = tuple((p, p.published) for p in default_plays(rules) if p.published is not None)
-    hi_lo = HI_LO
     changed = 0
     states = ((12, 3),) if exact else ((30, 5), (40, -4), (20, 0))
     for seen, rc in states:
-        shoe = CountShoe(shoe=rules.shoe_counts, tags=hi_lo, running_count=Fraction(rc), seen=seen)
+        shoe = CountShoe(shoe=rules.shoe_counts, tags=HI_LO, running_count=Fraction(rc), seen=seen)
         engine = Analysis(rules, shoe=shoe, exact=exact).engine
         chart_policy = ChartPolicy(engine, chart)
         chart_round = round_totals(engine, chart_policy)
-        policy = IndexPolicy(engine, chart, plays, hi_lo, Fraction(rc), seen, Convention(), like=chart_policy)
+        policy = IndexPolicy(engine, chart, plays, HI_LO, Fraction(rc), seen, Convention(), like=chart_policy)
         walked = round_totals(engine, policy).ev
         changed += walked != chart_round.ev
         if exact:
