@@ -551,13 +551,11 @@ def _chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut
     seen_free = grid.sum(axis=0) if shape else np.zeros(())
     scaled_free = sum(classes.values[j] * grid[j] for j in range(k - 1)) if shape else np.zeros(())
     # the masses carried along the chain: every round start, and with wonging the counter's
-    # rounds waited (first) and played (second) apart; "gone" is what neither holds
+    # rounds waited (first) and played (second) apart; "gone" is what neither holds. The depths
+    # a round may still reach are kept in a ring, depth n at n % ring (a round takes fewer cards
+    # than the ring holds), so that each group of steps adds into all its depths at once.
     carried = 1 if wong is None else 3
-    mass = {0: [np.zeros(shape) for _ in range(carried)]}
     origin = (0,) * (k - 1)
-    mass[0][0][origin] = 1.0
-    if wong is not None:  # the first round: waited for with a wong_in, else played
-        mass[0][1 if wong[1] is not None else 2][origin] = 1.0
     out: dict[int, dict[Fraction, float]] = {}
     played: dict[int, dict[Fraction, float]] = {}
     # the steps by how they shift the classes but the last (the rounds' chances over the full
@@ -567,20 +565,40 @@ def _chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut
         if all(x <= t for x, t in zip(d, totals)):  # (a round taking more of a class than the shoe holds: none)
             odds = q / whole / math.prod(share[j] ** d[j] for j in range(k))
             shifts.setdefault(tuple(d[:-1]), []).append((d[-1], odds, sum(d)))
-    by_shift = sorted(shifts.items())
+    ring = max(size for members in shifts.values() for _, _, size in members) + 1
+    mass = np.zeros((carried, ring) + shape)
+    mass[0, 0][origin] = 1.0
+    if wong is not None:  # the first round: waited for with a wong_in, else played
+        mass[1 if wong[1] is not None else 2, 0][origin] = 1.0
+    # per group: its shift, the last class's cards, their chances and the rounds' lengths
+    by_shift = [(shift, np.array([c for c, _, _ in members]), np.array([q for _, q, _ in members]),
+                 np.array([size for _, _, size in members]))
+                for shift, members in sorted(shifts.items())]
     columns = [ff[j].reshape([-1 if i == j else 1 for i in range(k - 1)] + [longest + 1]) for j in range(k - 1)]
+    # the cells of each running count (their scaled counts but the last class's, which adds the
+    # same to every cell at a depth), in the order a boolean mask takes them
+    free_rc = np.asarray(scaled_free - classes.values[-1] * seen_free).reshape(-1)
+    order = np.argsort(free_rc, kind="stable")
+    values_at, firsts = np.unique(free_rc[order], return_index=True)
+    cells_of = np.split(order, firsts[1:])
+    flat_seen = np.asarray(seen_free).reshape(-1)
     for n in range(cut):
-        masses = mass.pop(n, None)
-        if masses is None or not masses[0].any():
-            continue
+        slot = n % ring
+        masses = [mass[c, slot].copy() for c in range(carried)]
+        mass[:, slot] = 0.0
         here = masses[0]
+        if not here.any():
+            continue
         last = n - seen_free
         valid = (last >= 0) & (last <= totals[-1])
         last_index = np.clip(last, 0, totals[-1]).astype(np.int64)
         rc_scaled = scaled_free + classes.values[-1] * last
         at: dict[Fraction, float] = {}
-        for s_value in np.unique(rc_scaled[valid & (here > 0)]):
-            at[irc + Fraction(int(s_value), classes.scale)] = float(here[(rc_scaled == s_value) & valid].sum())
+        flat_here = here.reshape(-1)
+        for free, cells in zip(values_at.tolist(), cells_of):
+            held = flat_here[cells[(n - flat_seen[cells] >= 0) & (n - flat_seen[cells] <= totals[-1])]]
+            if (held > 0).any():
+                at[irc + Fraction(free + classes.values[-1] * n, classes.scale)] = float(held.sum())
         out[n] = at
         if wong is not None:
             masses[1], masses[2], played[n] = _wong_step(masses[1], masses[2], at, rc_scaled, valid, classes, irc,
@@ -598,16 +616,16 @@ def _chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut
         cols = [columns[j][tuple(box[j] if i == j else slice(None) for i in range(k - 1))] for j in range(k - 1)]
         falling = np.cumprod([1.0] + [float(cards - n - i) for i in range(longest * k)])  # ff(L - N, s)
         groups = []
-        for shift, members in by_shift:
-            usable = [(c, q) for c, q, size in members if n + size <= cards]
-            if not usable:
-                continue
-            column = np.ones(lasts.shape[1:])
+        for shift, last_cards, chances, lengths in by_shift:
+            usable = n + lengths <= cards
+            if not usable.all():
+                if not usable.any():
+                    continue
+                last_cards, chances, lengths = last_cards[usable], chances[usable], lengths[usable]
+            column: np.ndarray = np.ones(lasts.shape[1:])
             for j in range(k - 1):
                 column = column * cols[j][..., shift[j]]
-            lengths = np.array([sum(shift) + c for c, _ in usable])
-            factor = np.array([q for _, q in usable]) / falling[lengths]
-            groups.append((shift, lengths, column, np.array([c for c, _ in usable]), factor))
+            groups.append((shift, lengths, column, last_cards, chances / falling[lengths]))
         norm = np.zeros(lasts.shape[1:])
         for _, _, column, last_cards, factor in groups:
             norm += column * np.tensordot(factor, lasts[last_cards], axes=1)
@@ -620,14 +638,13 @@ def _chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut
                 continue
             target = tuple(slice(a + x, a + x + size) for a, x, size in zip(low, shift, sizes))
             source = tuple(slice(0, size) for size in sizes)
-            every = (slice(None), *source)
-            moved = [m[source] for m in scaled]
             factors = factor[before].reshape((-1,) + (1,) * (k - 1))
-            steps_here = (lasts[last_cards[before]][every] * column[source]) * factors
-            for length, step in zip(lengths[before].tolist(), steps_here):
-                into = mass.setdefault(n + length, [np.zeros(shape) for _ in range(carried)])
-                for m, sm in zip(into, moved):
-                    m[target] += sm * step
+            where: tuple[Any, ...] = (last_cards[before], *source)
+            steps_here = (lasts[where] * column[source]) * factors
+            into = (n + lengths[before]) % ring  # distinct depths: each cell is added to once
+            for c, m in enumerate(scaled):
+                where = (c, into, *target)
+                mass[where] += m[source] * steps_here
     return out, (played if wong is not None else None)
 
 
