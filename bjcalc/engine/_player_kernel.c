@@ -37,6 +37,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the layer's loop is built for AVX-512 too, where a row's eight lanes are one register (its
+ * vectors of eight live at once outgrow AVX2's sixteen registers: built for AVX2 the loop
+ * spilled them and ran 25 % slower than the plain build, which AVX2 machines run) */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define MULTIVERSION __attribute__((target_clones("avx512f", "default")))
+#else
+#define MULTIVERSION
+#endif
+
 #define RANKS 10
 #define STAND 0
 #define HIT 1
@@ -174,8 +183,43 @@ static void skip_rows(const Job *q, Py_ssize_t k, Py_ssize_t i0, Py_ssize_t i1)
     }
 }
 
-/* Layer k of every shoe: each hand's counts and children are read once for all the shoes. */
-static void solve_layer(const Job *q, Py_ssize_t k)
+/* rows of a layer taken together: their children are worked out once for every shoe, then
+ * each shoe runs through them (a shoe's inputs and outputs are a few sequential streams; shoe
+ * by shoe within each row, the streams of every output of every shoe were read and written at
+ * once, more than the prefetchers follow) */
+#define BLOCK 32
+
+/* The ten ranks of a row as eight lanes of a vector (aces to eights) and the last two (nines,
+ * tens) apart: each lane does what the row's loop over the ranks did, in the same order, so
+ * the values are the same to the bit whatever the vector width the machine has. */
+typedef double v8d __attribute__((vector_size(64)));
+typedef int64_t v8i __attribute__((vector_size(64)));
+#define LANES 8
+
+/* (macros, not functions: a vector passed to or from a function is given a different ABI in
+ * each of the clones) */
+#define LOAD8(out, p) memcpy(&(out), (p), sizeof(v8d))
+
+/* `keep` all ones: a, all zeros: b, lane by lane (pick's vector) */
+#define SELECT8(keep, a, b) ((v8d)(((v8i)(a) & (keep)) | ((v8i)(b) & ~(keep))))
+
+/* sum10's order: pairwise over the eight lanes (then the last two, by the caller) */
+#define SUM8(t) ((((t)[0] + (t)[1]) + ((t)[2] + (t)[3])) + (((t)[4] + (t)[5]) + ((t)[6] + (t)[7])))
+
+#define GATHER8(base, at)                                                                            \
+    ((v8d){(base)[(at)[0]], (base)[(at)[1]], (base)[(at)[2]], (base)[(at)[3]], (base)[(at)[4]],      \
+           (base)[(at)[5]], (base)[(at)[6]], (base)[(at)[7]]})
+
+/* bust_value and bust_doubled_value, lane by lane */
+#define BUST8(q, g, cbj) ((q)->peeked ? -((g) - (cbj)) : -((g) - (cbj)) - (cbj) * (q)->loss)
+#define BUST_DOUBLED8(q, g, cbj) ((q)->peeked ? BUST8(q, g, cbj) * 2 : -((g) - (cbj)) * 2 - (cbj) * (q)->both_loss)
+
+/* a composition's shoe reads every weight as one: the same products, to the bit */
+static const double ONES[WEIGHTS] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+
+/* Layer k of every shoe, BLOCK rows at a time: each hand's counts and children are read once
+ * for all the shoes. */
+MULTIVERSION static void solve_layer(const Job *q, Py_ssize_t k)
 {
     const Py_ssize_t C = q->copies, L = q->n_layers, top1 = q->first + L + q->depth + 1;
     const int bj = q->bj_rank;
@@ -185,111 +229,152 @@ static void solve_layer(const Job *q, Py_ssize_t k)
     const Py_ssize_t size = q->first + k;
     const int is_double = k == q->double_layer;
     const int can_hit = size < q->limit;
-    double left[RANKS], after[RANKS], after2[RANKS], terms[RANKS];
-    for (Py_ssize_t i = 0; i < n_k; i++) {
-        const Py_ssize_t row = a + i;
-        if (q->needed && !q->needed[row]) {
-            Py_ssize_t end = i + 1;
-            while (end < n_k && !q->needed[a + end])
-                end++;
-            skip_rows(q, k, i, end);
-            i = end - 1;
-            continue;
-        }
-        const int64_t *cnt = q->counts + row * RANKS;
-        const Py_ssize_t *kids = q->children + row * RANKS;
-        Py_ssize_t child[RANKS];
-        uint64_t keep[RANKS];
-        for (int r = 0; r < RANKS; r++) {
-            const Py_ssize_t c = no_child ? -1 : kids[r];
-            const int inside = (size_t)c < (size_t)width;
-            keep[r] = -(uint64_t)inside; /* all ones: a child in the next layer */
-            child[r] = inside ? c : 0;
+    const v8d zero = {0};
+    v8i is_bj = {0}; /* all ones in the blackjack rank's lane (a blend: a lane written alone is
+                      * read back through memory) */
+    if (bj >= 0 && bj < LANES)
+        is_bj[bj] = -1;
+    Py_ssize_t rows_in[BLOCK];
+    Py_ssize_t child[BLOCK][RANKS];
+    uint64_t keep[BLOCK][RANKS];
+    v8i keep8[BLOCK];
+    v8d count8[BLOCK];
+    for (Py_ssize_t i0 = 0; i0 < n_k; i0 += BLOCK) {
+        const Py_ssize_t i1 = i0 + BLOCK < n_k ? i0 + BLOCK : n_k;
+        /* the block's rows worked out (the others: skip_rows, a run at a time), their children
+         * and their counts of the first eight ranks as floats (exact) */
+        int m = 0;
+        for (Py_ssize_t i = i0; i < i1; i++) {
+            if (q->needed && !q->needed[a + i]) {
+                Py_ssize_t end = i + 1;
+                while (end < i1 && !q->needed[a + end])
+                    end++;
+                skip_rows(q, k, i, end);
+                i = end - 1;
+                continue;
+            }
+            const Py_ssize_t *kids = q->children + (a + i) * RANKS;
+            const int64_t *cnt = q->counts + (a + i) * RANKS;
+            for (int r = 0; r < RANKS; r++) {
+                const Py_ssize_t c = no_child ? -1 : kids[r];
+                const int inside = (size_t)c < (size_t)width;
+                keep[m][r] = -(uint64_t)inside; /* all ones: a child in the next layer */
+                child[m][r] = inside ? c : 0;
+            }
+            for (int r = 0; r < LANES; r++) {
+                keep8[m][r] = (int64_t)keep[m][r];
+                count8[m][r] = (double)cnt[r];
+            }
+            rows_in[m++] = i;
         }
         for (Py_ssize_t j = 0; j < C; j++) {
             const int64_t *shoe = q->shoes + j * RANKS;
+            v8d shoe8;
+            for (int r = 0; r < LANES; r++)
+                shoe8[r] = (double)shoe[r];
             /* this shoe's falling factorials ff(n0 - s, top - s): the layer of hands of `size`
              * cards has the scale suffix[size] and the blackjack unit suffix[size + 1], and its
              * dealer numerators are lifted by suffix[size + depth] (values.py's _factors) */
             const double *suffix = q->suffixes + j * top1;
             const double g = suffix[size + 1], unit = suffix[size + 1], unit_next = suffix[size + 2];
             const double lift = size >= 2 ? suffix[size + q->depth] : 0.0;
-            const Py_ssize_t at = a * C + j * n_k + i; /* this shoe's block of layer k */
+            const Py_ssize_t block = a * C + j * n_k; /* this shoe's block of layer k */
             const Py_ssize_t next0 = no_child ? 0 : q->starts[k + 1] * C + j * width;
-            for (int r = 0; r < RANKS; r++) {
-                const int64_t d = shoe[r] - cnt[r];
-                left[r] = d > 0 ? (double)d : 0.0;
-            }
-            const int64_t bj_left = bj >= 0 ? shoe[bj] - cnt[bj] : 0;
-            /* standing: the dealer's numerators at this layer's scale, less what a dealer
-             * blackjack takes when there is no peek */
-            const double not_bj = q->stand_in[j * q->n_rows + row] * lift;
-            const double *wt = q->weights ? q->weights + q->weight_row[j * q->n_rows + row] * WEIGHTS : NULL;
-            double bjv = bj >= 0 ? (double)(size >= 2 ? bj_left : 0) * unit : 0.0;
-            if (wt) {
-                q->weight_out[at] = wt[W_SELF];
+            const double *next = q->best + next0;
+            for (int b = 0; b < m; b++) {
+                const Py_ssize_t i = rows_in[b], row = a + i, at = block + i;
+                const int64_t *cnt = q->counts + row * RANKS;
+                /* the cards of each rank left (exact in floats, as the counts are) */
+                const v8d d8 = shoe8 - count8[b];
+                const v8d left8 = SELECT8(d8 > zero, d8, zero);
+                double left[RANKS - LANES];
+                for (int r = LANES; r < RANKS; r++) {
+                    const int64_t d = shoe[r] - cnt[r];
+                    left[r - LANES] = d > 0 ? (double)d : 0.0;
+                }
+                const int64_t bj_left = bj >= 0 ? shoe[bj] - cnt[bj] : 0;
+                /* standing: the dealer's numerators at this layer's scale, less what a dealer
+                 * blackjack takes when there is no peek */
+                const double not_bj = q->stand_in[j * q->n_rows + row] * lift;
+                const double *wt = q->weights ? q->weights + q->weight_row[j * q->n_rows + row] * WEIGHTS : ONES;
+                double bjv = bj >= 0 ? (double)(size >= 2 ? bj_left : 0) * unit : 0.0;
+                if (q->weights)
+                    q->weight_out[at] = wt[W_SELF];
                 if (bj >= 0)
                     bjv *= wt[W_BJ];
-            }
-            double stand, doubled;
-            if (q->peeked) {
-                stand = not_bj;
-                doubled = not_bj * 2;
-            } else {
-                stand = not_bj - bjv * q->loss;
-                doubled = not_bj * 2 - bjv * q->both_loss;
-            }
-            q->stand[at] = stand;
-            q->blackjack[at] = bjv;
-            q->doubled[at] = doubled;
-            /* drawing: the dealer's blackjack units after a draw of any rank but the blackjack
-             * rank (cbj), or of that rank (cbj1); each draw busts or leads to the child's best
-             * value (picked without branches: whether a draw busts is as good as random) */
-            const double cbj = bj >= 0 ? (double)bj_left * unit_next : 0.0;
-            const double cbj1 = bj >= 0 ? (double)(bj_left - 1) * unit_next : 0.0;
-            /* a counter's shoe: each rank's draw has its own scale and blackjack units */
-            double g_r[RANKS], cbj_r[RANKS], bust[RANKS];
-            for (int r = 0; r < RANKS; r++) {
-                g_r[r] = wt ? g * wt[W_DRAW + r] : g;
-                cbj_r[r] = r == bj ? cbj1 : cbj;
-                if (wt && bj >= 0)
-                    cbj_r[r] *= wt[W_DRAW_BJ + r];
-                bust[r] = bust_value(q, g_r[r], cbj_r[r]);
-            }
-            const double *next = q->best + next0;
-            for (int r = 0; r < RANKS; r++)
-                after[r] = pick(keep[r], next[child[r]], bust[r]);
-            for (int r = 0; r < RANKS; r++)
-                terms[r] = left[r] * after[r];
-            const double hit = sum10(terms);
-            q->hit[at] = hit;
-            double dbl = 0.0;
-            if (is_double) {
-                for (int r = 0; r < RANKS; r++) {
-                    after[r] = pick(keep[r], q->doubled[next0 + child[r]], bust_doubled_value(q, g_r[r], cbj_r[r]));
-                    after2[r] = pick(keep[r], q->stand[next0 + child[r]], bust[r]);
+                double stand, doubled;
+                if (q->peeked) {
+                    stand = not_bj;
+                    doubled = not_bj * 2;
+                } else {
+                    stand = not_bj - bjv * q->loss;
+                    doubled = not_bj * 2 - bjv * q->both_loss;
                 }
-                for (int r = 0; r < RANKS; r++)
-                    terms[r] = left[r] * after[r];
-                dbl = sum10(terms);
-                for (int r = 0; r < RANKS; r++)
-                    terms[r] = left[r] * after2[r];
-                q->dbl[j * n_k + i] = dbl;
-                q->one_card[j * n_k + i] = sum10(terms);
+                q->stand[at] = stand;
+                q->blackjack[at] = bjv;
+                q->doubled[at] = doubled;
+                /* drawing: the dealer's blackjack units after a draw of any rank but the
+                 * blackjack rank (cbj), or of that rank (cbj1); each draw busts or leads to the
+                 * child's best value (picked without branches: whether a draw busts is as good
+                 * as random). A counter's shoe: each rank's draw has its own scale and
+                 * blackjack units. */
+                const double cbj = bj >= 0 ? (double)bj_left * unit_next : 0.0;
+                const double cbj1 = bj >= 0 ? (double)(bj_left - 1) * unit_next : 0.0;
+                v8d w8, g8;
+                LOAD8(w8, wt + W_DRAW);
+                g8 = g * w8;
+                const v8d cbj_all = {cbj, cbj, cbj, cbj, cbj, cbj, cbj, cbj};
+                const v8d cbj1_all = {cbj1, cbj1, cbj1, cbj1, cbj1, cbj1, cbj1, cbj1};
+                v8d cbj8 = SELECT8(is_bj, cbj1_all, cbj_all);
+                double g_r[RANKS - LANES], cbj_r[RANKS - LANES], bust[RANKS - LANES];
+                for (int r = LANES; r < RANKS; r++) {
+                    g_r[r - LANES] = g * wt[W_DRAW + r];
+                    cbj_r[r - LANES] = r == bj ? cbj1 : cbj;
+                }
+                if (bj >= 0) {
+                    LOAD8(w8, wt + W_DRAW_BJ);
+                    cbj8 *= w8;
+                    for (int r = LANES; r < RANKS; r++)
+                        cbj_r[r - LANES] *= wt[W_DRAW_BJ + r];
+                }
+                const v8d bust_8 = BUST8(q, g8, cbj8);
+                for (int r = LANES; r < RANKS; r++)
+                    bust[r - LANES] = bust_value(q, g_r[r - LANES], cbj_r[r - LANES]);
+                const Py_ssize_t *kid = child[b];
+                const uint64_t *kept = keep[b];
+                const v8d terms = left8 * SELECT8(keep8[b], GATHER8(next, kid), bust_8);
+                const double hit = SUM8(terms) + left[0] * pick(kept[8], next[kid[8]], bust[0])
+                                   + left[1] * pick(kept[9], next[kid[9]], bust[1]);
+                q->hit[at] = hit;
+                double dbl = 0.0;
+                if (is_double) {
+                    const double *doubled_next = q->doubled + next0, *stand_next = q->stand + next0;
+                    const v8d dbl8 = left8 * SELECT8(keep8[b], GATHER8(doubled_next, kid), BUST_DOUBLED8(q, g8, cbj8));
+                    dbl = SUM8(dbl8);
+                    for (int r = LANES; r < RANKS; r++)
+                        dbl += left[r - LANES] * pick(kept[r], doubled_next[kid[r]],
+                                                      bust_doubled_value(q, g_r[r - LANES], cbj_r[r - LANES]));
+                    const v8d one8 = left8 * SELECT8(keep8[b], GATHER8(stand_next, kid), bust_8);
+                    double one = SUM8(one8);
+                    for (int r = LANES; r < RANKS; r++)
+                        one += left[r - LANES] * pick(kept[r], stand_next[kid[r]], bust[r - LANES]);
+                    q->dbl[j * n_k + i] = dbl;
+                    q->one_card[j * n_k + i] = one;
+                }
+                int64_t chosen;
+                if (size < 2 || !can_hit || q->decisions)
+                    chosen = fixed_choice(q, size, row);
+                else {
+                    chosen = hit > stand ? HIT : STAND;
+                    if (is_double && q->may_double && q->may_double[i] && dbl > (chosen == HIT ? hit : stand))
+                        chosen = DOUBLE;
+                }
+                q->decision[at] = chosen;
+                double value = chosen == HIT ? hit : stand;
+                if (is_double && chosen == DOUBLE)
+                    value = dbl;
+                q->best[at] = value;
             }
-            int64_t chosen;
-            if (size < 2 || !can_hit || q->decisions)
-                chosen = fixed_choice(q, size, row);
-            else {
-                chosen = hit > stand ? HIT : STAND;
-                if (is_double && q->may_double && q->may_double[i] && dbl > (chosen == HIT ? hit : stand))
-                    chosen = DOUBLE;
-            }
-            q->decision[at] = chosen;
-            double value = chosen == HIT ? hit : stand;
-            if (is_double && chosen == DOUBLE)
-                value = dbl;
-            q->best[at] = value;
         }
     }
 }
