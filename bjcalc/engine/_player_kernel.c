@@ -188,6 +188,7 @@ static void skip_rows(const Job *q, Py_ssize_t k, Py_ssize_t i0, Py_ssize_t i1)
  * by shoe within each row, the streams of every output of every shoe were read and written at
  * once, more than the prefetchers follow) */
 #define BLOCK 32
+#define AHEAD 4 /* rows ahead whose weights are fetched */
 
 /* The ten ranks of a row as eight lanes of a vector (aces to eights) and the last two (nines,
  * tens) apart: each lane does what the row's loop over the ranks did, in the same order, so
@@ -284,6 +285,13 @@ MULTIVERSION static void solve_layer(const Job *q, Py_ssize_t k)
             for (int b = 0; b < m; b++) {
                 const Py_ssize_t i = rows_in[b], row = a + i, at = block + i;
                 const int64_t *cnt = q->counts + row * RANKS;
+                if (q->weights && b + AHEAD < m) {
+                    /* a later row's weights (rows of other class totals: scattered over the table) */
+                    const double *later = q->weights + q->weight_row[j * q->n_rows + a + rows_in[b + AHEAD]] * WEIGHTS;
+                    __builtin_prefetch(later);
+                    __builtin_prefetch(later + 8);
+                    __builtin_prefetch(later + 16);
+                }
                 /* the cards of each rank left (exact in floats, as the counts are) */
                 const v8d d8 = shoe8 - count8[b];
                 const v8d left8 = SELECT8(d8 > zero, d8, zero);
