@@ -237,7 +237,10 @@ class _Stack:
 
 class ShoeRows(Sequence):
     """Shoe ``j``'s rows of stacked per-layer arrays, cut out when a layer is first read (and
-    kept: the walk reads a hand's layer for every play it values)."""
+    kept: the walk reads a hand's layer for every play it values). Slots: a counter's-shoe state
+    makes about 3,750 of them (six for each shoe of each split pass), most never read."""
+
+    __slots__ = ("_arrays", "_layers", "_j", "_cut")
 
     def __init__(self, arrays: Sequence[np.ndarray], layers: HandLayers, j: int) -> None:
         self._arrays, self._layers, self._j = arrays, layers, j
@@ -805,6 +808,8 @@ def _rebuild_tables(primes: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np
 
 class _Layers(Sequence):
     """Per-layer arrays cut out of one array when a layer is first read (and kept)."""
+
+    __slots__ = ("_array", "_bounds", "_cut")
 
     def __init__(self, array: np.ndarray, bounds: list[int]) -> None:
         self._array, self._bounds = array, bounds
