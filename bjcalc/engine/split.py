@@ -407,8 +407,9 @@ _ONE_CARD = tuple(tuple(int(r == rank) for r in range(10)) for rank in range(10)
 def _plays_digest(decisions: Sequence[np.ndarray], may_double: np.ndarray | None) -> bytes:
     """A fixed play of a hand graph's hands as a value: the code of every hand, layer by layer,
     and which two-card hands may double."""
-    # the codes fit a byte: hashing bytes instead of int64 hashes an eighth as much
-    digest = hashlib.blake2b(np.concatenate([np.asarray(d, dtype=np.int8) for d in decisions]).tobytes())
+    # the codes fit a byte: hashing bytes instead of int64 hashes an eighth as much (cast as
+    # they are joined: one call, not one per layer)
+    digest = hashlib.blake2b(np.concatenate(decisions, dtype=np.int8, casting="unsafe").tobytes())
     digest.update(b"-" if may_double is None else np.asarray(may_double, dtype=np.uint8).tobytes())
     return digest.digest()
 
