@@ -1331,6 +1331,8 @@ fail:
  * part k is tables[k], float64 (10, rows_k, width), and holds the columns firsts[k] ..
  * firsts[k] + rows_k - 1 (firsts int64, increasing, firsts[0] = 0). out float64 (len(columns)).
  * One loop instead of a numpy pass per part (a split's hands read columns of several parts). */
+#define GATHER_AHEAD 16 /* columns ahead whose cells are fetched */
+
 static PyObject *gather(PyObject *self, PyObject *args)
 {
     PyObject *firsts_obj, *tables, *columns_obj, *pay_obj, *out_obj;
@@ -1382,15 +1384,25 @@ static PyObject *gather(PyObject *self, PyObject *args)
         goto fail;
     }
     Py_BEGIN_ALLOW_THREADS
+    Py_ssize_t lo = 0; /* the part of the last column read: a hand graph's columns come in runs */
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_ssize_t c = columns[i];
-        Py_ssize_t lo = 0, hi = parts - 1; /* the last part whose first column is <= c */
-        while (lo < hi) {
-            Py_ssize_t mid = (lo + hi + 1) / 2;
-            if (firsts[mid] <= c)
-                lo = mid;
-            else
-                hi = mid - 1;
+        if (c < firsts[lo] || c >= firsts[lo] + rows[lo]) {
+            Py_ssize_t hi = parts - 1; /* the last part whose first column is <= c */
+            lo = 0;
+            while (lo < hi) {
+                Py_ssize_t mid = (lo + hi + 1) / 2;
+                if (firsts[mid] <= c)
+                    lo = mid;
+                else
+                    hi = mid - 1;
+            }
+        }
+        if (i + GATHER_AHEAD < n) { /* a later column's cell, where it is in the same part */
+            Py_ssize_t later = columns[i + GATHER_AHEAD];
+            if (later >= firsts[lo] && later < firsts[lo] + rows[lo])
+                __builtin_prefetch(data[lo] + (size_t)(later - firsts[lo]) * (size_t)width
+                                   + (size_t)pay[i + GATHER_AHEAD]);
         }
         out[i] = data[lo][(size_t)(c - firsts[lo]) * (size_t)width + (size_t)pay[i]];
     }
