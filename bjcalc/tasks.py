@@ -7,8 +7,8 @@ runs them and keeps their results:
 - :class:`TaskStore`: an SQLite file in WAL mode, one row per task keyed by a digest of
   everything the result depends on (the job's settings, the task's own arguments and bjcalc's
   version). A task whose row is present is never computed again, so an interrupted run resumes
-  where it stopped; a row is written only once its task has finished, so nothing is lost or
-  left partly written. ``TaskStore(None)`` keeps the rows in memory (no file).
+  where it stopped; a row is written only once its task has finished (a batch's rows in one
+  transaction), so nothing is lost or left partly written. ``TaskStore(None)`` keeps the rows in memory (no file).
 - :func:`run_tasks`: the tasks not yet stored, in local worker processes (default: one per
   core) or on an existing Dask distributed cluster (``scheduler="tcp://host:8786"``, the
   ``bjcalc[dask]`` extra), batched so that scheduling costs little beside the work. A local
@@ -49,8 +49,13 @@ class Task:
     arguments: tuple
 
 
+_AS_THEY_ARE = frozenset({float, int, str, bool, type(None)})
+
+
 def _plain(value: Any) -> Any:
     """JSON for a task's key and result: Fractions as ``"p/q"`` strings, tuples as lists."""
+    if type(value) in _AS_THEY_ARE:  # most of a result (not their subclasses: enums go by value)
+        return value
     if isinstance(value, Fraction):
         return {"fraction": f"{value.numerator}/{value.denominator}"}
     if isinstance(value, dict):
@@ -135,9 +140,16 @@ class TaskStore:
 
     def put(self, key: str, job: str, value: Any, seconds: float) -> None:
         """Store a finished task's result (once: a second put of a key is refused)."""
+        self.put_many([(key, job, value, seconds)])
+
+    def put_many(self, rows: Iterable[tuple[str, str, Any, float]]) -> None:
+        """Store finished tasks' results, (key, job, value, seconds) each, in one transaction:
+        all or none (a batch's results come together; one commit each cost a sync per task)."""
+        now = time.time()
         with self._db:
-            self._db.execute("INSERT INTO results VALUES (?, ?, ?, ?, ?)",
-                             (key, job, json.dumps(_plain(value)), seconds, time.time()))
+            self._db.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?)",
+                                 [(key, job, json.dumps(_plain(value)), seconds, now)
+                                  for key, job, value, seconds in rows])
 
     def get(self, key: str) -> Any:
         row = self._db.execute("SELECT value FROM results WHERE key = ?", (key,)).fetchone()
@@ -216,8 +228,8 @@ def run_tasks(tasks: Sequence[Task], store: TaskStore, job: str, *, workers: int
 
     def finished(results: list[tuple[str, Any, float]]) -> None:
         nonlocal done
-        for key, value, seconds in results:
-            store.put(key, job, value, seconds)
+        store.put_many((key, job, value, seconds) for key, value, seconds in results)
+        for _, _, seconds in results:
             stats.compute += seconds
             stats.computed += 1
         done += len(results)
