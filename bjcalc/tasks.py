@@ -70,6 +70,8 @@ def _plain(value: Any) -> Any:
 
 
 def _unplain(value: Any) -> Any:
+    if type(value) in _AS_THEY_ARE:
+        return value
     if isinstance(value, dict) and "fraction" in value:
         return Fraction(value["fraction"])
     if isinstance(value, dict) and "dict" in value:
