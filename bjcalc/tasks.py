@@ -69,15 +69,13 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _unplain(value: Any) -> Any:
-    if type(value) in _AS_THEY_ARE:
-        return value
-    if isinstance(value, dict) and "fraction" in value:
+def _unplain(value: dict[str, Any]) -> Any:
+    """:func:`_plain`'s JSON objects back (``json.loads``' object hook: the lists and numbers
+    around them are JSON's own, and each object comes here once its members are decoded)."""
+    if "fraction" in value:
         return Fraction(value["fraction"])
-    if isinstance(value, dict) and "dict" in value:
-        return {_key(_unplain(k)): _unplain(v) for k, v in value["dict"]}
-    if isinstance(value, list):
-        return [_unplain(v) for v in value]
+    if "dict" in value:
+        return {_key(k): v for k, v in value["dict"]}
     return value
 
 
@@ -157,7 +155,7 @@ class TaskStore:
         row = self._db.execute("SELECT value FROM results WHERE key = ?", (key,)).fetchone()
         if row is None:
             raise KeyError(key)
-        return _unplain(json.loads(row[0]))
+        return json.loads(row[0], object_hook=_unplain)
 
     def rows(self, job: str | None = None) -> int:
         """How many results are stored (for ``job``, or in all)."""
