@@ -59,14 +59,6 @@
 #define W_DRAW 2
 #define W_DRAW_BJ 12
 
-/* numpy's float64 sum over a row of ten: pairwise over the first eight, then the last two */
-static inline double sum10(const double *x)
-{
-    double s = ((x[0] + x[1]) + (x[2] + x[3])) + ((x[4] + x[5]) + (x[6] + x[7]));
-    s += x[8];
-    s += x[9];
-    return s;
-}
 
 typedef struct {
     /* the graph */
@@ -107,19 +99,6 @@ static inline double pick(uint64_t keep, double a, double b)
     x = (x & keep) | (y & ~keep);
     memcpy(&a, &x, sizeof a);
     return a;
-}
-
-/* What a draw that busts is worth at the next layer's scale g, cbj being the dealer's
- * blackjacks there: the bet where the dealer has none; with no hole card, `loss` of it where
- * the dealer has one (a peeking dealer's blackjacks are not in the numerators). */
-static inline double bust_value(const Job *q, double g, double cbj)
-{
-    return q->peeked ? -(g - cbj) : -(g - cbj) - cbj * q->loss;
-}
-
-static inline double bust_doubled_value(const Job *q, double g, double cbj)
-{
-    return q->peeked ? bust_value(q, g, cbj) * 2 : -(g - cbj) * 2 - cbj * q->both_loss;
 }
 
 /* The play of a hand of `size` cards at `row` where it is fixed: a one-card split hand draws,
@@ -204,16 +183,20 @@ typedef int64_t v8i __attribute__((vector_size(64)));
 /* `keep` all ones: a, all zeros: b, lane by lane (pick's vector) */
 #define SELECT8(keep, a, b) ((v8d)(((v8i)(a) & (keep)) | ((v8i)(b) & ~(keep))))
 
-/* sum10's order: pairwise over the eight lanes (then the last two, by the caller) */
+/* numpy's float64 sum over a row of ten: pairwise over the first eight (the lanes), then the
+ * last two, which the caller adds in order */
 #define SUM8(t) ((((t)[0] + (t)[1]) + ((t)[2] + (t)[3])) + (((t)[4] + (t)[5]) + ((t)[6] + (t)[7])))
 
 #define GATHER8(base, at)                                                                            \
     ((v8d){(base)[(at)[0]], (base)[(at)[1]], (base)[(at)[2]], (base)[(at)[3]], (base)[(at)[4]],      \
            (base)[(at)[5]], (base)[(at)[6]], (base)[(at)[7]]})
 
-/* bust_value and bust_doubled_value, lane by lane */
-#define BUST8(q, g, cbj) ((q)->peeked ? -((g) - (cbj)) : -((g) - (cbj)) - (cbj) * (q)->loss)
-#define BUST_DOUBLED8(q, g, cbj) ((q)->peeked ? BUST8(q, g, cbj) * 2 : -((g) - (cbj)) * 2 - (cbj) * (q)->both_loss)
+/* What a draw that busts is worth at the next layer's scale g, cbj being the dealer's
+ * blackjacks there: the bet where the dealer has none; with no hole card, `loss` of it where
+ * the dealer has one (a peeking dealer's blackjacks are not in the numerators). Doubled: twice
+ * the bet, and `both_loss` of it to a blackjack. For a lane's scalars and for vectors alike. */
+#define BUST(q, g, cbj) ((q)->peeked ? -((g) - (cbj)) : -((g) - (cbj)) - (cbj) * (q)->loss)
+#define BUST_DOUBLED(q, g, cbj) ((q)->peeked ? BUST(q, g, cbj) * 2 : -((g) - (cbj)) * 2 - (cbj) * (q)->both_loss)
 
 /* a composition's shoe reads every weight as one: the same products, to the bit */
 static const double ONES[WEIGHTS] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
@@ -238,7 +221,6 @@ MULTIVERSION static void solve_layer(const Job *q, Py_ssize_t k)
     Py_ssize_t rows_in[BLOCK];
     Py_ssize_t child[BLOCK][RANKS];
     uint64_t keep[BLOCK][RANKS];
-    v8i keep8[BLOCK];
     v8d count8[BLOCK];
     for (Py_ssize_t i0 = 0; i0 < n_k; i0 += BLOCK) {
         const Py_ssize_t i1 = i0 + BLOCK < n_k ? i0 + BLOCK : n_k;
@@ -262,10 +244,8 @@ MULTIVERSION static void solve_layer(const Job *q, Py_ssize_t k)
                 keep[m][r] = -(uint64_t)inside; /* all ones: a child in the next layer */
                 child[m][r] = inside ? c : 0;
             }
-            for (int r = 0; r < LANES; r++) {
-                keep8[m][r] = (int64_t)keep[m][r];
+            for (int r = 0; r < LANES; r++)
                 count8[m][r] = (double)cnt[r];
-            }
             rows_in[m++] = i;
         }
         for (Py_ssize_t j = 0; j < C; j++) {
@@ -345,24 +325,26 @@ MULTIVERSION static void solve_layer(const Job *q, Py_ssize_t k)
                     for (int r = LANES; r < RANKS; r++)
                         cbj_r[r - LANES] *= wt[W_DRAW_BJ + r];
                 }
-                const v8d bust_8 = BUST8(q, g8, cbj8);
+                const v8d bust_8 = BUST(q, g8, cbj8);
                 for (int r = LANES; r < RANKS; r++)
-                    bust[r - LANES] = bust_value(q, g_r[r - LANES], cbj_r[r - LANES]);
+                    bust[r - LANES] = BUST(q, g_r[r - LANES], cbj_r[r - LANES]);
                 const Py_ssize_t *kid = child[b];
                 const uint64_t *kept = keep[b];
-                const v8d terms = left8 * SELECT8(keep8[b], GATHER8(next, kid), bust_8);
+                v8i kept8; /* the first eight ranks' */
+                memcpy(&kept8, kept, sizeof kept8);
+                const v8d terms = left8 * SELECT8(kept8, GATHER8(next, kid), bust_8);
                 const double hit = SUM8(terms) + left[0] * pick(kept[8], next[kid[8]], bust[0])
                                    + left[1] * pick(kept[9], next[kid[9]], bust[1]);
                 q->hit[at] = hit;
                 double dbl = 0.0;
                 if (is_double) {
                     const double *doubled_next = q->doubled + next0, *stand_next = q->stand + next0;
-                    const v8d dbl8 = left8 * SELECT8(keep8[b], GATHER8(doubled_next, kid), BUST_DOUBLED8(q, g8, cbj8));
+                    const v8d dbl8 = left8 * SELECT8(kept8, GATHER8(doubled_next, kid), BUST_DOUBLED(q, g8, cbj8));
                     dbl = SUM8(dbl8);
                     for (int r = LANES; r < RANKS; r++)
                         dbl += left[r - LANES] * pick(kept[r], doubled_next[kid[r]],
-                                                      bust_doubled_value(q, g_r[r - LANES], cbj_r[r - LANES]));
-                    const v8d one8 = left8 * SELECT8(keep8[b], GATHER8(stand_next, kid), bust_8);
+                                                      BUST_DOUBLED(q, g_r[r - LANES], cbj_r[r - LANES]));
+                    const v8d one8 = left8 * SELECT8(kept8, GATHER8(stand_next, kid), bust_8);
                     double one = SUM8(one8);
                     for (int r = LANES; r < RANKS; r++)
                         one += left[r - LANES] * pick(kept[r], stand_next[kid[r]], bust[r - LANES]);
