@@ -8,7 +8,8 @@ runs them and keeps their results:
   everything the result depends on (the job's settings, the task's own arguments and bjcalc's
   version). A task whose row is present is never computed again, so an interrupted run resumes
   where it stopped; a row is written only once its task has finished (a batch's rows in one
-  transaction), so nothing is lost or left partly written. ``TaskStore(None)`` keeps the rows in memory (no file).
+  transaction), so nothing is lost or left partly written. ``TaskStore(None)`` keeps the rows
+  in memory (no file).
 - :func:`run_tasks`: the tasks not yet stored, in local worker processes (default: one per
   core) or on an existing Dask distributed cluster (``scheduler="tcp://host:8786"``, the
   ``bjcalc[dask]`` extra), batched so that scheduling costs little beside the work. A local

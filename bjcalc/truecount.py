@@ -581,7 +581,6 @@ def _chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut
     order = np.argsort(free_rc, kind="stable")
     values_at, firsts = np.unique(free_rc[order], return_index=True)
     cells_of = np.split(order, firsts[1:])
-    flat_seen = np.asarray(seen_free).reshape(-1)
     for n in range(cut):
         slot = n % ring
         masses = [mass[c, slot].copy() for c in range(carried)]
@@ -594,9 +593,9 @@ def _chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut
         last_index = np.clip(last, 0, totals[-1]).astype(np.int64)
         rc_scaled = scaled_free + classes.values[-1] * last
         at: dict[Fraction, float] = {}
-        flat_here = here.reshape(-1)
+        flat_here, flat_valid = here.reshape(-1), valid.reshape(-1)
         for free, cells in zip(values_at.tolist(), cells_of):
-            held = flat_here[cells[(n - flat_seen[cells] >= 0) & (n - flat_seen[cells] <= totals[-1])]]
+            held = flat_here[cells[flat_valid[cells]]]
             if (held > 0).any():
                 at[irc + Fraction(free + classes.values[-1] * n, classes.scale)] = float(held.sum())
         out[n] = at
