@@ -78,25 +78,72 @@ static int first_edges(Graph *g)
     return 0;
 }
 
+/* By child (by_child): a level's edges grouped by the state they lead to, each group in the
+ * order of the edges (so each state's sum adds its draws in the same order as the edges do), and
+ * where each state's group starts: in_start[node_start[s] + i] .. in_start[node_start[s] + i + 1]
+ * for state i of level s + 1 (in_start has one more entry per step). */
+typedef struct {
+    int32_t *order, *in_start;
+} ByChild;
+
+/* ByChild of a graph (malloc'd); -1 where memory runs out. */
+static int by_child(const Graph *g, ByChild *c)
+{
+    int32_t n_edges = g->edge_start[g->n_steps];
+    int32_t n_nodes = g->node_start[g->n_steps - 1] + g->width[g->n_steps - 1];
+    c->order = malloc(sizeof(int32_t) * ((size_t)n_edges + 1));
+    c->in_start = malloc(sizeof(int32_t) * ((size_t)n_nodes + (size_t)g->n_steps + 1));
+    if (!c->order || !c->in_start) {
+        free(c->order), free(c->in_start);
+        c->order = c->in_start = NULL;
+        return -1;
+    }
+    for (int s = 0; s < g->n_steps; s++) {
+        int32_t *start = c->in_start + g->node_start[s] + s; /* width[s] + 1 entries */
+        memset(start, 0, sizeof(int32_t) * ((size_t)g->width[s] + 1));
+        for (int32_t e = g->edge_start[s]; e < g->edge_start[s + 1]; e++)
+            start[g->child[e] + 1]++;
+        start[0] = g->edge_start[s];
+        for (int i = 0; i < g->width[s]; i++)
+            start[i + 1] += start[i];
+        for (int32_t e = g->edge_start[s]; e < g->edge_start[s + 1]; e++)
+            c->order[start[g->child[e]]++] = e; /* start[i] moves to the end of state i's group */
+        for (int i = g->width[s]; i > 0; i--)
+            start[i] = start[i - 1];
+        start[0] = g->edge_start[s];
+    }
+    return 0;
+}
+
+/* Eight shoes' doubles in one vector (GCC's vector extensions; plain code compiles them to what
+ * the machine has); a block is BLOCK / 8 of them, summed in registers. */
+typedef double v8d __attribute__((vector_size(64)));
+#define LANES (BLOCK / 8)
+#define LOAD8(out, p) memcpy(&(out), (p), sizeof(v8d))
+
 MULTIVERSION
-static void run_block(const Graph *g, int depth, int n_out, int n, const int64_t *left,
+static void run_block(const Graph *g, const ByChild *c, int depth, int n_out, int n, const int64_t *left,
                       double *out, Py_ssize_t stride, int transposed, double *cur, double *nxt, double *avail)
 {
-    double n_left[BLOCK], num[MAX_OUTCOMES][BLOCK];
+    double n_left[BLOCK], num[MAX_OUTCOMES][BLOCK], count[RANKS][BLOCK];
     int b, o;
+    /* the block's counts by rank (shoes past n: none), then avail[(r * (max_held + 1) + h) * BLOCK
+     * + b] = cards of rank r left when h are held, without a branch per entry */
     for (b = 0; b < BLOCK; b++) {
         n_left[b] = 0.0;
-        if (b < n)
-            for (int r = 0; r < RANKS; r++)
-                n_left[b] += (double)left[b * RANKS + r];
+        for (int r = 0; r < RANKS; r++) {
+            count[r][b] = b < n ? (double)left[b * RANKS + r] : 0.0;
+            n_left[b] += count[r][b];
+        }
     }
-    /* avail[(r * (max_held + 1) + h) * BLOCK + b] = cards of rank r left when h are held */
     for (int r = 0; r < RANKS; r++)
-        for (int h = 0; h <= g->max_held; h++)
+        for (int h = 0; h <= g->max_held; h++) {
+            double *to = avail + (size_t)(r * (g->max_held + 1) + h) * BLOCK;
             for (b = 0; b < BLOCK; b++) {
-                double a = b < n ? (double)(left[b * RANKS + r] - h) : 0.0;
-                avail[(r * (g->max_held + 1) + h) * BLOCK + b] = a > 0.0 ? a : 0.0;
+                double a = count[r][b] - (double)h;
+                to[b] = a > 0.0 ? a : 0.0;
             }
+        }
     for (o = 0; o < n_out; o++)
         for (b = 0; b < BLOCK; b++)
             num[o][b] = 0.0;
@@ -107,26 +154,46 @@ static void run_block(const Graph *g, int depth, int n_out, int n, const int64_t
         for (o = 0; o < n_out; o++)
             for (b = 0; b < BLOCK; b++)
                 num[o][b] *= n_left[b] - s;
-        if (g->clear[s])
-            memset(nxt, 0, sizeof(double) * BLOCK * (size_t)g->width[s]);
-        for (int32_t e = g->edge_start[s]; e < g->edge_start[s + 1]; e++) {
-            const double *restrict v = cur + (size_t)g->parent[e] * BLOCK;
-            const double *restrict a = avail + ((size_t)g->rank[e] * (g->max_held + 1) + g->held[e]) * BLOCK;
-            double *restrict w = nxt + (size_t)g->child[e] * BLOCK;
-            if (g->first[e])
-                for (b = 0; b < BLOCK; b++)
-                    w[b] = v[b] * a[b];
-            else
-                for (b = 0; b < BLOCK; b++)
-                    w[b] += v[b] * a[b];
-        }
+        /* each state of the next level: its draws summed in registers (the first sets the sum,
+         * the others add, in the order of the edges), then stored once; a stopping state's sum
+         * joins its outcome's */
         const int32_t *stop = g->stop + g->node_start[s];
+        const int32_t *start = c->in_start + g->node_start[s] + s;
         for (int i = 0; i < g->width[s]; i++) {
+            v8d acc[LANES], v, x;
+            int32_t k = start[i], end = start[i + 1];
+            if (k == end) {
+                for (b = 0; b < LANES; b++)
+                    acc[b] = (v8d){0};
+            } else {
+                int32_t e = c->order[k];
+                const double *pv = cur + (size_t)g->parent[e] * BLOCK;
+                const double *pa = avail + ((size_t)g->rank[e] * (g->max_held + 1) + g->held[e]) * BLOCK;
+                for (b = 0; b < LANES; b++) {
+                    LOAD8(v, pv + 8 * b);
+                    LOAD8(x, pa + 8 * b);
+                    acc[b] = v * x;
+                }
+                for (k++; k < end; k++) {
+                    e = c->order[k];
+                    pv = cur + (size_t)g->parent[e] * BLOCK;
+                    pa = avail + ((size_t)g->rank[e] * (g->max_held + 1) + g->held[e]) * BLOCK;
+                    for (b = 0; b < LANES; b++) {
+                        LOAD8(v, pv + 8 * b);
+                        LOAD8(x, pa + 8 * b);
+                        acc[b] += v * x;
+                    }
+                }
+            }
             int slot = stop[i];
-            if (slot < 0)
-                continue;
-            for (b = 0; b < BLOCK; b++)
-                num[slot][b] += nxt[(size_t)i * BLOCK + b];
+            if (slot >= 0)
+                for (b = 0; b < LANES; b++) {
+                    LOAD8(v, num[slot] + 8 * b);
+                    v += acc[b];
+                    memcpy(num[slot] + 8 * b, &v, sizeof(v8d));
+                }
+            else
+                memcpy(nxt + (size_t)i * BLOCK, acc, sizeof(acc));
         }
         double *t = cur;
         cur = nxt;
@@ -198,7 +265,8 @@ static PyObject *numerators(PyObject *self, PyObject *args)
     double *cur = malloc(sizeof(double) * BLOCK * (size_t)(max_width + 1));
     double *nxt = malloc(sizeof(double) * BLOCK * (size_t)(max_width + 1));
     double *avail = malloc(sizeof(double) * BLOCK * RANKS * (size_t)(max_held + 1));
-    if (!cur || !nxt || !avail || first_edges(&g) < 0) {
+    ByChild c;
+    if (!cur || !nxt || !avail || by_child(&g, &c) < 0) {
         free(cur), free(nxt), free(avail);
         PyErr_NoMemory();
         goto fail;
@@ -206,11 +274,11 @@ static PyObject *numerators(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < n; i += BLOCK) {
         int m = n - i < BLOCK ? (int)(n - i) : BLOCK;
-        run_block(&g, depth, n_out, m, (const int64_t *)views[8].buf + i * RANKS,
+        run_block(&g, &c, depth, n_out, m, (const int64_t *)views[8].buf + i * RANKS,
                   (double *)views[9].buf + (transposed ? i * n_out : i), n, transposed, cur, nxt, avail);
     }
     Py_END_ALLOW_THREADS
-    free(cur), free(nxt), free(avail), free(g.first), free(g.clear);
+    free(cur), free(nxt), free(avail), free(c.order), free(c.in_start);
     release(views, got);
     Py_RETURN_NONE;
 fail:
