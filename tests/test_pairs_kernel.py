@@ -10,6 +10,8 @@ import pytest
 
 from bjcalc import Analysis, Rank, Rules
 from bjcalc.engine import kernels
+from bjcalc.engine.hands import PACK
+from bjcalc.engine.kernels import pairs_kernel
 from bjcalc.engine.moments import _SplitSquare
 
 needs_kernel = pytest.mark.skipif(kernels.pairs_kernel is None, reason="compiled pair tables not built")
@@ -107,3 +109,28 @@ def test_exact_moment_sums_are_the_same_both_ways(monkeypatch, rules, ups, pairs
         found.append([split_moments(analysis.engine.splits(up), pair) for up in ups
                       for pair in pairs if pair in analysis.engine.splits(up).pairs()])
     assert found[0] == found[1] and len(found[0]) > 1 and any(m != (0, 0) for m in found[0])
+
+
+@needs_kernel
+@pytest.mark.parametrize("symmetric", [True, False])
+def test_joint_tables_equal_a_sum_over_every_pair(symmetric):
+    """The compiled walk (pairs bucket by bucket) against the plain sum over every ordered pair
+    of two hands' multisets: the same multisets and the same integers, zero rows included."""
+    rng = np.random.default_rng(3 + symmetric)
+    na, nb, combos, n_out = 120, 120 if symmetric else 75, 3, 6
+    keys_a = np.unique(rng.integers(0, 4, size=(400, 10)) @ PACK)[:na]
+    keys_b = keys_a if symmetric else np.unique(rng.integers(0, 3, size=(300, 10)) @ PACK)[:nb]
+    left = rng.integers(-50, 50, size=(len(keys_a), combos, n_out))
+    right = rng.integers(-50, 50, size=(len(keys_b), combos, n_out))
+    left[::9] = 0
+    right[::11] = 0
+    found, sums = pairs_kernel.joint_tables(keys_a, keys_b, left, right, combos, n_out, int(symmetric))
+    keys = np.frombuffer(found, dtype=np.int64)
+    got = dict(zip(keys.tolist(), np.frombuffer(sums, dtype=np.int64).reshape(len(keys), combos, n_out)))
+    want: dict[int, np.ndarray] = {}
+    for i, a in enumerate(keys_a.tolist()):
+        for j, b in enumerate(keys_b.tolist()):
+            want[a + b] = want.get(a + b, 0) + left[i] * right[j]
+    assert sorted(got) == sorted(want)
+    for key, value in want.items():
+        assert np.array_equal(got[key], value), key
