@@ -251,3 +251,41 @@ def test_shoe_index_rows_from_any_column():
     assert len(index._chunks) == 1
     for start in [0, 5, len(whole)]:
         assert np.array_equal(index.rows(start), whole[start:])
+
+
+@needs_kernel
+@pytest.mark.parametrize("h17,max_cards", [(False, None), (True, None), (False, 5), (True, 3)])
+@pytest.mark.parametrize("decks", [1, 8])
+def test_projected_pass_matches_numpy_loop(h17, max_cards, decks):
+    """Shoes grouped by their counts but for one rank (one pass per group; each shoe takes the
+    group's sums with its own factors for that rank) give the numpy loop's numbers, for every
+    up card and every rank (the up card's own included), down to shoes with none of the rank
+    left; and each shoe's outcomes add up to its denominator."""
+    rng = np.random.default_rng(decks * 10 + h17)
+    for up in range(10):
+        dealer = d.compiled_dealer(up, h17, max_cards)
+        shoe = tuple(4 * decks * (4 if r == 9 else 1) - (r == up) for r in range(10))
+        depth = d.max_draws(dealer, shoe)
+        for rank in range(10):
+            removed = rng.integers(0, 3, size=(211, 10))
+            removed[:, rank] = rng.integers(0, shoe[rank] + 1, size=len(removed))  # many shoes a group
+            removed[::7, rank] = shoe[rank]  # none of the rank left
+            matrix, denominators = d.projected_numerators(dealer, shoe, removed, depth, rank)
+            slow = _numpy_float(dealer, shoe, removed, depth)
+            for i, outcome in enumerate(dealer.flat.outcomes):
+                np.testing.assert_allclose(matrix[:, i], slow[outcome], rtol=1e-13, atol=0)
+            np.testing.assert_allclose(matrix.sum(axis=1), denominators, rtol=1e-13)
+
+
+@needs_kernel
+def test_projected_pass_cut_into_parts_gives_the_same_numbers(monkeypatch):
+    dealer = d.compiled_dealer(6, False, None)
+    shoe = (32, 32, 32, 32, 32, 32, 31, 32, 32, 128)
+    rng = np.random.default_rng(5)
+    removed = rng.integers(0, 4, size=(5000, 10))
+    depth = d.max_draws(dealer, shoe)
+    monkeypatch.setattr(pools, "_PARTS", 1)
+    whole, _ = d.projected_numerators(dealer, shoe, removed, depth, 1)
+    monkeypatch.setattr(pools, "_PARTS", 3)
+    parts, _ = d.projected_numerators(dealer, shoe, removed, depth, 1)
+    assert np.array_equal(whole, parts)

@@ -286,6 +286,203 @@ fail:
     return NULL;
 }
 
+/* The pass of numerators_projected over a block of up to BLOCK projections: run_block's pass with
+ * the cards of rank `pair` left out of the products (their factors are 1), each stopping state's
+ * sum kept apart by the pair cards it holds (h, from hold[]) and the cards it drew (L = s + 1):
+ * coef[((b * (max_h + 1) + h) * n_out + o) * steps + s], unscaled. */
+MULTIVERSION
+static void run_projected_block(const Graph *g, const ByChild *c, int steps, int n_out, int n, const int64_t *left,
+                                int pair, const int32_t *hold, int max_h, double *coef, double *cur, double *nxt,
+                                double *avail)
+{
+    double count[RANKS][BLOCK];
+    int b;
+    for (b = 0; b < BLOCK; b++)
+        for (int r = 0; r < RANKS; r++)
+            count[r][b] = b < n ? (double)left[b * RANKS + r] : 0.0;
+    for (int r = 0; r < RANKS; r++)
+        for (int h = 0; h <= g->max_held; h++) {
+            double *to = avail + (size_t)(r * (g->max_held + 1) + h) * BLOCK;
+            for (b = 0; b < BLOCK; b++) {
+                double a = count[r][b] - (double)h;
+                to[b] = r == pair ? 1.0 : a > 0.0 ? a : 0.0;
+            }
+        }
+    size_t per_shoe = (size_t)n_out * (size_t)(max_h + 1) * (size_t)steps;
+    memset(coef, 0, sizeof(double) * per_shoe * BLOCK);
+    for (b = 0; b < BLOCK; b++)
+        cur[b] = 1.0;
+    for (int s = 0; s < steps; s++) {
+        const int32_t *stop = g->stop + g->node_start[s];
+        const int32_t *start = c->in_start + g->node_start[s] + s;
+        for (int i = 0; i < g->width[s]; i++) {
+            v8d acc[LANES], v, x;
+            int32_t k = start[i], end = start[i + 1];
+            if (k == end) {
+                for (b = 0; b < LANES; b++)
+                    acc[b] = (v8d){0};
+            } else {
+                int32_t e = c->order[k];
+                const double *pv = cur + (size_t)g->parent[e] * BLOCK;
+                const double *pa = avail + ((size_t)g->rank[e] * (g->max_held + 1) + g->held[e]) * BLOCK;
+                for (b = 0; b < LANES; b++) {
+                    LOAD8(v, pv + 8 * b);
+                    LOAD8(x, pa + 8 * b);
+                    acc[b] = v * x;
+                }
+                for (k++; k < end; k++) {
+                    e = c->order[k];
+                    pv = cur + (size_t)g->parent[e] * BLOCK;
+                    pa = avail + ((size_t)g->rank[e] * (g->max_held + 1) + g->held[e]) * BLOCK;
+                    for (b = 0; b < LANES; b++) {
+                        LOAD8(v, pv + 8 * b);
+                        LOAD8(x, pa + 8 * b);
+                        acc[b] += v * x;
+                    }
+                }
+            }
+            int slot = stop[i];
+            if (slot >= 0) {
+                const double *sum = (const double *)acc;
+                double *to = coef + ((size_t)hold[g->node_start[s] + i] * n_out + slot) * steps + s;
+                for (b = 0; b < n; b++)
+                    to[b * per_shoe] += sum[b];
+            } else
+                memcpy(nxt + (size_t)i * BLOCK, acc, sizeof(acc));
+        }
+        double *t = cur;
+        cur = nxt;
+        nxt = t;
+    }
+}
+
+/* numerators_projected's shoes of a block of projections, each from its projection's sums
+ * (coef, per_shoe apart) with its own factors; see there. */
+MULTIVERSION
+static void combine_block(const double *coef, int m, size_t per_shoe, const int64_t *first, const int64_t *members,
+                          const int64_t *pair_left, const int64_t *n_left, int max_h, int steps, int n_out,
+                          double *out)
+{
+    double f_pair[64], f_left[64], at[MAX_OUTCOMES * 64];
+    for (int b = 0; b < m; b++) {
+        const double *mine = coef + (size_t)b * per_shoe;
+        for (int64_t k = first[b]; k < first[b + 1]; k++) {
+            int64_t shoe = members[k];
+            /* ff(pair cards left, h), each factor at least 0 as the pass's counts are */
+            f_pair[0] = 1.0;
+            for (int h = 1; h <= max_h; h++) {
+                double a = (double)(pair_left[shoe] - (h - 1));
+                f_pair[h] = f_pair[h - 1] * (a > 0.0 ? a : 0.0);
+            }
+            /* ff(cards left - L, steps - L) for L = s + 1: the scaling of the later steps */
+            f_left[steps - 1] = 1.0;
+            for (int s = steps - 2; s >= 0; s--)
+                f_left[s] = f_left[s + 1] * (double)(n_left[shoe] - (s + 1));
+            /* by h, the block of (outcome, step) sums at once; then each outcome over the steps */
+            size_t cells = (size_t)n_out * (size_t)steps;
+            for (size_t k = 0; k < cells; k++)
+                at[k] = mine[k];
+            for (int h = 1; h <= max_h; h++) {
+                const double *row = mine + (size_t)h * cells;
+                for (size_t k = 0; k < cells; k++)
+                    at[k] += row[k] * f_pair[h];
+            }
+            for (int o = 0; o < n_out; o++) {
+                double total = 0.0;
+                for (int s = 0; s < steps; s++)
+                    total += at[(size_t)o * steps + s] * f_left[s];
+                out[(size_t)shoe * n_out + o] = total;
+            }
+        }
+    }
+}
+
+/* numerators_projected(edge_start, parent, child, rank, held, width, node_start, stop, max_width,
+ *                      max_held, depth, pair, projections, first, members, pair_left, n_left, out)
+ * numerators' results for shoes that differ from a few projections only in their cards of rank
+ * `pair`. A dealer's draws from a shoe are a product over the ranks of the cards he draws
+ * (falling factorials of the counts), so each projection's pass (the pair cards' factors left
+ * out) keeps its stopping states' sums by the pair cards held (h) and the cards drawn (L); each
+ * shoe then takes them with its own factors, ff(pair cards left, h) for the pair cards (a
+ * graph's counts held are the dealer's draws, the up card apart) and ff(cards left - L,
+ * steps - L) for the common denominator. projections: int64 (G, 10), the shoes' counts but for rank `pair`;
+ * members: int64, the shoes grouped by projection, those of projection g at first[g] ..
+ * first[g + 1] - 1 (first: int64 (G + 1,)); pair_left, n_left: int64 (n,), each shoe's cards of
+ * rank `pair` and in all; out: float64 (n, n_out), every entry filled in. */
+static PyObject *numerators_projected(PyObject *self, PyObject *args)
+{
+    PyObject *objs[14];
+    int max_width, max_held, depth, pair;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOiiiiOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5],
+                          &objs[6], &objs[7], &max_width, &max_held, &depth, &pair, &objs[8], &objs[9], &objs[10],
+                          &objs[11], &objs[12], &objs[13]))
+        return NULL;
+    Py_buffer views[14];
+    int got = 0;
+    for (; got < 14; got++)
+        if (get(objs[got], &views[got], got == 13) < 0)
+            goto fail;
+    Graph g;
+    graph_of(&g, views, max_width, max_held);
+    Py_ssize_t n_proj = views[8].len / (Py_ssize_t)(sizeof(int64_t) * RANKS);
+    Py_ssize_t n = views[11].len / (Py_ssize_t)sizeof(int64_t);
+    int n_out = n ? (int)(views[13].len / (Py_ssize_t)sizeof(double) / n) : 0;
+    if (pair < 0 || pair >= RANKS || n_out > MAX_OUTCOMES || views[9].len != (Py_ssize_t)sizeof(int64_t) * (n_proj + 1)
+        || views[10].len != (Py_ssize_t)sizeof(int64_t) * n || views[12].len != (Py_ssize_t)sizeof(int64_t) * n) {
+        PyErr_SetString(PyExc_ValueError, "numerators_projected: inconsistent arguments");
+        goto fail;
+    }
+    const int64_t *projections = views[8].buf, *first = views[9].buf, *members = views[10].buf;
+    const int64_t *pair_left = views[11].buf, *n_left = views[12].buf;
+    double *out = views[13].buf;
+    int steps = depth < g.n_steps ? depth : g.n_steps;
+    /* each state's pair cards: its parent's, and one more where the draw is one */
+    int32_t n_nodes = g.n_steps ? g.node_start[g.n_steps - 1] + g.width[g.n_steps - 1] : 0;
+    int32_t *hold = malloc(sizeof(int32_t) * ((size_t)n_nodes + 1));
+    int max_h = 0;
+    ByChild c = {NULL, NULL};
+    double *cur = malloc(sizeof(double) * BLOCK * (size_t)(max_width + 1));
+    double *nxt = malloc(sizeof(double) * BLOCK * (size_t)(max_width + 1));
+    double *avail = malloc(sizeof(double) * BLOCK * RANKS * (size_t)(max_held + 1));
+    if (!hold || !cur || !nxt || !avail || by_child(&g, &c) < 0) {
+        free(hold), free(cur), free(nxt), free(avail);
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (int s = 0; s < g.n_steps; s++)
+        for (int32_t e = g.edge_start[s]; e < g.edge_start[s + 1]; e++) {
+            int h = (s ? hold[g.node_start[s - 1] + g.parent[e]] : 0) + (g.rank[e] == pair);
+            hold[g.node_start[s] + g.child[e]] = h;
+            max_h = h > max_h ? h : max_h;
+        }
+    if (steps < 1 || steps > 64 || max_h >= 64) {
+        free(hold), free(cur), free(nxt), free(avail), free(c.order), free(c.in_start);
+        PyErr_SetString(PyExc_ValueError, "numerators_projected: a dealer graph deeper than 64 draws");
+        goto fail;
+    }
+    size_t per_shoe = (size_t)n_out * (size_t)(max_h + 1) * (size_t)steps;
+    double *coef = malloc(sizeof(double) * per_shoe * BLOCK);
+    if (!coef) {
+        free(hold), free(cur), free(nxt), free(avail), free(c.order), free(c.in_start);
+        PyErr_NoMemory();
+        goto fail;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n_proj; i += BLOCK) {
+        int m = n_proj - i < BLOCK ? (int)(n_proj - i) : BLOCK;
+        run_projected_block(&g, &c, steps, n_out, m, projections + i * RANKS, pair, hold, max_h, coef, cur, nxt,
+                            avail);
+        combine_block(coef, m, per_shoe, first + i, members, pair_left, n_left, max_h, steps, n_out, out);
+    }
+    Py_END_ALLOW_THREADS
+    free(hold), free(cur), free(nxt), free(avail), free(coef), free(c.order), free(c.in_start);
+    release(views, got);
+    Py_RETURN_NONE;
+fail:
+    release(views, got);
+    return NULL;
+}
+
 #ifdef __SIZEOF_INT128__
 typedef unsigned __int128 u128;
 
@@ -1490,6 +1687,8 @@ fail:
 
 static PyMethodDef methods[] = {
     {"numerators", numerators, METH_VARARGS, "The float dealer pass over a block of shoes."},
+    {"numerators_projected", numerators_projected, METH_VARARGS,
+     "The float dealer pass of shoes that differ in one rank's count, one pass per projection."},
     {"numerators_exact", numerators_exact, METH_VARARGS, "The exact dealer pass, 128-bit integers."},
     {"joint", joint, METH_VARARGS, "The float dealer pass of every up card at once."},
     {"joint_many", joint_many, METH_VARARGS, "The weighted joint pass of several counter's shoes at once."},

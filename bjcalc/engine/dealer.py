@@ -29,6 +29,7 @@ import numpy as np
 
 from bjcalc.cards import ACE, BLACKJACK, BUST, TEN, hard_total
 from bjcalc.engine import store
+from bjcalc.engine.hands import PACK
 from bjcalc.engine.kernels import dealer_kernel, dealer_kernel_available, exact_dealer_kernel_available
 from bjcalc.engine.pools import in_parts
 from bjcalc.engine.residues import fits_128_bits, from_residues, primes_above
@@ -546,3 +547,49 @@ def _as(array: np.ndarray, exact: bool) -> np.ndarray:
     if exact:
         return np.array(array.tolist(), dtype=object).reshape(array.shape)
     return array.astype(np.float64)
+
+
+def projected_numerators(
+    dealer: CompiledDealer, shoe: tuple[int, ...], removed: np.ndarray, depth: int, rank: int,
+    keys: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Float :func:`outcome_numerators` of the shoes ``shoe - removed[i]`` as one (shoes, outcomes
+    in ``dealer.outcomes`` order) array and their denominators, for shoes that differ mostly in
+    their cards of ``rank`` (a split's: its multisets with more pair cards out at each removal).
+    The compiled loop makes one pass per projection (the shoes' counts but for ``rank``) and
+    each shoe takes its stopping states' sums with its own factors for its cards of ``rank``
+    (``_dealer_kernel.numerators_projected``): 8 decks, a whole game's split moments made 1.43
+    million passes, now 227,000. The same numbers as :func:`outcome_numerators`, summed in
+    another order. ``keys``: the removals packed (``removed @ PACK``), where the caller has them."""
+    flat = dealer.flat
+    removed = np.asarray(removed).reshape(-1, 10)
+    # the shoes by projection (one sort): members[first[g] .. first[g + 1] - 1] share projection g
+    if keys is None and len(removed) and int(removed.max()) >= 64:  # beyond PACK's six bits a rank
+        others = removed.astype(np.int64)
+        others[:, rank] = 0
+        projected = np.unique(others, axis=0, return_inverse=True)[1].reshape(-1)
+    else:
+        if keys is None:
+            keys = removed.astype(np.int64) @ PACK
+        projected = keys - removed[:, rank].astype(np.int64) * PACK[rank]
+    members = np.argsort(projected, kind="stable")
+    ordered = projected[members]
+    new = np.empty(len(ordered), dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    first = np.append(starts, len(ordered)).astype(np.int64)
+    first_at = members[starts]
+    counts = np.asarray(shoe, dtype=np.int64)
+    left = counts[None, :] - removed[first_at]
+    projections = np.ascontiguousarray(left, dtype=np.int64)
+    pair_left = counts[rank] - removed[:, rank].astype(np.int64)
+    n_left = int(counts.sum()) - removed.sum(axis=1, dtype=np.int64)
+    matrix = np.empty((len(removed), len(flat.outcomes)), dtype=np.float64)
+    graph = (flat.edge_start, flat.parent, flat.child, flat.rank, flat.held, flat.width,
+             flat.node_start, flat.stop, flat.max_width, flat.max_held, depth, rank)
+    # each part's projections fill the rows of their own shoes
+    in_parts(lambda start, stop: dealer_kernel.numerators_projected(
+        *graph, projections[start:stop], first[start : stop + 1], members, pair_left, n_left, matrix),
+        len(first_at), 256)
+    return matrix, _denominators(n_left, depth, False)

@@ -39,10 +39,10 @@ import numpy as np
 from bjcalc.cards import BLACKJACK, BUST
 from bjcalc.engine.codes import Code
 from bjcalc.engine.context import UpcardContext
-from bjcalc.engine.dealer import exact_halves, outcome_numerators
+from bjcalc.engine.dealer import exact_halves, outcome_numerators, projected_numerators
 from bjcalc.engine.hands import PACK
 from bjcalc.engine.jointdealer import joint_dealer, joint_numerators
-from bjcalc.engine.kernels import joint_kernel_available, pairs_kernel, pairs_kernel_available
+from bjcalc.engine.kernels import dealer_kernel_available, joint_kernel_available, pairs_kernel, pairs_kernel_available
 from bjcalc.engine.pools import in_parts
 from bjcalc.engine.residues import from_residues, primes_above
 from bjcalc.engine.values import HandValues, stacked_values
@@ -522,14 +522,13 @@ class _SplitSquare:
             distinct_keys, back = _distinct_of_runs(runs)
         del runs
         removed = _unpack(distinct_keys)
-        del distinct_keys
         # exact, a composition shoe: the dealer's numerators as 128-bit halves and every sum
         # taken modulo primes, rebuilt by the Chinese remainder theorem (no Python integers per
         # multiset; the object arrays made exact mode ten times float's time)
         halves = _exact_halves(self.context, removed) if exact and model is None else None
         if halves is None:
-            dealer, denominators = _dealer_table(self.context, removed, self.codes)
-        del removed
+            dealer, denominators = _dealer_table(self.context, removed, self.codes, pair, distinct_keys)
+        del removed, distinct_keys
         back = back.reshape(-1)
         # the removals one at a time, each removal's weights over the union's multisets (zero
         # where infeasible), so that one removal's arrays are alive at a time
@@ -752,10 +751,17 @@ def _residue_sums(fixed: tuple[np.ndarray, ...], rows_in: np.ndarray, tables: li
 _DEALER_CHUNK = 1 << 16  # shoes per dealer call: bounds the pass's working arrays (int64 shoes, outcomes)
 
 
-def _dealer_table(context: UpcardContext, removed: np.ndarray, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_dealer_numerators` on the shoes ``context.shoe - removed[i]`` as one (shoes,
-    outcomes in ``codes`` order) array and the denominators, :data:`_DEALER_CHUNK` shoes at a
-    time."""
+def _dealer_table(context: UpcardContext, removed: np.ndarray, codes: np.ndarray, pair: int,
+                  keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_dealer_numerators` on the shoes ``context.shoe - removed[i]`` (``keys``: packed) as
+    one (shoes, outcomes in ``codes`` order) array and the denominators. A composition shoe in
+    float mode: one dealer pass per projection of the shoes without their ``pair`` cards
+    (:func:`~bjcalc.engine.dealer.projected_numerators`; a split's shoes differ mostly in those).
+    Otherwise :data:`_DEALER_CHUNK` shoes at a time."""
+    if context.model is None and not context.exact and dealer_kernel_available():
+        matrix, below = projected_numerators(context.dealer, context.shoe, removed, context.depth, pair, keys)
+        order = [context.dealer.flat.outcomes.index(o) for o in codes.tolist()]
+        return (matrix if order == list(range(matrix.shape[1])) else matrix[:, order]), below
     tables, denominators = [], []
     for start in range(0, max(len(removed), 1), _DEALER_CHUNK):
         numerators, below = _dealer_numerators(context, removed[start : start + _DEALER_CHUNK].astype(np.int64))
