@@ -126,7 +126,9 @@ def test_joint_tables_equal_a_sum_over_every_pair(symmetric):
     right[::11] = 0
     found, sums = pairs_kernel.joint_tables(keys_a, keys_b, left, right, combos, n_out, int(symmetric))
     keys = np.frombuffer(found, dtype=np.int64)
-    got = dict(zip(keys.tolist(), np.frombuffer(sums, dtype=np.int64).reshape(len(keys), combos, n_out)))
+    assert np.all(np.diff(keys) > 0)  # increasing
+    got = dict(zip(keys.tolist(), np.frombuffer(sums, dtype=np.int64).reshape(combos, len(keys), n_out)
+                   .transpose(1, 0, 2)))
     want: dict[int, np.ndarray] = {}
     for i, a in enumerate(keys_a.tolist()):
         for j, b in enumerate(keys_b.tolist()):
@@ -134,3 +136,30 @@ def test_joint_tables_equal_a_sum_over_every_pair(symmetric):
     assert sorted(got) == sorted(want)
     for key, value in want.items():
         assert np.array_equal(got[key], value), key
+
+
+@needs_kernel
+@pytest.mark.parametrize("rules", RULES + [Rules(decks=8)], ids=["peek", "no hole card", "limits", "8 decks"])
+def test_float_moments_are_the_same_both_ways(monkeypatch, rules):
+    """A float split's (E[Y], E[Y^2]): the weights and sums of the compiled loops
+    (``float_weights``, ``float_dots``; the dealer by projections) against numpy's (its dealer
+    shoe by shoe), to rounding, and both against exact mode's Fractions."""
+    from bjcalc.engine import moments
+    from bjcalc.engine.moments import split_moments
+
+    ups = (6,) if rules.decks == 8 else (0, 5, 6, 9)  # 8 decks: 2,2 and 3,3 against a 7, the largest
+    found = []
+    for switch in ("1", "0"):
+        monkeypatch.setenv("BJCALC_NUMPY_PAIRS", switch)
+        monkeypatch.setattr(moments, "dealer_kernel_available", lambda on=switch == "0": on)  # projections or not
+        analysis = Analysis(rules)
+        found.append([split_moments(analysis.engine.splits(up), pair) for up in ups
+                      for pair in analysis.engine.splits(up).pairs()])
+    slow, fast = np.array(found[0]), np.array(found[1])
+    assert len(fast) > 3 and np.abs(fast).max() > 0.1
+    np.testing.assert_allclose(fast, slow, rtol=1e-12, atol=1e-15)
+    if rules.decks < 8:  # exact mode: a few seconds at one or two decks
+        exact = Analysis(rules, exact=True)
+        want = np.array([[float(x) for x in split_moments(exact.engine.splits(up), pair)] for up in ups
+                         for pair in exact.engine.splits(up).pairs()])
+        np.testing.assert_allclose(fast, want, rtol=1e-12, atol=1e-15)

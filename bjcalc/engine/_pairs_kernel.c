@@ -121,6 +121,62 @@ static PyObject *table_result(Table *t, int ok)
     return out;
 }
 
+/* A filled table of joint_tables as (keys, tables) bytes with the keys in increasing order and
+ * the tables by combination: (combinations, multisets, outcomes), each combination's rows
+ * contiguous (an LSD radix sort of the entries by key, 16 bits a pass; the keys are
+ * non-negative). MemoryError where `ok` is 0 or memory runs out; frees the table. */
+static PyObject *sorted_result(Table *t, int ok, int n_combos, int n_out)
+{
+    size_t n = t->count;
+    int64_t *order = ok ? malloc(sizeof(int64_t) * (2 * n + 1)) : NULL;
+    size_t *counts = ok ? malloc(sizeof(size_t) << 16) : NULL;
+    PyObject *keys = NULL, *tables = NULL, *out = NULL;
+    if (order && counts) {
+        keys = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(sizeof(int64_t) * n));
+        tables = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(sizeof(int64_t) * t->width * n));
+    }
+    if (!order || !counts || !keys || !tables) {
+        free(order), free(counts), Py_XDECREF(keys), Py_XDECREF(tables);
+        table_free(t);
+        return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    }
+    int64_t *sorted_keys = (int64_t *)PyBytes_AS_STRING(keys), *into = (int64_t *)PyBytes_AS_STRING(tables);
+    Py_BEGIN_ALLOW_THREADS
+    int64_t *from = order, *to = order + n, top = 0;
+    for (size_t e = 0; e < n; e++) {
+        from[e] = (int64_t)e;
+        top = t->found[e] > top ? t->found[e] : top;
+    }
+    for (int shift = 0; shift < 64 && (top >> shift) > 0; shift += 16) {
+        memset(counts, 0, sizeof(size_t) << 16);
+        for (size_t e = 0; e < n; e++)
+            counts[(t->found[from[e]] >> shift) & 0xffff]++;
+        size_t at = 0;
+        for (size_t d = 0; d < (1 << 16); d++) {
+            size_t c = counts[d];
+            counts[d] = at;
+            at += c;
+        }
+        for (size_t e = 0; e < n; e++)
+            to[counts[(t->found[from[e]] >> shift) & 0xffff]++] = from[e];
+        int64_t *swap = from;
+        from = to;
+        to = swap;
+    }
+    for (size_t k = 0; k < n; k++) {
+        const int64_t *row = t->tables + (size_t)from[k] * t->width;
+        sorted_keys[k] = t->found[from[k]];
+        for (int c = 0; c < n_combos; c++)
+            memcpy(into + ((size_t)c * n + k) * n_out, row + (size_t)c * n_out, sizeof(int64_t) * n_out);
+    }
+    Py_END_ALLOW_THREADS
+    free(order), free(counts);
+    table_free(t);
+    out = PyTuple_Pack(2, keys, tables);
+    Py_DECREF(keys), Py_DECREF(tables);
+    return out;
+}
+
 /* The counts of the multiset `key` (added, zeroed, where new); NULL when out of memory. */
 static inline __attribute__((always_inline)) int64_t *counts_of(Table *t, int64_t key)
 {
@@ -309,8 +365,8 @@ static int joint_pairs(Table *t, const int64_t *keys_a, const int64_t *keys_b, c
  * keys_a (na,), keys_b (nb,): int64, the packed multisets two hands drew; left (na, n_combos,
  * n_out), right (nb, n_combos, n_out): int64, per combination c the first hand's and the second
  * hand's sums (orders times result) per multiset and dealer outcome. Returns every multiset
- * keys_a[i] + keys_b[j] (int64, in the order met) and per multiset, combination and outcome
- * sum over (i, j) of left[i, c, o] * right[j, c, o], int64 (multisets, n_combos, n_out): what
+ * keys_a[i] + keys_b[j] (int64, increasing) and per combination, multiset and outcome the
+ * sum over (i, j) of left[i, c, o] * right[j, c, o], int64 (n_combos, multisets, n_out): what
  * _SplitSquare.table's numpy version sums per outcome with bincounts, integer for integer
  * (the caller checks the sums stay below 2^53). ``symmetric``: the two hands are the same
  * states (keys_a is keys_b), and each unordered pair {i, j} is visited once, adding both
@@ -383,7 +439,7 @@ static PyObject *joint_tables(PyObject *self, PyObject *args)
         t.tables[k] = (int64_t)sum;
     }
     Py_END_ALLOW_THREADS
-    PyObject *out = table_result(&t, ok);
+    PyObject *out = sorted_result(&t, ok, n_combos, n_out);
     free(live_a), free(live_b), free(left_d), free(right_d), free(order_a), free(start_a);
     if (!symmetric)
         free(order_b), free(start_b);
@@ -527,10 +583,152 @@ done:
     return result;
 }
 
+static void release_views(Py_buffer *views, int got)
+{
+    for (int k = 0; k < got; k++)
+        PyBuffer_Release(&views[k]);
+}
+
+/* float_weights(dealer, denominators, at, feasible, sizes, rows, ff, per_size, before, out)
+ * The weights of _SplitSquare._dots in float mode at one removal: each feasible multiset's
+ * dealer[at[i], o] x prod_r ff[r, rows[feasible[i], r]] / per_size[sizes[feasible[i]]] /
+ * denominators[at[i]] / before (the chance of its cards in one order and of the dealer's
+ * outcome after them), in numpy's order of operations. dealer: float64 (S, n_out);
+ * denominators: float64 (S,); at, feasible: int64 (F,); sizes: int64 (U,); rows: int8 (U, 10);
+ * ff: float64 (10, D); per_size: float64 (K,); out: float64 (F, n_out). */
+static PyObject *float_weights(PyObject *self, PyObject *args)
+{
+    PyObject *objs[9];
+    double before;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOdO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5], &objs[6],
+                          &objs[7], &before, &objs[8]))
+        return NULL;
+    Py_buffer views[9];
+    int got = 0;
+    for (; got < 9; got++)
+        if (PyObject_GetBuffer(objs[got], &views[got], PyBUF_C_CONTIGUOUS | (got == 8 ? PyBUF_WRITABLE : 0)) < 0)
+            goto fail;
+    const double *dealer = views[0].buf, *denominators = views[1].buf, *ff = views[6].buf, *per_size = views[7].buf;
+    const int64_t *at = views[2].buf, *feasible = views[3].buf, *sizes = views[4].buf;
+    const int8_t *rows = views[5].buf;
+    double *out = views[8].buf;
+    Py_ssize_t S = views[1].len / (Py_ssize_t)sizeof(double), F = views[2].len / (Py_ssize_t)sizeof(int64_t);
+    Py_ssize_t U = views[4].len / (Py_ssize_t)sizeof(int64_t);
+    Py_ssize_t n_out = S ? views[0].len / (Py_ssize_t)sizeof(double) / S : 0;
+    Py_ssize_t D = views[6].len / (Py_ssize_t)sizeof(double) / 10, K = views[7].len / (Py_ssize_t)sizeof(double);
+    int ok = views[0].len == (Py_ssize_t)sizeof(double) * S * n_out && views[3].len == views[2].len
+             && views[5].len == U * 10 && views[8].len == (Py_ssize_t)sizeof(double) * F * n_out;
+    Py_BEGIN_ALLOW_THREADS /* the checks too: other threads run Python meanwhile */
+    for (Py_ssize_t i = 0; ok && i < F; i++) {
+        ok = at[i] >= 0 && at[i] < S && feasible[i] >= 0 && feasible[i] < U && sizes[feasible[i]] >= 0
+             && sizes[feasible[i]] < K;
+        for (int r = 0; ok && r < 10; r++)
+            ok = rows[feasible[i] * 10 + r] >= 0 && rows[feasible[i] * 10 + r] < D;
+    }
+    for (Py_ssize_t i = 0; ok && i < F; i++) { /* the ranks' product in rank order, then the divisions */
+        const int8_t *row = rows + feasible[i] * 10;
+        double p = ff[row[0]];
+        for (int r = 1; r < 10; r++)
+            p = p * ff[r * D + row[r]];
+        p = p / per_size[sizes[feasible[i]]] / denominators[at[i]];
+        p = p / before;
+        for (Py_ssize_t o = 0; o < n_out; o++)
+            out[i * n_out + o] = dealer[at[i] * n_out + o] * p;
+    }
+    Py_END_ALLOW_THREADS
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "float_weights: inconsistent array sizes or values out of range");
+        goto fail;
+    }
+    release_views(views, got);
+    Py_RETURN_NONE;
+fail:
+    release_views(views, got);
+    return NULL;
+}
+
+/* float_dots(weights, rows_in, tables, out)
+ * _SplitSquare._dots in float mode: per table and dealer outcome, the sum over the table's rows
+ * of weight x entry (rows_in[j]: the row of weights of table row j, -1 for none), in one pass
+ * over the rows where numpy made a gather, a transpose and a product per group of tables.
+ * weights: float64 (F, n_out); rows_in: int64 (m,); tables: int64 (m, n_out) each; out:
+ * float64 (tables, n_out). */
+static PyObject *float_dots(PyObject *self, PyObject *args)
+{
+    PyObject *objs[3], *sequence = NULL;
+    if (!PyArg_ParseTuple(args, "OOOO", &objs[0], &objs[1], &sequence, &objs[2]))
+        return NULL;
+    PyObject *fast = PySequence_Fast(sequence, "float_dots: tables must be a sequence");
+    if (!fast)
+        return NULL;
+    Py_ssize_t n_tables = PySequence_Fast_GET_SIZE(fast);
+    Py_buffer views[3], *table_views = PyMem_Calloc((size_t)n_tables + 1, sizeof(Py_buffer));
+    const int64_t **tables = PyMem_Calloc((size_t)n_tables + 1, sizeof(int64_t *));
+    int got = 0, got_tables = 0;
+    PyObject *result = NULL;
+    if (!table_views || !tables) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (; got < 3; got++)
+        if (PyObject_GetBuffer(objs[got], &views[got], PyBUF_C_CONTIGUOUS | (got == 2 ? PyBUF_WRITABLE : 0)) < 0)
+            goto done;
+    for (; got_tables < n_tables; got_tables++) {
+        if (PyObject_GetBuffer(PySequence_Fast_GET_ITEM(fast, got_tables), &table_views[got_tables],
+                               PyBUF_C_CONTIGUOUS) < 0)
+            goto done;
+        tables[got_tables] = table_views[got_tables].buf;
+    }
+    const double *weights = views[0].buf;
+    const int64_t *rows_in = views[1].buf;
+    double *out = views[2].buf;
+    Py_ssize_t m = views[1].len / (Py_ssize_t)sizeof(int64_t);
+    Py_ssize_t n_out = n_tables ? views[2].len / (Py_ssize_t)sizeof(double) / n_tables : 0;
+    Py_ssize_t F = n_out ? views[0].len / (Py_ssize_t)sizeof(double) / n_out : 0;
+    int ok = n_tables > 0 && n_out > 0 && views[0].len == (Py_ssize_t)sizeof(double) * F * n_out
+             && views[2].len == (Py_ssize_t)sizeof(double) * n_tables * n_out;
+    for (Py_ssize_t t = 0; ok && t < n_tables; t++)
+        ok = table_views[t].len == (Py_ssize_t)sizeof(int64_t) * m * n_out;
+    Py_BEGIN_ALLOW_THREADS /* the checks too: other threads run Python meanwhile */
+    for (Py_ssize_t j = 0; ok && j < m; j++)
+        ok = rows_in[j] >= -1 && rows_in[j] < F;
+    for (Py_ssize_t k = 0; ok && k < n_tables * n_out; k++)
+        out[k] = 0.0;
+    for (Py_ssize_t j = 0; ok && j < m; j++) {
+        const Py_ssize_t i = rows_in[j];
+        if (i < 0)
+            continue;
+        const double *w = weights + i * n_out;
+        for (Py_ssize_t t = 0; t < n_tables; t++) {
+            const int64_t *v = tables[t] + j * n_out;
+            double *sum = out + t * n_out;
+            for (Py_ssize_t o = 0; o < n_out; o++)
+                sum[o] += w[o] * (double)v[o];
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "float_dots: inconsistent array sizes or values out of range");
+        goto done;
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    release_views(views, got);
+    for (int t = 0; t < got_tables; t++)
+        PyBuffer_Release(&table_views[t]);
+    PyMem_Free(table_views);
+    PyMem_Free((void *)tables);
+    Py_DECREF(fast);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"sign_tables", sign_tables, METH_VARARGS, "A split's two hands' sign tables, by the multiset both drew."},
     {"joint_tables", joint_tables, METH_VARARGS, "Two split hands' product tables, by the multiset both drew."},
     {"residue_dots", residue_dots, METH_VARARGS, "An exact split moment's sums modulo primes (see _residue_dots)."},
+    {"float_weights", float_weights, METH_VARARGS, "A float split moment's weights at one removal (see _dots)."},
+    {"float_dots", float_dots, METH_VARARGS, "A float split moment's sums, per table and outcome (see _dots)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -50,23 +50,25 @@ from bjcalc.errors import InvalidShoeError
 from bjcalc.numbers import falling
 
 _CHARLIE = 24  # the "kind" of a Charlie hand; other kinds: its total 4..21, or BUST (22)
+_ONE_MORE = np.eye(10, dtype=np.int64)[None, :, :]  # a hand's counts plus one card of each rank
 
 
-def terminal_states(
-    solved, pair: int, rules, first: int | None = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+_STAND, _HIT, _DOUBLE = int(Code.STAND), int(Code.HIT), int(Code.DOUBLE)  # compared with int8 decisions
+
+
+def terminal_states(solved, pair: int, rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The terminal states of one split hand under its decisions: (cards, bet, kind, count of
-    orders), duplicates merged. ``cards`` include the pair card. ``first``: count only the
-    orders whose first draw (the hand's second card) is of that rank."""
+    orders), duplicates merged. ``cards`` include the pair card. The counts are two columns:
+    every order, and only the orders whose first draw (the hand's second card) is of the
+    pair's rank (zero for the states no such order reaches). One walk over the hand's layers
+    for both, each layer's drawing hands and ranks at once."""
     layers = solved.layers
-    counts_in = [np.zeros(len(c), dtype=np.int64) for c in layers.counts]
-    if first is None:
-        counts_in[0][0] = 1
-    else:
-        child = int(layers.children[0][0, first])
-        if child < 0:  # pragma: no cover - a one-card hand cannot bust
-            raise AssertionError("a second card busted a split hand")
-        counts_in[1][child] = 1
+    counts_in = [np.zeros((len(c), 2), dtype=np.int64) for c in layers.counts]
+    counts_in[0][0, 0] = 1
+    child = int(layers.children[0][0, pair])
+    if child < 0:  # pragma: no cover - a one-card hand cannot bust
+        raise AssertionError("a second card busted a split hand")
+    counts_in[1][child, 1] = 1
     cards, bets, kinds, ways = [], [], [], []
 
     def kind_of(hands: np.ndarray, totals: np.ndarray) -> np.ndarray:
@@ -76,44 +78,44 @@ def terminal_states(
 
     for k, hands in enumerate(layers.counts):
         ways_here = counts_in[k]
-        live = ways_here > 0
+        live = ways_here[:, 0] > 0  # the paired orders are some of all the orders
         decision = solved.decision[k]
-        standing = live & (decision == Code.STAND)
+        standing = live & (decision == _STAND)
         if standing.any():
             cards.append(hands[standing])
             bets.append(np.ones(int(standing.sum()), dtype=np.int64))
             kinds.append(kind_of(hands[standing], layers.totals[k][standing]))
             ways.append(ways_here[standing])
-        for action, bet in ((Code.HIT, 1), (Code.DOUBLE, 2)):
+        for action, bet in ((_HIT, 1), (_DOUBLE, 2)):
             drawing = live & (decision == action)
             if not drawing.any():
                 continue
+            # every drawing hand and every rank at once: (hands, ranks) children and counts
             rows = np.flatnonzero(drawing)
-            for rank in range(10):
-                child = layers.children[k][rows, rank]
-                drawn = hands[rows].copy()
-                drawn[:, rank] += 1
-                bust = child < 0
-                if bust.any():
-                    cards.append(drawn[bust])
-                    bets.append(np.full(int(bust.sum()), bet, dtype=np.int64))
-                    kinds.append(np.full(int(bust.sum()), BUST, dtype=np.int64))
-                    ways.append(ways_here[rows[bust]])
-                ok = ~bust
-                if not ok.any():
-                    continue
-                if action == Code.HIT:
-                    np.add.at(counts_in[k + 1], child[ok], ways_here[rows[ok]])
-                else:
-                    cards.append(drawn[ok])
-                    bets.append(np.full(int(ok.sum()), 2, dtype=np.int64))
-                    kinds.append(kind_of(drawn[ok], layers.totals[k + 1][child[ok]]))
-                    ways.append(ways_here[rows[ok]])
+            child_of = layers.children[k][rows]
+            drawn = (hands[rows][:, None, :] + _ONE_MORE).astype(hands.dtype, copy=False)
+            ways_drawn = np.broadcast_to(ways_here[rows][:, None, :], child_of.shape + (2,))
+            bust = child_of < 0
+            if bust.any():
+                cards.append(drawn[bust])
+                bets.append(np.full(int(bust.sum()), bet, dtype=np.int64))
+                kinds.append(np.full(int(bust.sum()), BUST, dtype=np.int64))
+                ways.append(ways_drawn[bust])
+            ok = ~bust
+            if not ok.any():
+                continue
+            if action == _HIT:
+                np.add.at(counts_in[k + 1], child_of[ok], ways_drawn[ok])
+            else:
+                cards.append(drawn[ok])
+                bets.append(np.full(int(ok.sum()), 2, dtype=np.int64))
+                kinds.append(kind_of(drawn[ok], layers.totals[k + 1][child_of[ok]]))
+                ways.append(ways_drawn[ok])
     cards_all = np.concatenate(cards)
     bets_all, kinds_all, ways_all = np.concatenate(bets), np.concatenate(kinds), np.concatenate(ways)
     key = (cards_all @ PACK) * 64 + bets_all * 32 + kinds_all
     unique, first_at, inverse = np.unique(key, return_index=True, return_inverse=True)
-    merged = np.zeros(len(unique), dtype=np.int64)
+    merged = np.zeros((len(unique), 2), dtype=np.int64)
     np.add.at(merged, inverse.reshape(-1), ways_all)
     return cards_all[first_at], bets_all[first_at], kinds_all[first_at], merged
 
@@ -133,19 +135,18 @@ class _HandSums:
 
 
 def _hand_sums(solved, pair: int, context: UpcardContext, codes: np.ndarray) -> _HandSums:
-    rules = context.rules
-    parts = {"free": terminal_states(solved, pair, rules), "paired": terminal_states(solved, pair, rules, pair)}
-    keys_all = np.unique(np.concatenate([cards @ PACK for cards, *_ in parts.values()]))
-    value, square = {}, {}
+    cards, bets, kinds, ways = terminal_states(solved, pair, context.rules)
+    keys_all, at = np.unique(cards @ PACK, return_inverse=True)  # the paired orders' states are among these
+    at = at.reshape(-1)
     rows = np.zeros((len(keys_all), 10), dtype=np.int64)
-    for name, (cards, bets, kinds, ways) in parts.items():
-        phi = _results(context, bets, kinds, codes)  # (states, outcomes)
-        at = np.searchsorted(keys_all, cards @ PACK)
-        rows[at] = cards
+    rows[at] = cards
+    phi = _results(context, bets, kinds, codes)  # (states, outcomes)
+    value, square = {}, {}
+    for column, name in enumerate(("free", "paired")):
         v = np.zeros((len(keys_all), len(codes)), dtype=np.int64)
         s = np.zeros_like(v)
-        np.add.at(v, at, ways[:, None] * phi)
-        np.add.at(s, at, ways[:, None] * phi * phi)
+        np.add.at(v, at, ways[:, column, None] * phi)
+        np.add.at(s, at, ways[:, column, None] * phi * phi)
         value[name], square[name] = v, s
     rows[:, pair] -= 1  # the hand's pair card is already out of the shoe
     return _HandSums(keys_all - PACK[pair], rows, value, square)
@@ -363,12 +364,9 @@ class _SplitSquare:
         blackjack that takes only the original bet takes it once (-1)."""
         context = self.context
         solved = self.splitter.hand_values(self.pair, r)
-        cards, bets, kinds, ways = terminal_states(solved, self.pair, context.rules)
-        if no_resplit:  # less the orders that start with a pair card (their states are among these)
-            key = lambda c, b, k: (c @ PACK) * 64 + b * 32 + k  # noqa: E731 - terminal_states' own key
-            p_cards, p_bets, p_kinds, p_ways = terminal_states(solved, self.pair, context.rules, self.pair)
-            ways = ways.copy()
-            np.subtract.at(ways, np.searchsorted(key(cards, bets, kinds), key(p_cards, p_bets, p_kinds)), p_ways)
+        cards, bets, kinds, both = terminal_states(solved, self.pair, context.rules)
+        # every order, or (no_resplit) less the orders that start with a pair card
+        ways = both[:, 0] - both[:, 1] if no_resplit else both[:, 0]
         phi = _results(context, bets, kinds, self.codes)
         extra = np.zeros(len(self.codes), dtype=np.int64)
         if not context.peeked and context.bj_rank is not None and context.split_loss == 0:
@@ -434,14 +432,11 @@ class _SplitSquare:
         found, sums = pairs_kernel.joint_tables(
             np.ascontiguousarray(first.keys, dtype=np.int64), np.ascontiguousarray(second.keys, dtype=np.int64),
             left, right, len(combos), n_out, int(s == t))
+        # the keys come sorted and each combination's rows contiguous: views of the loop's bytes
         keys = np.frombuffer(found, dtype=np.int64)
-        order = np.argsort(keys)
-        keys = keys[order]
-        # each combination's rows gathered straight from the loop's bytes: no sorted copy of
-        # every combination at once (2,2 against a 7: a table of 23 MB)
-        tables = np.frombuffer(sums, dtype=np.int64).reshape(len(order), len(combos), n_out)
+        tables = np.frombuffer(sums, dtype=np.int64).reshape(len(combos), len(keys), n_out)
         for c, (a, b) in enumerate(combos):
-            self.tables["joint", a, s, b, t] = (keys, tables[:, c, :].take(order, axis=0))
+            self.tables["joint", a, s, b, t] = (keys, tables[c])
 
     def pair_index(self, s: int, t: int) -> tuple[np.ndarray, np.ndarray]:
         """The multisets two hands (played as at removals ``s`` and ``t``) draw together: their
@@ -555,8 +550,6 @@ class _SplitSquare:
             if halves is not None:
                 self._residue_dots(r, halves[at_r], idx, rows, sizes, len(union), groups, at, wanted, dots)
                 continue
-            part = dealer[at_r]
-            denominator = denominators[at_r]
             shoe = self.shoe(r)
             n_r = int(shoe.sum()) - hidden  # the cards left
             # a counter's shoe: the dealer's numerators carry the weight of every card drawn
@@ -564,6 +557,15 @@ class _SplitSquare:
             # the cards drawn before the hands, they are the chances given those
             before = 1 if model is None else model.weights(np.array([self.context.base + model.code_of(self.out(r))]),
                                                             exact)[0]
+            if not exact and pairs_kernel_available():
+                deepest = int(rows.max(initial=0)) + 1
+                ff = np.array([[float(falling(s, m)) for m in range(deepest)] for s in shoe.tolist()])
+                per_size = np.array([float(falling(n_r, k)) for k in range(int(sizes.max()) + 1)])
+                self._kernel_dots(r, (dealer, denominators, at_r, idx, sizes, rows, ff, per_size, float(before)),
+                                  len(union), groups, at, wanted, dots)
+                continue
+            part = dealer[at_r]
+            denominator = denominators[at_r]
             if exact:
                 present = sorted(set(sizes[idx].tolist()))
                 scale = math.lcm(*(falling(n_r, k + depth) for k in present)) if len(idx) else 1
@@ -666,6 +668,31 @@ class _SplitSquare:
         for (name, only), found in residues.items():
             value = int(from_residues(np.array([[x] for x in found], dtype=np.int64), primes)[0])
             dots[r, name, only] = Fraction(value - product if 2 * value > product else value, scale)
+
+    def _kernel_dots(self, r: int, weighing: tuple, size: int, groups: list[tuple[np.ndarray, list[tuple]]],
+                     at: dict[tuple, np.ndarray], wanted: dict[tuple[int, tuple], set[int | None]],
+                     dots: dict[tuple[int, tuple, int | None], Any]) -> None:
+        """:meth:`_dots` in float mode by the compiled loops: each feasible multiset's weights
+        (``_pairs_kernel.float_weights``; ``weighing``: the dealer's numerators and denominators
+        and each multiset's row among them, the feasible multisets of the union, the union's
+        sizes and counts, the falling factorials of R_r's ranks and of its size, the weight of
+        the cards before), then every table's sum per outcome in one pass over its rows
+        (``float_dots``)."""
+        feasible = weighing[3]
+        weights = np.empty((len(feasible), len(self.codes)))
+        pairs_kernel.float_weights(*(np.ascontiguousarray(a) for a in weighing[:8]), weighing[8], weights)
+        where = np.full(size, -1, dtype=np.int64)
+        where[feasible] = np.arange(len(feasible))
+        for _, names in groups:
+            names = [name for name in names if (r, name) in wanted]
+            if not names:
+                continue
+            sums = np.empty((len(names), len(self.codes)))
+            pairs_kernel.float_dots(weights, where[at[names[0]]],
+                                    [np.ascontiguousarray(self.table(name)[1], dtype=np.int64) for name in names], sums)
+            for t, name in enumerate(names):
+                for only in wanted[r, name]:
+                    dots[r, name, only] = float(sums[t].sum() if only is None else sums[t][self.codes == only].sum())
 
     def _dots(self, r: int, w: np.ndarray, feasible: np.ndarray, size: int,
               groups: list[tuple[np.ndarray, list[tuple]]], at: dict[tuple, np.ndarray],
