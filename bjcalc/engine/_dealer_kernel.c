@@ -288,12 +288,14 @@ fail:
 
 /* The pass of numerators_projected over a block of up to BLOCK projections: run_block's pass with
  * the cards of rank `pair` left out of the products (their factors are 1), each stopping state's
- * sum kept apart by the pair cards it holds (h, from hold[]) and the cards it drew (L = s + 1):
- * coef[((b * (max_h + 1) + h) * n_out + o) * steps + s], unscaled. */
+ * sum kept apart by the pair cards it holds (h, from hold[]) and the cards it drew (L = s + 1),
+ * unscaled: summed in lanes[(((h * n_out + o) * steps + s) * BLOCK + b] (a block's shoes side by
+ * side, as the pass's), then laid out by shoe, coef[((b * (max_h + 1) + h) * n_out + o) * steps
+ * + s]. */
 MULTIVERSION
 static void run_projected_block(const Graph *g, const ByChild *c, int steps, int n_out, int n, const int64_t *left,
-                                int pair, const int32_t *hold, int max_h, double *coef, double *cur, double *nxt,
-                                double *avail)
+                                int pair, const int32_t *hold, int max_h, double *coef, double *lanes, double *cur,
+                                double *nxt, double *avail)
 {
     double count[RANKS][BLOCK];
     int b;
@@ -309,7 +311,7 @@ static void run_projected_block(const Graph *g, const ByChild *c, int steps, int
             }
         }
     size_t per_shoe = (size_t)n_out * (size_t)(max_h + 1) * (size_t)steps;
-    memset(coef, 0, sizeof(double) * per_shoe * BLOCK);
+    memset(lanes, 0, sizeof(double) * per_shoe * BLOCK); /* by cell, the block's shoes side by side */
     for (b = 0; b < BLOCK; b++)
         cur[b] = 1.0;
     for (int s = 0; s < steps; s++) {
@@ -343,10 +345,12 @@ static void run_projected_block(const Graph *g, const ByChild *c, int steps, int
             }
             int slot = stop[i];
             if (slot >= 0) {
-                const double *sum = (const double *)acc;
-                double *to = coef + ((size_t)hold[g->node_start[s] + i] * n_out + slot) * steps + s;
-                for (b = 0; b < n; b++)
-                    to[b * per_shoe] += sum[b];
+                double *to = lanes + (((size_t)hold[g->node_start[s] + i] * n_out + slot) * steps + s) * BLOCK;
+                for (b = 0; b < LANES; b++) {
+                    LOAD8(v, to + 8 * b);
+                    v += acc[b];
+                    memcpy(to + 8 * b, &v, sizeof(v8d));
+                }
             } else
                 memcpy(nxt + (size_t)i * BLOCK, acc, sizeof(acc));
         }
@@ -354,6 +358,9 @@ static void run_projected_block(const Graph *g, const ByChild *c, int steps, int
         cur = nxt;
         nxt = t;
     }
+    for (b = 0; b < n; b++) /* each shoe's cells together, for combine_block */
+        for (size_t k = 0; k < per_shoe; k++)
+            coef[(size_t)b * per_shoe + k] = lanes[k * BLOCK + b];
 }
 
 /* numerators_projected's shoes of a block of projections, each from its projection's sums
@@ -461,8 +468,9 @@ static PyObject *numerators_projected(PyObject *self, PyObject *args)
         goto fail;
     }
     size_t per_shoe = (size_t)n_out * (size_t)(max_h + 1) * (size_t)steps;
-    double *coef = malloc(sizeof(double) * per_shoe * BLOCK);
-    if (!coef) {
+    double *coef = malloc(sizeof(double) * per_shoe * BLOCK), *lanes = malloc(sizeof(double) * per_shoe * BLOCK);
+    if (!coef || !lanes) {
+        free(coef), free(lanes);
         free(hold), free(cur), free(nxt), free(avail), free(c.order), free(c.in_start);
         PyErr_NoMemory();
         goto fail;
@@ -470,12 +478,12 @@ static PyObject *numerators_projected(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < n_proj; i += BLOCK) {
         int m = n_proj - i < BLOCK ? (int)(n_proj - i) : BLOCK;
-        run_projected_block(&g, &c, steps, n_out, m, projections + i * RANKS, pair, hold, max_h, coef, cur, nxt,
-                            avail);
+        run_projected_block(&g, &c, steps, n_out, m, projections + i * RANKS, pair, hold, max_h, coef, lanes, cur,
+                            nxt, avail);
         combine_block(coef, m, per_shoe, first + i, members, pair_left, n_left, max_h, steps, n_out, out);
     }
     Py_END_ALLOW_THREADS
-    free(hold), free(cur), free(nxt), free(avail), free(coef), free(c.order), free(c.in_start);
+    free(hold), free(cur), free(nxt), free(avail), free(coef), free(lanes), free(c.order), free(c.in_start);
     release(views, got);
     Py_RETURN_NONE;
 fail:
