@@ -897,6 +897,26 @@ def split_chances(splitter, pair: int) -> tuple[Any, Any, Any, bool] | None:
     return w, p, lo, whole
 
 
+_FORMS: dict[tuple, tuple[_Form, _Form]] = {}  # _forms' results, by what they depend on (bounded)
+_FORMS_KEPT = 512
+
+
+def _forms(solver: _SplitSquare) -> tuple[_Form, _Form]:
+    """The linear forms of a split's E[Y] and E[Y^2] (``solver.mean(0, 2, 1)`` and
+    ``solver.square(0, 2, 1)``). They depend only on the hands allowed and on the chances
+    ``q(r)`` and ``rho(r)`` at each removal, which most up cards share for one pair (a
+    composition shoe: the pair's cards and the cards left), so each is worked out once for them
+    and kept (the recursion's dict algebra was a tenth of the variance's Python)."""
+    removals = range(solver.most)
+    key = (solver.most, tuple(solver.q(r) for r in removals), tuple(solver.rho(r) for r in removals))
+    found = _FORMS.get(key)
+    if found is None:
+        if len(_FORMS) >= _FORMS_KEPT:
+            _FORMS.clear()
+        found = _FORMS[key] = (solver.mean(0, 2, 1), solver.square(0, 2, 1))
+    return found
+
+
 def split_moments(splitter, pair: int) -> tuple[Any, Any]:
     """(E[Y], E[Y^2]) of the total result ``Y`` of splitting ``pair``, resplitting as the
     rules allow, for the splitter's post-split strategy, in the frame of its ``value``.
@@ -919,7 +939,7 @@ def split_moments(splitter, pair: int) -> tuple[Any, Any]:
     for p, left in cases:
         solver = _SplitSquare(splitter, pair, left)
         weight = p if context.exact else float(p)
-        first, total = solver.mean(0, 2, 1), solver.square(0, 2, 1)
+        first, total = _forms(solver)
         m, s2, at_bj = solver.evaluate((first, None), (total, None), (first, BLACKJACK))
         if not context.peeked and context.bj_rank is not None and context.split_loss == 0:
             # the original bet is lost to a dealer blackjack even when split bets are returned:
