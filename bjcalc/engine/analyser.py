@@ -79,8 +79,9 @@ class Engine:
         decisions at every removal (solving them, where not yet solved)."""
         up = splitter.context.up
         assert splitter.context is self.context(up), "a splitter of another engine"
-        plays = hashlib.blake2b(repr((splitter.limit(pair), splitter.removals(pair))).encode())
-        for removed in splitter.removals(pair):
+        alike = splitter.plays_alike(pair)  # then the first removal's decisions are every removal's
+        plays = hashlib.blake2b(repr((splitter.limit(pair), splitter.removals(pair), alike)).encode())
+        for removed in splitter.removals(pair)[: 1 if alike else None]:
             for decision in splitter.hand_values(pair, removed).decision:
                 plays.update(decision.astype(np.int8).tobytes())
         return up, pair, plays.digest()

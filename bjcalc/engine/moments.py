@@ -308,7 +308,10 @@ class _SplitSquare:
     # evaluating the named expectations
     def plays(self, r: int) -> int:
         """The first removal whose split hands are played as at removal ``r`` (most post-split
-        strategies play alike at every removal: their terminal states are shared)."""
+        strategies play alike at every removal: their terminal states are shared; where one pass
+        solved every removal's alike, the splitter's first removal, without comparing them)."""
+        if r not in self.play_ids and self.splitter.plays_alike(self.pair):  # no need to compare them
+            self.play_ids[r] = self.splitter.removals(self.pair)[0]
         if r not in self.play_ids:
             mine = self.splitter.hand_values(self.pair, r).decision
             same = [s for s in sorted(self.play_ids) if self.play_ids[s] == s and all(

@@ -265,6 +265,12 @@ class SplitSolver:
         done when a value is first asked for)."""
         self._hands(pair)
 
+    def plays_alike(self, pair: int) -> bool:
+        """Whether the split hands of ``pair`` are played alike at every removal the recursion
+        visits (one pass with fixed decisions solved them all, as for CDZ- or a chart)."""
+        self._hands(pair)
+        return pair in self._play_keys
+
     def hand_values(self, pair: int, removed: int) -> HandValues:
         """The split-hand graph evaluated on the shoe without the other pair card and
         ``removed`` further pair cards (with replacement, on the one shoe)."""
