@@ -163,3 +163,27 @@ def test_float_moments_are_the_same_both_ways(monkeypatch, rules):
         want = np.array([[float(x) for x in split_moments(exact.engine.splits(up), pair)] for up in ups
                          for pair in exact.engine.splits(up).pairs()])
         np.testing.assert_allclose(fast, want, rtol=1e-12, atol=1e-15)
+
+
+@needs_kernel
+@pytest.mark.parametrize("rules", RULES, ids=["peek", "no hole card", "limits"])
+def test_terminal_states_are_the_same_both_ways(monkeypatch, rules):
+    """A split hand's terminal states (cards, bet, kind, both counts of orders): the compiled
+    walk against numpy's, array for array, Charlie and card limits included."""
+    from bjcalc.engine.moments import terminal_states
+
+    analysis = Analysis(rules)
+    checked = 0
+    for up in range(10):
+        splitter = analysis.engine.splits(up)
+        for pair in splitter.pairs():
+            solved = splitter.hand_values(pair, 0)
+            found = []
+            for switch in ("1", "0"):
+                monkeypatch.setenv("BJCALC_NUMPY_PAIRS", switch)
+                found.append(terminal_states(solved, pair, rules))
+            for slow, fast in zip(*found):
+                assert np.array_equal(slow, fast), (up, pair)
+            assert found[1][3][:, 1].sum() > 0  # some orders start with a pair card
+            checked += 1
+    assert checked > 20

@@ -723,10 +723,104 @@ done:
     return result;
 }
 
+/* terminal_walk(counts, children, starts, totals, decisions, pair, charlie, codes, kinds) -> bytes
+ * The terminal states of one split hand under its decisions (moments.terminal_states): the
+ * walk down the hand's layers with two counts of orders per hand, every order and those whose
+ * first draw is of rank `pair`. counts: int64 (rows, 10), every layer's hands stacked;
+ * children: int64 (rows, 10), the child's row in the next layer, -1 where the draw busts;
+ * starts: int64 (layers + 1,); totals: int64 (rows,); decisions: int64 (rows,); charlie: the
+ * cards at which a hand is a Charlie (0: none); codes: (stand, hit, double); kinds: (bust,
+ * Charlie). Returns one record of five int64 per state reached (the same state may recur):
+ * its cards packed six bits a rank, bet (1, 2), kind (its total, bust or Charlie), and its two
+ * counts of orders. */
+static PyObject *terminal_walk(PyObject *self, PyObject *args)
+{
+    PyObject *objs[5];
+    int pair, charlie, stand, hit, dbl, bust_kind, charlie_kind;
+    if (!PyArg_ParseTuple(args, "OOOOOii(iii)(ii)", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &pair, &charlie,
+                          &stand, &hit, &dbl, &bust_kind, &charlie_kind))
+        return NULL;
+    Py_buffer views[5];
+    int got = 0;
+    for (; got < 5; got++)
+        if (PyObject_GetBuffer(objs[got], &views[got], PyBUF_C_CONTIGUOUS) < 0) {
+            release_views(views, got);
+            return NULL;
+        }
+    const int64_t *counts = views[0].buf, *children = views[1].buf, *starts = views[2].buf, *totals = views[3].buf;
+    const int64_t *decisions = views[4].buf;
+    Py_ssize_t rows = views[3].len / (Py_ssize_t)sizeof(int64_t), n_layers = views[2].len / (Py_ssize_t)sizeof(int64_t) - 1;
+    int ok = rows > 0 && n_layers > 1 && views[0].len == views[1].len && views[0].len == (Py_ssize_t)sizeof(int64_t) * rows * 10
+             && views[4].len == views[3].len && starts[0] == 0 && starts[n_layers] == rows && pair >= 0 && pair < 10;
+    for (Py_ssize_t k = 0; ok && k < n_layers; k++)
+        ok = starts[k] <= starts[k + 1];
+    for (Py_ssize_t k = 0; ok && k < n_layers; k++) /* a child is a row of the next layer */
+        for (Py_ssize_t i = starts[k] * 10; ok && i < starts[k + 1] * 10; i++)
+            ok = children[i] < 0 || (k + 1 < n_layers && children[i] < starts[k + 2] - starts[k + 1]);
+    for (Py_ssize_t i = 0; ok && i < rows * 10; i++)
+        ok = counts[i] >= 0 && counts[i] < 63;
+    if (!ok) {
+        release_views(views, got);
+        PyErr_SetString(PyExc_ValueError, "terminal_walk: inconsistent arrays");
+        return NULL;
+    }
+    int64_t *ways = calloc((size_t)rows * 2, sizeof(int64_t));
+    size_t room = 1024, n = 0;
+    int64_t *out = malloc(sizeof(int64_t) * 5 * room);
+    ok = ways && out;
+    if (ok) {
+        ways[0] = 1; /* every order starts from the pair card alone */
+        if (children[pair] >= 0)
+            ways[2 * (starts[1] + children[pair]) + 1] = 1; /* the orders whose second card is a pair card */
+    }
+    for (Py_ssize_t k = 0; ok && k < n_layers; k++)
+        for (Py_ssize_t i = starts[k]; ok && i < starts[k + 1]; i++) {
+            const int64_t *w = ways + 2 * i, d = decisions[i];
+            if (w[0] <= 0 || (d != stand && d != hit && d != dbl))
+                continue;
+            int64_t packed = 0, held = 0;
+            for (int r = 0; r < 10; r++) {
+                packed |= counts[i * 10 + r] << (6 * r);
+                held += counts[i * 10 + r];
+            }
+            for (int r = 0; r < (d == stand ? 1 : 10); r++) {
+                int64_t child = d == stand ? 0 : children[i * 10 + r], kind, bet = d == dbl ? 2 : 1;
+                if (d == hit && child >= 0) {
+                    ways[2 * (starts[k + 1] + child)] += w[0];
+                    ways[2 * (starts[k + 1] + child) + 1] += w[1];
+                    continue;
+                }
+                if (d == stand)
+                    kind = charlie && held >= charlie ? charlie_kind : totals[i];
+                else if (child < 0)
+                    kind = bust_kind;
+                else
+                    kind = charlie && held + 1 >= charlie ? charlie_kind : totals[starts[k + 1] + child];
+                if (n == room) {
+                    int64_t *more = realloc(out, sizeof(int64_t) * 5 * 2 * room);
+                    if (!more) {
+                        ok = 0;
+                        break;
+                    }
+                    out = more, room *= 2;
+                }
+                int64_t *record = out + 5 * n++;
+                record[0] = packed + (d == stand ? 0 : (int64_t)1 << (6 * r));
+                record[1] = bet, record[2] = kind, record[3] = w[0], record[4] = w[1];
+            }
+        }
+    PyObject *result = ok ? PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)(sizeof(int64_t) * 5 * n))
+                          : PyErr_NoMemory();
+    free(ways), free(out);
+    release_views(views, got);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"sign_tables", sign_tables, METH_VARARGS, "A split's two hands' sign tables, by the multiset both drew."},
     {"joint_tables", joint_tables, METH_VARARGS, "Two split hands' product tables, by the multiset both drew."},
     {"residue_dots", residue_dots, METH_VARARGS, "An exact split moment's sums modulo primes (see _residue_dots)."},
+    {"terminal_walk", terminal_walk, METH_VARARGS, "A split hand's terminal states (see moments.terminal_states)."},
     {"float_weights", float_weights, METH_VARARGS, "A float split moment's weights at one removal (see _dots)."},
     {"float_dots", float_dots, METH_VARARGS, "A float split moment's sums, per table and outcome (see _dots)."},
     {NULL, NULL, 0, NULL},

@@ -61,8 +61,22 @@ def terminal_states(solved, pair: int, rules) -> tuple[np.ndarray, np.ndarray, n
     orders), duplicates merged. ``cards`` include the pair card. The counts are two columns:
     every order, and only the orders whose first draw (the hand's second card) is of the
     pair's rank (zero for the states no such order reaches). One walk over the hand's layers
-    for both, each layer's drawing hands and ranks at once."""
+    for both: the compiled loop's (``_pairs_kernel.terminal_walk``), else each layer's drawing
+    hands and ranks at once in numpy."""
     layers = solved.layers
+    if pairs_kernel_available():
+        flat = layers.flat
+        records = np.frombuffer(pairs_kernel.terminal_walk(
+            np.ascontiguousarray(flat.counts, dtype=np.int64), np.ascontiguousarray(flat.children, dtype=np.int64),
+            np.ascontiguousarray(flat.starts, dtype=np.int64), np.ascontiguousarray(flat.totals, dtype=np.int64),
+            np.ascontiguousarray(np.concatenate(solved.decision), dtype=np.int64), pair, rules.charlie or 0,
+            (_STAND, _HIT, _DOUBLE), (BUST, _CHARLIE)), dtype=np.int64).reshape(-1, 5)
+        packed, bets_all, kinds_all, ways_all = records[:, 0], records[:, 1], records[:, 2], records[:, 3:]
+        key = packed * 64 + bets_all * 32 + kinds_all
+        unique, first_at, inverse = np.unique(key, return_index=True, return_inverse=True)
+        merged = np.zeros((len(unique), 2), dtype=np.int64)
+        np.add.at(merged, inverse.reshape(-1), ways_all)
+        return _unpack(packed[first_at]).astype(np.int64), bets_all[first_at], kinds_all[first_at], merged
     counts_in = [np.zeros((len(c), 2), dtype=np.int64) for c in layers.counts]
     counts_in[0][0, 0] = 1
     child = int(layers.children[0][0, pair])
