@@ -108,15 +108,15 @@ def test_the_engine_imports_nothing_above_it():
 
 
 # the engine's foundations: loading the compiled loops, exact integers too large for machine
-# words, the disk store of compiled graphs, the pools and the allocator's settings; every engine
-# module may use them and they use no other engine module
-ENGINE_FOUNDATIONS = {"engine.kernels", "engine.residues", "engine.store", "engine.pools", "engine.allocator"}
+# words, the disk store of compiled graphs and the pools; every engine module may use them and
+# they use no other engine module
+ENGINE_FOUNDATIONS = {"engine.kernels", "engine.residues", "engine.store", "engine.pools"}
 
 
 def test_the_engine_foundations_import_no_engine_module():
     imports = _imports()
     for module in sorted(ENGINE_FOUNDATIONS):
-        inside = {m for m in imports[module] if m.startswith("engine.")}  # the package: its docstring, the allocator
+        inside = {m for m in imports[module] if m.startswith("engine.")}  # the package itself is its docstring
         assert not inside, f"{module} imports {sorted(inside)}"
 
 

@@ -24,12 +24,7 @@ Beneath them all, importing no other engine module: :mod:`~bjcalc.engine.kernels
 optional compiled loops (``_dealer_kernel.c``, ``_player_kernel.c``, ``_pairs_kernel.c``),
 :mod:`~bjcalc.engine.residues` carries exact integers too large for machine words (residues,
 128-bit halves), :mod:`~bjcalc.engine.store` keeps compiled graphs on disk and :mod:`~bjcalc.engine.pools` makes
-every thread and process pool. :mod:`~bjcalc.engine.allocator` keeps freed memory for reuse
-(set here, once, at the engine's import).
+every thread and process pool.
 
 Nothing here formats text or parses command lines (tests/test_architecture.py checks it).
 """
-
-from bjcalc.engine.allocator import keep_freed_memory
-
-keep_freed_memory()
