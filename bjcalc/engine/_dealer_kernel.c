@@ -121,29 +121,75 @@ typedef double v8d __attribute__((vector_size(64)));
 #define LANES (BLOCK / 8)
 #define LOAD8(out, p) memcpy(&(out), (p), sizeof(v8d))
 
-MULTIVERSION
-static void run_block(const Graph *g, const ByChild *c, int depth, int n_out, int n, const int64_t *left,
-                      double *out, Py_ssize_t stride, int transposed, double *cur, double *nxt, double *avail)
+/* A block's counts by rank (shoes past n: none) and, where asked, their cards left (n_left);
+ * then avail[(r * (max_held + 1) + h) * BLOCK + b] = cards of rank r left when h are held,
+ * without a branch per entry: 1 for every h for the rank `skip` (numerators_projected leaves
+ * its factors out; -1: none). */
+static inline __attribute__((always_inline)) void fill_avail(const Graph *g, int n, const int64_t *left, int skip,
+                                                             double *n_left, double *avail)
 {
-    double n_left[BLOCK], num[MAX_OUTCOMES][BLOCK], count[RANKS][BLOCK];
-    int b, o;
-    /* the block's counts by rank (shoes past n: none), then avail[(r * (max_held + 1) + h) * BLOCK
-     * + b] = cards of rank r left when h are held, without a branch per entry */
+    double count[RANKS][BLOCK];
+    int b;
     for (b = 0; b < BLOCK; b++) {
-        n_left[b] = 0.0;
+        double total = 0.0;
         for (int r = 0; r < RANKS; r++) {
             count[r][b] = b < n ? (double)left[b * RANKS + r] : 0.0;
-            n_left[b] += count[r][b];
+            total += count[r][b];
         }
+        if (n_left)
+            n_left[b] = total;
     }
     for (int r = 0; r < RANKS; r++)
         for (int h = 0; h <= g->max_held; h++) {
             double *to = avail + (size_t)(r * (g->max_held + 1) + h) * BLOCK;
             for (b = 0; b < BLOCK; b++) {
                 double a = count[r][b] - (double)h;
-                to[b] = a > 0.0 ? a : 0.0;
+                to[b] = r == skip ? 1.0 : a > 0.0 ? a : 0.0;
             }
         }
+}
+
+/* The sum of state i of level s + 1 over the edges into it, for a block of shoes in registers:
+ * the first edge's product sets it, the others add theirs, in the order of the edges (so every
+ * state's sum is the same floats however the edges are stored); 0 where no edge reaches it. */
+static inline __attribute__((always_inline)) void state_sum(const Graph *g, const ByChild *c, int s, int i,
+                                                            const double *cur, const double *avail, v8d acc[LANES])
+{
+    const int32_t *start = c->in_start + g->node_start[s] + s;
+    int32_t k = start[i], end = start[i + 1];
+    v8d v, x;
+    if (k == end) {
+        for (int b = 0; b < LANES; b++)
+            acc[b] = (v8d){0};
+        return;
+    }
+    int32_t e = c->order[k];
+    const double *pv = cur + (size_t)g->parent[e] * BLOCK;
+    const double *pa = avail + ((size_t)g->rank[e] * (g->max_held + 1) + g->held[e]) * BLOCK;
+    for (int b = 0; b < LANES; b++) {
+        LOAD8(v, pv + 8 * b);
+        LOAD8(x, pa + 8 * b);
+        acc[b] = v * x;
+    }
+    for (k++; k < end; k++) {
+        e = c->order[k];
+        pv = cur + (size_t)g->parent[e] * BLOCK;
+        pa = avail + ((size_t)g->rank[e] * (g->max_held + 1) + g->held[e]) * BLOCK;
+        for (int b = 0; b < LANES; b++) {
+            LOAD8(v, pv + 8 * b);
+            LOAD8(x, pa + 8 * b);
+            acc[b] += v * x;
+        }
+    }
+}
+
+MULTIVERSION
+static void run_block(const Graph *g, const ByChild *c, int depth, int n_out, int n, const int64_t *left,
+                      double *out, Py_ssize_t stride, int transposed, double *cur, double *nxt, double *avail)
+{
+    double n_left[BLOCK], num[MAX_OUTCOMES][BLOCK];
+    int b, o;
+    fill_avail(g, n, left, -1, n_left, avail);
     for (o = 0; o < n_out; o++)
         for (b = 0; b < BLOCK; b++)
             num[o][b] = 0.0;
@@ -154,37 +200,12 @@ static void run_block(const Graph *g, const ByChild *c, int depth, int n_out, in
         for (o = 0; o < n_out; o++)
             for (b = 0; b < BLOCK; b++)
                 num[o][b] *= n_left[b] - s;
-        /* each state of the next level: its draws summed in registers (the first sets the sum,
-         * the others add, in the order of the edges), then stored once; a stopping state's sum
-         * joins its outcome's */
+        /* each state of the next level: its draws summed in registers, then stored once; a
+         * stopping state's sum joins its outcome's */
         const int32_t *stop = g->stop + g->node_start[s];
-        const int32_t *start = c->in_start + g->node_start[s] + s;
         for (int i = 0; i < g->width[s]; i++) {
-            v8d acc[LANES], v, x;
-            int32_t k = start[i], end = start[i + 1];
-            if (k == end) {
-                for (b = 0; b < LANES; b++)
-                    acc[b] = (v8d){0};
-            } else {
-                int32_t e = c->order[k];
-                const double *pv = cur + (size_t)g->parent[e] * BLOCK;
-                const double *pa = avail + ((size_t)g->rank[e] * (g->max_held + 1) + g->held[e]) * BLOCK;
-                for (b = 0; b < LANES; b++) {
-                    LOAD8(v, pv + 8 * b);
-                    LOAD8(x, pa + 8 * b);
-                    acc[b] = v * x;
-                }
-                for (k++; k < end; k++) {
-                    e = c->order[k];
-                    pv = cur + (size_t)g->parent[e] * BLOCK;
-                    pa = avail + ((size_t)g->rank[e] * (g->max_held + 1) + g->held[e]) * BLOCK;
-                    for (b = 0; b < LANES; b++) {
-                        LOAD8(v, pv + 8 * b);
-                        LOAD8(x, pa + 8 * b);
-                        acc[b] += v * x;
-                    }
-                }
-            }
+            v8d acc[LANES], v;
+            state_sum(g, c, s, i, cur, avail, acc);
             int slot = stop[i];
             if (slot >= 0)
                 for (b = 0; b < LANES; b++) {
@@ -297,52 +318,17 @@ static void run_projected_block(const Graph *g, const ByChild *c, int steps, int
                                 int pair, const int32_t *hold, int max_h, double *coef, double *lanes, double *cur,
                                 double *nxt, double *avail)
 {
-    double count[RANKS][BLOCK];
     int b;
-    for (b = 0; b < BLOCK; b++)
-        for (int r = 0; r < RANKS; r++)
-            count[r][b] = b < n ? (double)left[b * RANKS + r] : 0.0;
-    for (int r = 0; r < RANKS; r++)
-        for (int h = 0; h <= g->max_held; h++) {
-            double *to = avail + (size_t)(r * (g->max_held + 1) + h) * BLOCK;
-            for (b = 0; b < BLOCK; b++) {
-                double a = count[r][b] - (double)h;
-                to[b] = r == pair ? 1.0 : a > 0.0 ? a : 0.0;
-            }
-        }
+    fill_avail(g, n, left, pair, NULL, avail);
     size_t per_shoe = (size_t)n_out * (size_t)(max_h + 1) * (size_t)steps;
     memset(lanes, 0, sizeof(double) * per_shoe * BLOCK); /* by cell, the block's shoes side by side */
     for (b = 0; b < BLOCK; b++)
         cur[b] = 1.0;
     for (int s = 0; s < steps; s++) {
         const int32_t *stop = g->stop + g->node_start[s];
-        const int32_t *start = c->in_start + g->node_start[s] + s;
         for (int i = 0; i < g->width[s]; i++) {
-            v8d acc[LANES], v, x;
-            int32_t k = start[i], end = start[i + 1];
-            if (k == end) {
-                for (b = 0; b < LANES; b++)
-                    acc[b] = (v8d){0};
-            } else {
-                int32_t e = c->order[k];
-                const double *pv = cur + (size_t)g->parent[e] * BLOCK;
-                const double *pa = avail + ((size_t)g->rank[e] * (g->max_held + 1) + g->held[e]) * BLOCK;
-                for (b = 0; b < LANES; b++) {
-                    LOAD8(v, pv + 8 * b);
-                    LOAD8(x, pa + 8 * b);
-                    acc[b] = v * x;
-                }
-                for (k++; k < end; k++) {
-                    e = c->order[k];
-                    pv = cur + (size_t)g->parent[e] * BLOCK;
-                    pa = avail + ((size_t)g->rank[e] * (g->max_held + 1) + g->held[e]) * BLOCK;
-                    for (b = 0; b < LANES; b++) {
-                        LOAD8(v, pv + 8 * b);
-                        LOAD8(x, pa + 8 * b);
-                        acc[b] += v * x;
-                    }
-                }
-            }
+            v8d acc[LANES], v;
+            state_sum(g, c, s, i, cur, avail, acc);
             int slot = stop[i];
             if (slot >= 0) {
                 double *to = lanes + (((size_t)hold[g->node_start[s] + i] * n_out + slot) * steps + s) * BLOCK;

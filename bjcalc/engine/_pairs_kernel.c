@@ -469,6 +469,48 @@ static inline uint64_t red(uint64_t x, uint64_t p, uint64_t m)
 #endif
 }
 
+/* A sequence of int64 tables passed to a loop (residue_dots, float_dots): their buffers, got
+ * by table_list_get and let go by table_list_release (also after a failed get). */
+typedef struct {
+    PyObject *fast;
+    Py_buffer *views;
+    const int64_t **tables;
+    Py_ssize_t n;
+    int got;
+} TableList;
+
+/* 0 on success; -1 with the error set (then table_list_release). */
+static int table_list_get(PyObject *sequence, const char *what, TableList *list)
+{
+    memset(list, 0, sizeof(*list));
+    list->fast = PySequence_Fast(sequence, what);
+    if (!list->fast)
+        return -1;
+    list->n = PySequence_Fast_GET_SIZE(list->fast);
+    list->views = PyMem_Calloc((size_t)list->n + 1, sizeof(Py_buffer));
+    list->tables = PyMem_Calloc((size_t)list->n + 1, sizeof(int64_t *));
+    if (!list->views || !list->tables) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (; list->got < list->n; list->got++) {
+        if (PyObject_GetBuffer(PySequence_Fast_GET_ITEM(list->fast, list->got), &list->views[list->got],
+                               PyBUF_C_CONTIGUOUS) < 0)
+            return -1;
+        list->tables[list->got] = list->views[list->got].buf;
+    }
+    return 0;
+}
+
+static void table_list_release(TableList *list)
+{
+    for (int t = 0; t < list->got; t++)
+        PyBuffer_Release(&list->views[t]);
+    PyMem_Free(list->views);
+    PyMem_Free((void *)list->tables);
+    Py_XDECREF(list->fast);
+}
+
 /* residue_dots(halves, sizes, chosen, lift, ff, primes, rows_in, tables, out)
  * The sums of bjcalc.engine.moments._SplitSquare._residue_dots modulo each prime, in one pass
  * over the table rows instead of numpy's dozen array passes per prime (each with an int64
@@ -486,27 +528,17 @@ static PyObject *residue_dots(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOOOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5], &objs[6],
                           &sequence, &objs[7]))
         return NULL;
-    PyObject *fast = PySequence_Fast(sequence, "residue_dots: tables must be a sequence");
-    if (!fast)
-        return NULL;
-    Py_ssize_t n_tables = PySequence_Fast_GET_SIZE(fast);
-    Py_buffer views[8], *table_views = PyMem_Calloc((size_t)n_tables + 1, sizeof(Py_buffer));
-    const int64_t **tables = PyMem_Calloc((size_t)n_tables + 1, sizeof(int64_t *));
-    int got = 0, got_tables = 0;
+    Py_buffer views[8];
+    TableList list;
+    int got = 0;
     PyObject *result = NULL;
-    if (!table_views || !tables) {
-        PyErr_NoMemory();
+    if (table_list_get(sequence, "residue_dots: tables must be a sequence", &list) < 0)
         goto done;
-    }
+    Py_ssize_t n_tables = list.n;
+    const int64_t **tables = list.tables;
     for (; got < 8; got++)
         if (PyObject_GetBuffer(objs[got], &views[got], PyBUF_C_CONTIGUOUS | (got == 7 ? PyBUF_WRITABLE : 0)) < 0)
             goto done;
-    for (; got_tables < n_tables; got_tables++) {
-        if (PyObject_GetBuffer(PySequence_Fast_GET_ITEM(fast, got_tables), &table_views[got_tables],
-                               PyBUF_C_CONTIGUOUS) < 0)
-            goto done;
-        tables[got_tables] = table_views[got_tables].buf;
-    }
     const uint64_t *halves = views[0].buf;
     const int64_t *sizes = views[1].buf, *lift = views[3].buf, *ff = views[4].buf, *primes = views[5].buf;
     const int64_t *rows_in = views[6].buf;
@@ -522,7 +554,7 @@ static PyObject *residue_dots(PyObject *self, PyObject *args)
              && views[4].len == (Py_ssize_t)sizeof(int64_t) * P * 10 * D
              && views[7].len == (Py_ssize_t)sizeof(int64_t) * n_tables * P * n_out;
     for (Py_ssize_t t = 0; ok && t < n_tables; t++)
-        ok = table_views[t].len == (Py_ssize_t)sizeof(int64_t) * m * n_out;
+        ok = list.views[t].len == (Py_ssize_t)sizeof(int64_t) * m * n_out;
     for (Py_ssize_t k = 0; ok && k < P; k++)
         ok = primes[k] > 1 && primes[k] < ((int64_t)1 << 31);
     for (Py_ssize_t j = 0; ok && j < m; j++)
@@ -575,11 +607,7 @@ static PyObject *residue_dots(PyObject *self, PyObject *args)
 done:
     for (int k = 0; k < got; k++)
         PyBuffer_Release(&views[k]);
-    for (int t = 0; t < got_tables; t++)
-        PyBuffer_Release(&table_views[t]);
-    PyMem_Free(table_views);
-    PyMem_Free((void *)tables);
-    Py_DECREF(fast);
+    table_list_release(&list);
     return result;
 }
 
@@ -658,27 +686,17 @@ static PyObject *float_dots(PyObject *self, PyObject *args)
     PyObject *objs[3], *sequence = NULL;
     if (!PyArg_ParseTuple(args, "OOOO", &objs[0], &objs[1], &sequence, &objs[2]))
         return NULL;
-    PyObject *fast = PySequence_Fast(sequence, "float_dots: tables must be a sequence");
-    if (!fast)
-        return NULL;
-    Py_ssize_t n_tables = PySequence_Fast_GET_SIZE(fast);
-    Py_buffer views[3], *table_views = PyMem_Calloc((size_t)n_tables + 1, sizeof(Py_buffer));
-    const int64_t **tables = PyMem_Calloc((size_t)n_tables + 1, sizeof(int64_t *));
-    int got = 0, got_tables = 0;
+    Py_buffer views[3];
+    TableList list;
+    int got = 0;
     PyObject *result = NULL;
-    if (!table_views || !tables) {
-        PyErr_NoMemory();
+    if (table_list_get(sequence, "float_dots: tables must be a sequence", &list) < 0)
         goto done;
-    }
+    Py_ssize_t n_tables = list.n;
+    const int64_t **tables = list.tables;
     for (; got < 3; got++)
         if (PyObject_GetBuffer(objs[got], &views[got], PyBUF_C_CONTIGUOUS | (got == 2 ? PyBUF_WRITABLE : 0)) < 0)
             goto done;
-    for (; got_tables < n_tables; got_tables++) {
-        if (PyObject_GetBuffer(PySequence_Fast_GET_ITEM(fast, got_tables), &table_views[got_tables],
-                               PyBUF_C_CONTIGUOUS) < 0)
-            goto done;
-        tables[got_tables] = table_views[got_tables].buf;
-    }
     const double *weights = views[0].buf;
     const int64_t *rows_in = views[1].buf;
     double *out = views[2].buf;
@@ -688,7 +706,7 @@ static PyObject *float_dots(PyObject *self, PyObject *args)
     int ok = n_tables > 0 && n_out > 0 && views[0].len == (Py_ssize_t)sizeof(double) * F * n_out
              && views[2].len == (Py_ssize_t)sizeof(double) * n_tables * n_out;
     for (Py_ssize_t t = 0; ok && t < n_tables; t++)
-        ok = table_views[t].len == (Py_ssize_t)sizeof(int64_t) * m * n_out;
+        ok = list.views[t].len == (Py_ssize_t)sizeof(int64_t) * m * n_out;
     Py_BEGIN_ALLOW_THREADS /* the checks too: other threads run Python meanwhile */
     for (Py_ssize_t j = 0; ok && j < m; j++)
         ok = rows_in[j] >= -1 && rows_in[j] < F;
@@ -715,11 +733,7 @@ static PyObject *float_dots(PyObject *self, PyObject *args)
     Py_INCREF(result);
 done:
     release_views(views, got);
-    for (int t = 0; t < got_tables; t++)
-        PyBuffer_Release(&table_views[t]);
-    PyMem_Free(table_views);
-    PyMem_Free((void *)tables);
-    Py_DECREF(fast);
+    table_list_release(&list);
     return result;
 }
 
