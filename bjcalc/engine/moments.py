@@ -71,12 +71,7 @@ def terminal_states(solved, pair: int, rules) -> tuple[np.ndarray, np.ndarray, n
             np.ascontiguousarray(flat.starts, dtype=np.int64), np.ascontiguousarray(flat.totals, dtype=np.int64),
             np.ascontiguousarray(np.concatenate(solved.decision), dtype=np.int64), pair, rules.charlie or 0,
             (_STAND, _HIT, _DOUBLE), (BUST, _CHARLIE)), dtype=np.int64).reshape(-1, 5)
-        packed, bets_all, kinds_all, ways_all = records[:, 0], records[:, 1], records[:, 2], records[:, 3:]
-        key = packed * 64 + bets_all * 32 + kinds_all
-        unique, first_at, inverse = np.unique(key, return_index=True, return_inverse=True)
-        merged = np.zeros((len(unique), 2), dtype=np.int64)
-        np.add.at(merged, inverse.reshape(-1), ways_all)
-        return _unpack(packed[first_at]).astype(np.int64), bets_all[first_at], kinds_all[first_at], merged
+        return _merged(records[:, 0], records[:, 1], records[:, 2], records[:, 3:])
     counts_in = [np.zeros((len(c), 2), dtype=np.int64) for c in layers.counts]
     counts_in[0][0, 0] = 1
     child = int(layers.children[0][0, pair])
@@ -125,13 +120,17 @@ def terminal_states(solved, pair: int, rules) -> tuple[np.ndarray, np.ndarray, n
                 bets.append(np.full(int(ok.sum()), 2, dtype=np.int64))
                 kinds.append(kind_of(drawn[ok], layers.totals[k + 1][child_of[ok]]))
                 ways.append(ways_drawn[ok])
-    cards_all = np.concatenate(cards)
-    bets_all, kinds_all, ways_all = np.concatenate(bets), np.concatenate(kinds), np.concatenate(ways)
-    key = (cards_all @ PACK) * 64 + bets_all * 32 + kinds_all
-    unique, first_at, inverse = np.unique(key, return_index=True, return_inverse=True)
+    return _merged(np.concatenate(cards) @ PACK, np.concatenate(bets), np.concatenate(kinds), np.concatenate(ways))
+
+
+def _merged(packed: np.ndarray, bets: np.ndarray, kinds: np.ndarray, ways: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`terminal_states`' states (cards packed, bet, kind, both counts of orders) with
+    duplicates merged, by cards, bet and kind, their counts added; the cards unpacked."""
+    unique, first_at, inverse = np.unique(packed * 64 + bets * 32 + kinds, return_index=True, return_inverse=True)
     merged = np.zeros((len(unique), 2), dtype=np.int64)
-    np.add.at(merged, inverse.reshape(-1), ways_all)
-    return cards_all[first_at], bets_all[first_at], kinds_all[first_at], merged
+    np.add.at(merged, inverse.reshape(-1), ways)
+    return _unpack(packed[first_at]).astype(np.int64), bets[first_at], kinds[first_at], merged
 
 
 @dataclasses.dataclass(frozen=True)
