@@ -617,6 +617,42 @@ static void release_views(Py_buffer *views, int got)
         PyBuffer_Release(&views[k]);
 }
 
+/* float_weights' checks, each over every row without a branch (so that they vectorise): the
+ * rows' dealer rows below S, multisets below U, sizes below K and counts below D. */
+static int weights_in_range(const int64_t *at, const int64_t *feasible, const int64_t *sizes, const int8_t *rows,
+                            Py_ssize_t F, Py_ssize_t S, Py_ssize_t U, Py_ssize_t K, Py_ssize_t D)
+{
+    int bad = 0;
+    for (Py_ssize_t i = 0; i < F; i++)
+        bad |= (at[i] < 0) | (at[i] >= S) | (feasible[i] < 0) | (feasible[i] >= U);
+    for (Py_ssize_t i = 0; !bad && i < F; i++) {
+        const int8_t *row = rows + feasible[i] * 10;
+        bad |= (sizes[feasible[i]] < 0) | (sizes[feasible[i]] >= K);
+        for (int r = 0; r < 10; r++)
+            bad |= (row[r] < 0) | (row[r] >= D);
+    }
+    return !bad;
+}
+
+/* float_weights' sums, once checked: each row's ranks' product in rank order, then the
+ * divisions, then the dealer's numerators times it. */
+MULTIVERSION
+static void weigh(const double *dealer, const double *denominators, const int64_t *at, const int64_t *feasible,
+                  const int64_t *sizes, const int8_t *rows, const double *ff, const double *per_size, double before,
+                  Py_ssize_t F, Py_ssize_t n_out, Py_ssize_t D, double *out)
+{
+    for (Py_ssize_t i = 0; i < F; i++) {
+        const int8_t *row = rows + feasible[i] * 10;
+        double p = ff[row[0]];
+        for (int r = 1; r < 10; r++)
+            p = p * ff[r * D + row[r]];
+        p = p / per_size[sizes[feasible[i]]] / denominators[at[i]];
+        p = p / before;
+        for (Py_ssize_t o = 0; o < n_out; o++)
+            out[i * n_out + o] = dealer[at[i] * n_out + o] * p;
+    }
+}
+
 /* float_weights(dealer, denominators, at, feasible, sizes, rows, ff, per_size, before, out)
  * The weights of _SplitSquare._dots in float mode at one removal: each feasible multiset's
  * dealer[at[i], o] x prod_r ff[r, rows[feasible[i], r]] / per_size[sizes[feasible[i]]] /
@@ -647,22 +683,9 @@ static PyObject *float_weights(PyObject *self, PyObject *args)
     int ok = views[0].len == (Py_ssize_t)sizeof(double) * S * n_out && views[3].len == views[2].len
              && views[5].len == U * 10 && views[8].len == (Py_ssize_t)sizeof(double) * F * n_out;
     Py_BEGIN_ALLOW_THREADS /* the checks too: other threads run Python meanwhile */
-    for (Py_ssize_t i = 0; ok && i < F; i++) {
-        ok = at[i] >= 0 && at[i] < S && feasible[i] >= 0 && feasible[i] < U && sizes[feasible[i]] >= 0
-             && sizes[feasible[i]] < K;
-        for (int r = 0; ok && r < 10; r++)
-            ok = rows[feasible[i] * 10 + r] >= 0 && rows[feasible[i] * 10 + r] < D;
-    }
-    for (Py_ssize_t i = 0; ok && i < F; i++) { /* the ranks' product in rank order, then the divisions */
-        const int8_t *row = rows + feasible[i] * 10;
-        double p = ff[row[0]];
-        for (int r = 1; r < 10; r++)
-            p = p * ff[r * D + row[r]];
-        p = p / per_size[sizes[feasible[i]]] / denominators[at[i]];
-        p = p / before;
-        for (Py_ssize_t o = 0; o < n_out; o++)
-            out[i * n_out + o] = dealer[at[i] * n_out + o] * p;
-    }
+    ok = ok && weights_in_range(at, feasible, sizes, rows, F, S, U, K, D);
+    if (ok)
+        weigh(dealer, denominators, at, feasible, sizes, rows, ff, per_size, before, F, n_out, D, out);
     Py_END_ALLOW_THREADS
     if (!ok) {
         PyErr_SetString(PyExc_ValueError, "float_weights: inconsistent array sizes or values out of range");
