@@ -123,9 +123,9 @@ static PyObject *table_result(Table *t, int ok)
 
 /* A filled table of joint_tables as (keys, tables) bytes with the keys in increasing order and
  * the tables by combination: (combinations, multisets, outcomes), each combination's rows
- * contiguous (an LSD radix sort of the entries by key, 16 bits a pass; the keys are
+ * contiguous (combination c is the table's block position[c]) (an LSD radix sort of the entries by key, 16 bits a pass; the keys are
  * non-negative). MemoryError where `ok` is 0 or memory runs out; frees the table. */
-static PyObject *sorted_result(Table *t, int ok, int n_combos, int n_out)
+static PyObject *sorted_result(Table *t, int ok, int n_combos, int n_out, const int *position)
 {
     size_t n = t->count;
     int64_t *order = ok ? malloc(sizeof(int64_t) * (2 * n + 1)) : NULL;
@@ -167,7 +167,7 @@ static PyObject *sorted_result(Table *t, int ok, int n_combos, int n_out)
         const int64_t *row = t->tables + (size_t)from[k] * t->width;
         sorted_keys[k] = t->found[from[k]];
         for (int c = 0; c < n_combos; c++)
-            memcpy(into + ((size_t)c * n + k) * n_out, row + (size_t)c * n_out, sizeof(int64_t) * n_out);
+            memcpy(into + ((size_t)c * n + k) * n_out, row + (size_t)position[c] * n_out, sizeof(int64_t) * n_out);
     }
     Py_END_ALLOW_THREADS
     free(order), free(counts);
@@ -321,12 +321,15 @@ static int buckets(const int64_t *keys, Py_ssize_t n, int32_t **order, int32_t *
 
 /* joint_tables' walk over the pairs, bucket by bucket (see there), in doubles (every sum is an
  * integer below 2^53, which the caller checks, so exact): rows of `width` (combinations x
- * outcomes) per multiset, `live` where a row has a non-zero entry. 0 when out of memory. */
+ * outcomes) per multiset, `live` where a row has a non-zero entry. Symmetric, the columns
+ * before `cross` are the self-symmetric combinations' (left and right the same), which
+ * `doubled` (the right rows with those columns twice over) counts in both orders at once.
+ * 0 when out of memory. */
 MULTIVERSION
 static int joint_pairs(Table *t, const int64_t *keys_a, const int64_t *keys_b, const double *left,
-                       const double *right, const char *live_a, const char *live_b, size_t width, int symmetric,
-                       const int32_t *order_a, const int32_t *start_a, int max_a, const int32_t *order_b,
-                       const int32_t *start_b, int max_b)
+                       const double *right, const double *doubled, size_t cross, const char *live_a,
+                       const char *live_b, size_t width, int symmetric, const int32_t *order_a,
+                       const int32_t *start_a, int max_a, const int32_t *order_b, const int32_t *start_b, int max_b)
 {
     for (int sum = 0; sum <= max_a + max_b; sum++) {
         int lo = sum - max_b > 0 ? sum - max_b : 0, hi = sum < max_a ? sum : max_a;
@@ -343,14 +346,19 @@ static int joint_pairs(Table *t, const int64_t *keys_a, const int64_t *keys_b, c
                     if (!sums)
                         return 0;
                     double *restrict out = (double *)sums; /* zeroed bits: 0.0 */
+                    /* (i, j) and, symmetric, (j, i): the self-symmetric blocks' two products are
+                     * equal, so (i, j)'s against the doubled rows counts both; the others' (j, i)
+                     * is added from column `cross` on */
+                    const int both = symmetric && i != j;
                     if (live_a[i] && live_b[j]) {
-                        const double *restrict x = left + (size_t)i * width, *restrict y = right + (size_t)j * width;
+                        const double *restrict x = left + (size_t)i * width;
+                        const double *restrict y = (both ? doubled : right) + (size_t)j * width;
                         for (size_t w = 0; w < width; w++)
                             out[w] += x[w] * y[w];
                     }
-                    if (symmetric && i != j && live_a[j] && live_b[i]) {
+                    if (both && live_a[j] && live_b[i]) {
                         const double *restrict x = left + (size_t)j * width, *restrict y = right + (size_t)i * width;
-                        for (size_t w = 0; w < width; w++)
+                        for (size_t w = cross; w < width; w++)
                             out[w] += x[w] * y[w];
                     }
                 }
@@ -396,25 +404,48 @@ static PyObject *joint_tables(PyObject *self, PyObject *args)
     char *live_a = malloc((size_t)na + 1), *live_b = malloc((size_t)nb + 1);
     double *left_d = malloc(sizeof(double) * (width * (size_t)na + 1));
     double *right_d = malloc(sizeof(double) * (width * (size_t)nb + 1));
-    ok = ok && live_a && live_b && left_d && right_d;
+    double *doubled_d = malloc(sizeof(double) * (width * (size_t)nb + 1));
+    int *position = malloc(sizeof(int) * ((size_t)n_combos + 1));
+    char *self_sym = malloc((size_t)n_combos + 1);
+    ok = ok && live_a && live_b && left_d && right_d && doubled_d && position && self_sym;
     int32_t *order_a = NULL, *start_a = NULL, *order_b = NULL, *start_b = NULL;
     int max_a = 0, max_b = 0;
     Py_BEGIN_ALLOW_THREADS
+    size_t cross = 0; /* symmetric: the self-symmetric combinations' columns come first */
     if (ok) {
+        int n_self = 0;
+        for (int c = 0; c < n_combos; c++) { /* a combination is self-symmetric where left and right agree */
+            int same = symmetric;
+            for (Py_ssize_t i = 0; same && i < na; i++)
+                same = memcmp(left + (size_t)i * width + (size_t)c * n_out, right + (size_t)i * width + (size_t)c * n_out,
+                              sizeof(int64_t) * (size_t)n_out) == 0;
+            self_sym[c] = (char)same;
+            n_self += same;
+        }
+        int next_self = 0, next_other = n_self;
+        for (int c = 0; c < n_combos; c++)
+            position[c] = self_sym[c] ? next_self++ : next_other++;
+        cross = (size_t)n_self * (size_t)n_out;
         for (Py_ssize_t i = 0; i < na; i++) {
             char any = 0;
-            for (size_t w = 0; w < width; w++) {
-                any |= left[(size_t)i * width + w] != 0;
-                left_d[(size_t)i * width + w] = (double)left[(size_t)i * width + w];
-            }
+            for (int c = 0; c < n_combos; c++)
+                for (int o = 0; o < n_out; o++) {
+                    int64_t v = left[(size_t)i * width + (size_t)c * n_out + o];
+                    any |= v != 0;
+                    left_d[(size_t)i * width + (size_t)position[c] * n_out + o] = (double)v;
+                }
             live_a[i] = any;
         }
         for (Py_ssize_t j = 0; j < nb; j++) {
             char any = 0;
-            for (size_t w = 0; w < width; w++) {
-                any |= right[(size_t)j * width + w] != 0;
-                right_d[(size_t)j * width + w] = (double)right[(size_t)j * width + w];
-            }
+            for (int c = 0; c < n_combos; c++)
+                for (int o = 0; o < n_out; o++) {
+                    int64_t v = right[(size_t)j * width + (size_t)c * n_out + o];
+                    size_t at = (size_t)j * width + (size_t)position[c] * n_out + o;
+                    any |= v != 0;
+                    right_d[at] = (double)v;
+                    doubled_d[at] = self_sym[c] ? 2.0 * (double)v : (double)v;
+                }
             live_b[j] = any;
         }
     }
@@ -431,16 +462,17 @@ static PyObject *joint_tables(PyObject *self, PyObject *args)
             ok = ok && buckets(keys_b, nb, &order_b, &start_b, &max_b) == 0;
     }
     if (ok)
-        ok = joint_pairs(&t, keys_a, keys_b, left_d, right_d, live_a, live_b, width, symmetric, order_a, start_a,
-                         max_a, order_b, start_b, max_b);
+        ok = joint_pairs(&t, keys_a, keys_b, left_d, right_d, doubled_d, cross, live_a, live_b, width, symmetric,
+                         order_a, start_a, max_a, order_b, start_b, max_b);
     for (size_t k = 0; ok && k < t.count * width; k++) { /* the sums back to integers */
         double sum;
         memcpy(&sum, t.tables + k, sizeof(sum));
         t.tables[k] = (int64_t)sum;
     }
     Py_END_ALLOW_THREADS
-    PyObject *out = sorted_result(&t, ok, n_combos, n_out);
-    free(live_a), free(live_b), free(left_d), free(right_d), free(order_a), free(start_a);
+    PyObject *out = sorted_result(&t, ok, n_combos, n_out, position);
+    free(live_a), free(live_b), free(left_d), free(right_d), free(doubled_d), free(position), free(self_sym);
+    free(order_a), free(start_a);
     if (!symmetric)
         free(order_b), free(start_b);
     for (int k = 0; k < got; k++)
