@@ -559,6 +559,8 @@ class _SplitSquare:
         dots: dict[tuple[int, tuple, int | None], Any] = {}
         by_group: dict[int, np.ndarray] = {}  # float mode: each group's tables, (outcomes, tables, multisets)
         start = 0
+        # float mode's tables reach every count of the union's multisets and every size
+        float_deepest, float_sizes = int(rows.max(initial=0)) + 1, int(sizes.max(initial=0)) + 1
         for r in removals:
             idx = feasible[r]
             at_r = back[start : start + len(idx)]
@@ -573,13 +575,13 @@ class _SplitSquare:
             # the cards drawn before the hands, they are the chances given those
             before = 1 if model is None else model.weights(np.array([self.context.base + model.code_of(self.out(r))]),
                                                             exact)[0]
-            if not exact and pairs_kernel_available():
-                deepest = int(rows.max(initial=0)) + 1
-                ff = np.array([[float(falling(s, m)) for m in range(deepest)] for s in shoe.tolist()])
-                per_size = np.array([float(falling(n_r, k)) for k in range(int(sizes.max()) + 1)])
-                self._kernel_dots(r, (dealer, denominators, at_r, idx, sizes, rows, ff, per_size, float(before)),
-                                  len(union), groups, at, wanted, dots)
-                continue
+            if not exact:  # float: the falling factorials of R_r's counts and of its size
+                ff = np.array([[float(falling(s, m)) for m in range(float_deepest)] for s in shoe.tolist()])
+                per_size = np.array([float(falling(n_r, k)) for k in range(float_sizes)])
+                if pairs_kernel_available():
+                    self._kernel_dots(r, (dealer, denominators, at_r, idx, sizes, rows, ff, per_size, float(before)),
+                                      len(union), groups, at, wanted, dots)
+                    continue
             part = dealer[at_r]
             denominator = denominators[at_r]
             if exact:
@@ -597,9 +599,6 @@ class _SplitSquare:
                 w = part * draws[:, None]
                 denominator_r: Any = scale * int(before)
             else:
-                deepest = int(rows.max(initial=0)) + 1
-                ff = np.array([[float(falling(s, m)) for m in range(deepest)] for s in shoe.tolist()])
-                per_size = np.array([float(falling(n_r, k)) for k in range(int(sizes.max()) + 1)])
                 chosen = rows[idx]
                 p = ff[0][chosen[:, 0]]
                 for rank in range(1, 10):  # the product in rank order, as np.prod over the ranks
