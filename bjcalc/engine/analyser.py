@@ -95,7 +95,7 @@ class Engine:
         alone exceeds it); the split hands are solved here first, so the threads only read
         them. Each split's moments are the same numbers either way. Exact mode too: its sums
         run in the compiled loops (128-bit dealer numerators, residues), which release the GIL
-        (8 decks: 3.3-3.4 -> 2.95-3.0 s for ``edge --sd --exact``, peak 295 -> 340-350 MB)."""
+        (8 decks: 3.3-3.4 -> 2.9-3.2 s for ``edge --sd --exact``, peak 291-297 -> 313-319 MB)."""
         from bjcalc.engine.moments import moments_size, split_moments
 
         keys = [self._moments_key(splitter, pair) for splitter, pair in wanted]
