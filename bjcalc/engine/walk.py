@@ -24,7 +24,7 @@ from typing import NamedTuple, Protocol
 from bjcalc.actions import Action
 from bjcalc.engine.analyser import Engine
 from bjcalc.engine.collector import fewer_collections
-from bjcalc.engine.payout import EngineNumber, Plays, best_play
+from bjcalc.engine.payout import EngineNumber, Plays, best_play, best_plays
 from bjcalc.engine.split import SplitSolver
 from bjcalc.engine.values import HandValues
 
@@ -110,12 +110,14 @@ def deal(
         engine.prepare(up)
         context = engine.context(up)
         p_up = context.up_probability()
-        hands = []
-        for counts, p_hand, same_face in context.dealt_hands():
-            if p_hand == 0:  # a counter's shoe that cannot deal this hand
-                continue
-            action, value = policy.first(up, counts, same_face)
-            hands.append(Dealt(up, counts, same_face, p_up, p_hand, action, value))
+        dealt = [(counts, p_hand, same_face) for counts, p_hand, same_face in context.dealt_hands()
+                 if p_hand != 0]  # a counter's shoe may not deal some hands
+        if type(policy).first is Optimal.first:  # every hand's best play at once
+            firsts = best_plays(engine, policy, up, [(counts, same_face) for counts, _, same_face in dealt])
+        else:
+            firsts = [policy.first(up, counts, same_face) for counts, _, same_face in dealt]
+        hands = [Dealt(up, counts, same_face, p_up, p_hand, action, value)
+                 for (counts, p_hand, same_face), (action, value) in zip(dealt, firsts)]
         yield up, p_up, hands
 
 
