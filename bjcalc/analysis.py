@@ -401,11 +401,10 @@ class Analysis(Generic[N]):
             held[card.index] += 1
         counts = tuple(held)
         total, _ = counts_total(counts)
-        notation = ",".join(str(c) for c in hand)
         if total > 21:
-            raise InvalidHandError(f"hand {notation!r} is already over 21 ({total})")
+            raise InvalidHandError(f"hand {','.join(map(str, hand))!r} is already over 21 ({total})")
         if not self.rules.infinite:
-            self.shoe.remove((up_rank,) + hand)  # every card must be in the shoe
+            self.shoe.check_holds((up_rank,) + hand)
         if self.count_shoe is not None and not self.count_shoe.can_deal((up_rank,) + hand):
             raise InvalidHandError(f"hand {','.join(map(str, hand))!r} and {str(up_rank)!r} up cannot be dealt "
                                    "from the counter's shoe (probability 0)")
@@ -413,8 +412,9 @@ class Analysis(Generic[N]):
         engine = self.engine
         table = engine.table(up_rank.index)
         if counts not in table.layers.index:
-            raise InvalidHandError(f"hand {notation!r} has more cards than the rules allow")
-        faces = ten_faces(cards)
+            raise InvalidHandError(f"hand {','.join(map(str, hand))!r} has more cards than the rules allow")
+        # a ten's face matters only where unlike tens may not be split
+        faces = [] if rules.split_unlike_tens else ten_faces(cards)
         natural = is_blackjack(counts)
         # a blackjack is settled as a natural; hitting or doubling it (as a soft 21) is shown for
         # information, as other analysers do, and is never the best play

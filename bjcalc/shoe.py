@@ -46,6 +46,14 @@ class Shoe:
 
     def remove(self, cards: Iterable[Rank | int]) -> Shoe:
         """The shoe without ``cards``; :class:`CardNotInShoeError` if one is not there."""
+        return Shoe(self._without(cards))
+
+    def check_holds(self, cards: Iterable[Rank | int]) -> None:
+        """:class:`CardNotInShoeError` unless every one of ``cards`` is in the shoe (as
+        :meth:`remove`, without making the shoe left)."""
+        self._without(cards)
+
+    def _without(self, cards: Iterable[Rank | int]) -> tuple[int, ...]:
         counts = list(self.counts)
         for card in cards:
             index = card.index if isinstance(card, Rank) else card
@@ -54,7 +62,7 @@ class Shoe:
                     f"card {RANK_NOTATION[index]!r} is not in the shoe ({self.notation()})"
                 )
             counts[index] -= 1
-        return Shoe(tuple(counts))
+        return tuple(counts)
 
     def notation(self) -> str:
         return ",".join(map(str, self.counts))
