@@ -77,6 +77,7 @@ class ShoeIndex:
         self._keys_current = True  # False after a replay: rebuilt from the rows when needed
         self._chunks: list[np.ndarray] = []  # the rows, in column order, as added
         self._registered: dict[tuple[LayersKey, tuple[int, ...]], list[np.ndarray]] = {}  # by (graph's key, extra)
+        self._joined: dict[tuple[LayersKey, tuple[tuple[int, ...], ...]], np.ndarray] = {}  # see columns
         self._state = 0  # names the registrations so far, for replaying (0: none yet)
 
     def __len__(self) -> int:
@@ -127,6 +128,17 @@ class ShoeIndex:
             self._keys = np.concatenate([self._keys, keys[new]])[order]
             self._key_columns = np.concatenate([self._key_columns, columns[new]])[order]
         return columns[inverse.reshape(-1)], added
+
+    def columns(self, layers: HandLayers, extras: Sequence[tuple[int, ...]]) -> np.ndarray:
+        """:meth:`register` each of ``extras``, the columns joined, extra after extra, flat
+        rows (kept: every up card of an analysis reads the same)."""
+        key = (layers.key, tuple(extras))
+        joined = self._joined.get(key)
+        if joined is None:
+            joined = np.concatenate([part for extra in extras for part in self.register(layers, extra)])
+            joined.flags.writeable = False
+            self._joined[key] = joined
+        return joined
 
     def register(self, layers: HandLayers, extra: tuple[int, ...]) -> list[np.ndarray]:
         """The columns of the shoes every hand of ``layers`` leaves with ``extra`` also removed."""

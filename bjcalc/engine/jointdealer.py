@@ -249,7 +249,7 @@ def joint_numerators(
     stand = np.empty((10, n, pay.shape[2]))
     arguments = (*_float_arguments(joint, shoe, removed, depths, pay), matrix, stand)
     weighted = () if model is None else (model.hidden, *_weight_tables(joint, model, removed))
-    in_parts(lambda start, stop: dealer_kernel.joint(*arguments, start, stop, *weighted), n, 2048)
+    in_parts(lambda start, stop: dealer_kernel.joint(*arguments, start, stop, *weighted), n, 256)
     return (matrix if outcomes else None), stand
 
 

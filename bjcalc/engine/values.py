@@ -465,12 +465,8 @@ def _kernel_inputs(context: UpcardContext, layers: HandLayers, extras: Extras) -
     stacks = context.stacks
     if key not in stacks:
         shoes, suffixes = _suffixes(context, layers, extras)
-        flat = layers.flat
-        payoff = flat.totals if context.rules.charlie is None else _payoffs(
-            context.rules, flat.totals, np.asarray(layers.sizes)[flat.layer])
-        index = context.batch.index
-        columns = np.concatenate([part for extra in extras for part in index.register(layers, extra)])
-        stand = context.batch.stand_numerators(columns, np.tile(payoff, len(extras)))
+        columns = context.batch.index.columns(layers, extras)
+        stand = context.batch.stand_numerators(columns, _tiled_payoffs(context.rules, layers, len(extras)))
         weight_row = weights = None
         if context.model is not None:
             weight_row, weights = _kernel_weights(context, layers, extras)
@@ -479,12 +475,40 @@ def _kernel_inputs(context: UpcardContext, layers: HandLayers, extras: Extras) -
             scales=[suffix[layers.first : layers.first + len(layers.counts) + 1] for suffix in suffixes],
             shoe_rows=np.array(shoes, dtype=np.int64).reshape(-1, 10),
             stand=np.ascontiguousarray(stand, dtype=np.float64),
-            # float(int) rounds as as_numbers does (and overflows alike)
-            suffixes=np.array(suffixes, dtype=np.float64),
+            suffixes=np.array([_float_suffix(suffix) for suffix in suffixes]),
             weight_row=weight_row,
             weights=weights,
         )
     return stacks[key]
+
+
+def _tiled_payoffs(rules: Rules, layers: HandLayers, copies: int) -> np.ndarray:
+    """What each hand of ``layers`` stands on (:func:`_payoffs`), flat rows, ``copies`` times
+    over (kept with the graph, read-only)."""
+    key = ("payoffs", rules.charlie, copies)
+    if key not in layers.derived:
+        flat = layers.flat
+        payoff = flat.totals if rules.charlie is None else _payoffs(rules, flat.totals,
+                                                                    np.asarray(layers.sizes)[flat.layer])
+        tiled = np.tile(payoff, copies)
+        tiled.flags.writeable = False
+        layers.derived[key] = tiled
+    return layers.derived[key]  # type: ignore[return-value]
+
+
+_FLOAT_SUFFIXES: dict[tuple[int, ...], np.ndarray] = {}  # by the (kept) integer suffix, see _float_suffix
+
+
+def _float_suffix(suffix: tuple[int, ...]) -> np.ndarray:
+    """An integer suffix of :func:`_suffix` as floats (float(int) rounds as as_numbers does, and
+    overflows alike), kept like the suffixes themselves: a handful of shoe sizes per analysis."""
+    floats = _FLOAT_SUFFIXES.get(suffix)
+    if floats is None:
+        if len(_FLOAT_SUFFIXES) >= 4096:
+            _FLOAT_SUFFIXES.clear()
+        floats = _FLOAT_SUFFIXES[suffix] = np.array(suffix, dtype=np.float64)
+        floats.flags.writeable = False
+    return floats
 
 
 def _kernel_weights(context: UpcardContext, layers: HandLayers, extras: Extras,
