@@ -32,7 +32,7 @@ from bjcalc.engine.codes import Code
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.dealer import classify
 from bjcalc.engine.hands import HandLayers, hand_layers
-from bjcalc.engine.values import HandValues, graph_shoe, solve, solve_many, stop_at
+from bjcalc.engine.values import HandValues, flat_rows, graph_shoe, solve, solve_many, stop_at
 from bjcalc.errors import InvalidShoeError
 from bjcalc.numbers import quotient
 from bjcalc.rules import Rules
@@ -144,19 +144,18 @@ class CdzPlays:
 
     @classmethod
     def of(cls, unsplit: HandValues) -> CdzPlays:
-        codes, double_better = [], None
-        for k, size in enumerate(unsplit.layers.sizes):
-            stand = unsplit.stand[k]
-            if not unsplit.can_hit[k]:
-                codes.append(np.full(len(stand), Code.STAND))
-                continue
-            hit = unsplit.hit[k]
-            chosen = np.where(hit > stand, Code.HIT, Code.STAND)
-            if size == 2 and unsplit.double is not None:
-                double_better = unsplit.double > np.where(chosen == Code.HIT, hit, stand)
-            codes.append(chosen)
-        code = np.concatenate(codes) if codes else np.zeros(0, dtype=np.int64)
-        return cls(code, double_better, unsplit.layers.flat.starts)
+        """The plays of every layer at once, over the flat rows (an 8-deck graph has twenty
+        layers, and a pass per layer cost 160 us an up card)."""
+        flat = unsplit.layers.flat
+        stand, hit = flat_rows(unsplit.stand), flat_rows(unsplit.hit)
+        may_hit = np.asarray(unsplit.can_hit, dtype=bool)[flat.layer]
+        code = np.where(may_hit & (hit > stand), int(Code.HIT), int(Code.STAND))
+        double_better = None
+        sizes = unsplit.layers.sizes
+        if 2 in sizes and unsplit.double is not None and unsplit.can_hit[sizes.index(2)]:
+            a, b = flat.starts[sizes.index(2)], flat.starts[sizes.index(2) + 1]
+            double_better = unsplit.double > np.where(code[a:b] == Code.HIT, hit[a:b], stand[a:b])
+        return cls(code, double_better, flat.starts)
 
 
 class SplitSolver:

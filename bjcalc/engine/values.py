@@ -868,6 +868,14 @@ class _Layers(Sequence):
         return rows
 
 
+def flat_rows(layers: Sequence[np.ndarray]) -> np.ndarray:
+    """Per-layer arrays of one shoe as one array over the graph's flat rows: a float pass's
+    own array where the layers are cut out of it whole, else the layers joined."""
+    if type(layers) is _Layers and layers._bounds[0] == 0 and layers._bounds[-1] == len(layers.array):
+        return layers.array
+    return np.concatenate(list(layers))
+
+
 class _ExactLayers(_Layers):
     """Per-layer exact values held as residues (rows, primes), rebuilt as Python ints when a
     layer is first read. The residues are below the primes, under 2^31, so they are kept as
