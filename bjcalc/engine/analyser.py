@@ -143,8 +143,8 @@ class Engine:
     def prepare_all(self, ups: Iterable[int] | None = None, splits: bool = False) -> None:
         """:meth:`prepare` every up card in the shoe (or ``ups``): the dealer runs in the
         background while Python goes on (with the joint pass, solving the unsplit hands and,
-        with ``splits``, the split hands of the post-split strategy; else, in float mode,
-        preparing the next up card)."""
+        with ``splits``, the split hands of the post-split strategy and the splits' values;
+        else, in float mode, preparing the next up card)."""
         chosen = [up for up in (range(10) if ups is None else ups) if self.rules.shoe_counts[up]]
         for up in chosen:
             self.prepare(up)
@@ -154,11 +154,14 @@ class Engine:
             for up in chosen:
                 self.table(up)
             if splits:
+                # and each split's value while the next pair's shoes are in the pass: the
+                # round asks for every pair's
                 for pair in range(10):
                     for up in chosen:
                         solver = self.splits(up)
                         if pair in solver.pairs():
                             solver.solve(pair)
+                            solver.value(pair)
 
     def ups(self) -> list[int]:
         """The up cards the shoe can show, A first."""
