@@ -255,11 +255,21 @@ def max_draws(dealer: CompiledDealer, shoe: tuple[int, ...], replacement: bool =
     return deepest
 
 
-@functools.lru_cache(maxsize=1024)
 def dealer_depth(up: int, hit_soft_17: bool, max_cards: int | None, shoe: tuple[int, ...],
                  replacement: bool = False) -> int:
     """:func:`max_draws` of the dealer of ``up`` (the compiled graph's arguments), kept by value:
-    every analysis of a counter's shoe has the same cards off the table, so the same depths."""
+    every analysis of a counter's shoe has the same cards off the table, so the same depths.
+    The shoe is kept capped at what a dealer's hand can hold of each rank (its hard total
+    stays below 27), which is all that can bind: a large shoe's depleted shoes share one."""
+    capped = tuple(min(n, _MOST_DRAWN[r]) for r, n in enumerate(shoe))
+    return _dealer_depth(up, hit_soft_17, max_cards, capped, replacement)
+
+
+_MOST_DRAWN = tuple(26 // (rank + 1) + 1 for rank in range(10))  # more than a dealer's hand holds
+
+
+@functools.lru_cache(maxsize=1024)
+def _dealer_depth(up: int, hit_soft_17: bool, max_cards: int | None, shoe: tuple[int, ...], replacement: bool) -> int:
     return max_draws(compiled_dealer(up, hit_soft_17, max_cards), shoe, replacement)
 
 
