@@ -316,6 +316,7 @@ class JointBatch:
         # they are (:meth:`stand`); exact, each up card's halves, each let go when that up card
         # joins it)
         self._chunks: list[tuple[int, concurrent.futures.Future]] = []
+        self._results: list[np.ndarray] = []  # float: the results of the first chunks, as read (stand)
         self._covered = 0  # rows submitted
         self._matrix: np.ndarray | None = None  # outcome numerators (up, row, outcome), once read
         # exact: each up card's halves of the chunks it read, joined, and how many chunks those are
@@ -381,12 +382,15 @@ class JointBatch:
             return out
         self.start()
         need = int(columns.max()) + 1
+        results = self._results  # the chunks' tables once read (a future's result costs 2.5 us)
         firsts, parts = [], []
-        for first, future in self._chunks:
+        for at, (first, future) in enumerate(self._chunks):
             if first >= need:
                 break
+            if at == len(results):
+                results.append(future.result())
             firsts.append(first)
-            parts.append(future.result())
+            parts.append(results[at])
         dealer_kernel.gather(np.array(firsts, dtype=np.int64), parts, up, self.pay.shape[2],
                              np.ascontiguousarray(columns, dtype=np.intp),
                              np.ascontiguousarray(payoff_columns, dtype=np.int64), out)

@@ -164,6 +164,11 @@ class HandLayers:
         return {}
 
     @functools.cached_property
+    def bounds(self) -> list[int]:
+        """The first flat row of each layer, and the number of rows, as a list (kept)."""
+        return self.flat.starts.tolist()
+
+    @functools.cached_property
     def flat(self) -> _FlatLayers:
         """Every layer's rows stacked, for work that is the same in every layer."""
         lengths = [len(c) for c in self.counts]

@@ -32,7 +32,7 @@ from bjcalc.engine.codes import Code
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.dealer import classify
 from bjcalc.engine.hands import HandLayers, capped_shoe, hand_layers
-from bjcalc.engine.values import HandValues, flat_rows, graph_shoe, solve, solve_many, stop_at
+from bjcalc.engine.values import HandValues, flat_rows, graph_shoe, layer_views, solve, solve_many, stop_at
 from bjcalc.errors import InvalidShoeError
 from bjcalc.numbers import quotient
 from bjcalc.rules import Rules
@@ -98,9 +98,10 @@ def may_double_after_split(rules: Rules, layers: HandLayers, pair: int) -> np.nd
 
 def cdz_decisions(
     unsplit: HandValues, layers: HandLayers, may_double: np.ndarray | None, plays: CdzPlays | None = None
-) -> list[np.ndarray]:
-    """Each split hand played as the unsplit hand of the same cards (CDZ-). ``plays``: the
-    unsplit hands' :class:`CdzPlays`, when the caller keeps them for several pairs."""
+) -> Sequence[np.ndarray]:
+    """Each split hand played as the unsplit hand of the same cards (CDZ-), layer by layer
+    (views of one array over the flat rows). ``plays``: the unsplit hands' :class:`CdzPlays`,
+    when the caller keeps them for several pairs."""
     plays = CdzPlays.of(unsplit) if plays is None else plays
     sizes = layers.sizes
     flat_starts = layers.flat.starts
@@ -109,7 +110,7 @@ def cdz_decisions(
     chosen = np.empty(flat_starts[-1], dtype=np.int64)
     chosen[: flat_starts[drawn]] = Code.HIT  # a one-card split hand always draws
     chosen[flat_starts[drawn] :] = plays.code[at]
-    out = [chosen[a:b] for a, b in zip(flat_starts[:-1], flat_starts[1:])]
+    out = layer_views(chosen, layers)
     if 2 in sizes:
         k = sizes.index(2)
         two = out[k]  # a view of ``chosen``: changed in place
@@ -117,8 +118,13 @@ def cdz_decisions(
             rows = at[: len(two)] - plays.starts[2 - unsplit.layers.first]
             two[may_double & plays.double_better[rows]] = Code.DOUBLE
         # the unsplit hand of an ace and a ten is a blackjack, which stands
-        counts = layers.counts[k]
-        two[(counts[:, ACE] == 1) & (counts[:, TEN] == 1)] = Code.STAND
+        if ("naturals",) not in layers.derived:
+            counts = layers.counts[k]
+            naturals = np.flatnonzero((counts[:, ACE] == 1) & (counts[:, TEN] == 1))
+            naturals.flags.writeable = False
+            layers.derived["naturals",] = naturals
+        naturals_at: np.ndarray = layers.derived["naturals",]  # type: ignore[assignment]
+        two[naturals_at] = Code.STAND
     return out
 
 
@@ -420,7 +426,7 @@ def _plays_digest(decisions: Sequence[np.ndarray], may_double: np.ndarray | None
     and which two-card hands may double."""
     # the codes fit a byte: hashing bytes instead of int64 hashes an eighth as much (cast as
     # they are joined: one call, not one per layer)
-    digest = hashlib.blake2b(np.concatenate(decisions, dtype=np.int8, casting="unsafe").tobytes())
+    digest = hashlib.blake2b(flat_rows(decisions).astype(np.int8, casting="unsafe").tobytes())
     digest.update(b"-" if may_double is None else np.asarray(may_double, dtype=np.uint8).tobytes())
     return digest.digest()
 

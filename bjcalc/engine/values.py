@@ -582,7 +582,7 @@ def _kernel_pass(
         np.ascontiguousarray(flat.starts, dtype=np.int64),
         inputs.shoe_rows, inputs.stand, inputs.suffixes,
         None if may_double is None else np.ascontiguousarray(may_double, dtype=np.uint8),
-        None if decisions is None else np.ascontiguousarray(np.concatenate(decisions), dtype=np.int64),
+        None if decisions is None else np.ascontiguousarray(flat_rows(decisions), dtype=np.int64),
         stand, blackjack, hit, best, decision, double, one_card,
         layers.first, -1 if context.bj_rank is None else context.bj_rank, int(context.peeked), loss,
         context.double_loss, limit, -1 if double_layer is None else double_layer, context.depth, *weighted,
@@ -866,6 +866,12 @@ class _Layers(Sequence):
     def _layer(self, rows: np.ndarray) -> np.ndarray:
         """A layer as read, from its rows of the array."""
         return rows
+
+
+def layer_views(rows: np.ndarray, layers: HandLayers) -> Sequence[np.ndarray]:
+    """``rows`` (one entry per flat row of ``layers``) cut into its layers, each a view, as it
+    is first read (:func:`flat_rows` gives ``rows`` back)."""
+    return _Layers(rows, layers.bounds)
 
 
 def flat_rows(layers: Sequence[np.ndarray]) -> np.ndarray:
