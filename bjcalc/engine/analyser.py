@@ -15,7 +15,7 @@ import numpy as np
 from bjcalc.engine import pools
 from bjcalc.engine.batch import ShoeIndex, joint_batch
 from bjcalc.engine.context import UpcardContext
-from bjcalc.engine.split import Decide, PostSplit, SplitSolver
+from bjcalc.engine.split import Decide, PostSplit, SolvedHands, SplitSolver
 from bjcalc.engine.values import HandValues, unsplit_layers, unsplit_table
 from bjcalc.numbers import quotient
 from bjcalc.rules import Rules
@@ -41,7 +41,7 @@ class Engine:
         self._joint = joint_batch(rules, self._index, exact, model)
         self._tables: dict[int, HandValues] = {}
         self._splits: dict[int, SplitSolver] = {}
-        self._chart_splits: dict[int, dict[tuple[Any, int], dict[int, HandValues]]] = {}
+        self._chart_splits: dict[int, dict[tuple[Any, int], SolvedHands]] = {}
         self._moments: dict[tuple[int, int, bytes], tuple[Any, Any]] = {}  # see split_moments
 
     def context(self, up: int) -> UpcardContext:

@@ -21,7 +21,7 @@ import dataclasses
 import enum
 import functools
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -32,7 +32,7 @@ from bjcalc.engine.codes import Code
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.dealer import classify
 from bjcalc.engine.hands import HandLayers, capped_shoe, hand_layers
-from bjcalc.engine.values import HandValues, flat_rows, graph_shoe, layer_views, solve, solve_many, stop_at
+from bjcalc.engine.values import HandValues, PassValues, flat_rows, graph_shoe, layer_views, solve_many, stop_at
 from bjcalc.errors import InvalidShoeError
 from bjcalc.numbers import quotient
 from bjcalc.rules import Rules
@@ -171,6 +171,32 @@ class CdzPlays:
         return cls(code, double_better, flat.starts)
 
 
+class SolvedHands(Mapping[int, HandValues]):
+    """The split hands of one pair solved at each removal the recursion visits (removal ->
+    :class:`HandValues`, each made when first read from its pass, :class:`PassValues`)."""
+
+    def __init__(self) -> None:
+        self._at: dict[int, tuple[PassValues, int]] = {}
+
+    def put(self, removed: int, values: PassValues, j: int) -> None:
+        self._at[removed] = (values, j)
+
+    def __getitem__(self, removed: int) -> HandValues:
+        values, j = self._at[removed]
+        return values[j]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._at)
+
+    def __len__(self) -> int:
+        return len(self._at)
+
+    def root(self, removed: int, rank: int) -> tuple[tuple[int, ...], Any, Any, Any]:
+        """:meth:`PassValues.root` of the shoe of ``removed``."""
+        values, j = self._at[removed]
+        return values.root(j, rank)
+
+
 class SplitSolver:
     """Split EVs of every pair against one up card, for one post-split strategy."""
 
@@ -180,13 +206,13 @@ class SplitSolver:
         unsplit: HandValues | None,
         strategy: PostSplit = PostSplit.CDZ,
         decide: Decide | None = None,
-        shared: dict[tuple[Any, int], dict[int, HandValues]] | None = None,
+        shared: dict[tuple[Any, int], SolvedHands] | None = None,
     ) -> None:
         """Use :meth:`optimal` or :meth:`fixed`."""
         self.context, self.unsplit, self.strategy = context, unsplit, PostSplit(strategy)
         self.decide = decide
         self._shared = shared if shared is not None else {}
-        self._solved: dict[int, dict[int, HandValues]] = {}  # pair -> removal -> split-hand values
+        self._solved: dict[int, SolvedHands] = {}  # pair -> removal -> split-hand values
         self._layers: dict[int, HandLayers] = {}  # pair -> split-hand graph
         self._plays: CdzPlays | None = None  # the unsplit plays CDZ- copies
         self._checked: set[int] = set()  # pairs whose deals cannot run out of cards
@@ -201,7 +227,7 @@ class SplitSolver:
 
     @classmethod
     def fixed(
-        cls, context: UpcardContext, decide: Decide, shared: dict[tuple[Any, int], dict[int, HandValues]] | None = None
+        cls, context: UpcardContext, decide: Decide, shared: dict[tuple[Any, int], SolvedHands] | None = None
     ) -> SplitSolver:
         """Split hands played by ``decide`` (a chart); values are kept in ``shared`` under the
         decider's ``key`` for later solvers of the same chart."""
@@ -287,7 +313,7 @@ class SplitSolver:
         ``removed`` further pair cards (with replacement, on the one shoe)."""
         return self._hands(pair)[0 if self.context.replacement else removed]
 
-    def _hands(self, pair: int) -> dict[int, HandValues]:
+    def _hands(self, pair: int) -> SolvedHands:
         """:meth:`hand_values` for every removal the recursion visits, solved together (cached on
         the solver, so that they go with it). A fixed chart's values are kept in the shared dict
         (under the decider's ``key``) for later solvers."""
@@ -302,7 +328,7 @@ class SplitSolver:
                 self._solved[pair] = shared[key, pair]
         return self._solved[pair]
 
-    def _solve_hands(self, pair: int) -> dict[int, HandValues]:
+    def _solve_hands(self, pair: int) -> SolvedHands:
         context = self.context
         removals = self.removals(pair)
         layers = self.layers(pair)
@@ -317,13 +343,13 @@ class SplitSolver:
             decisions = cdz_decisions(self.unsplit, layers, may_double, self._plays)
         else:
             decisions = None
-        solved = {}
+        solved = SolvedHands()
         if self.strategy is PostSplit.CDP1 and self.decide is None and removals:
             # re-optimised once, on the shoe right after the split; later hands play the same
-            first = solve(context, layers, self.extra(pair, removals[0]), loss=context.split_loss,
-                          limit=self.limit(pair), may_double=may_double)
-            solved[removals[0]] = first
-            decisions, removals = first.decision, removals[1:]
+            first = solve_many(context, layers, (self.extra(pair, removals[0]),), loss=context.split_loss,
+                               limit=self.limit(pair), may_double=may_double)
+            solved.put(removals[0], first, 0)
+            decisions, removals = first[0].decision, removals[1:]
         if removals:
             extras = tuple(self.extra(pair, r) for r in removals)
             # split hands played alike are the same values: a chart and CDZ- mostly play a
@@ -340,7 +366,8 @@ class SplitSolver:
                     context.stacks[key] = many
             if key is not None and not solved:  # these values are every removal's
                 self._play_keys[pair] = key
-            solved.update(zip(removals, many))
+            for j, removed in enumerate(removals):
+                solved.put(removed, many, j)
         return solved
 
     def _values(
@@ -350,18 +377,17 @@ class SplitSolver:
         the value weighted by its second card not being a pair card, and P(pair card).
         ``face_left``: for same-face tens, the cards of the pair's face left before the
         ``removed`` ones (only those resplit; the hand values depend on the ten count alone)."""
-        solved = self.hand_values(pair, removed)
         context = self.context
+        # the one-card hand's values alone, read without the shoe's HandValues
+        shoe, free, after, g = self._hands(pair).root(0 if context.replacement else removed, pair)
         if context.replacement:  # the next card is a pair card with the shoe's own odds
-            n_left = sum(solved.shoe)
-            pair_left = solved.shoe[pair] if face_left is None else face_left
+            n_left = sum(shoe)
+            pair_left = shoe[pair] if face_left is None else face_left
         else:
-            n_left = sum(solved.shoe) - 1
-            pair_left = solved.shoe[pair] - 1 if face_left is None else max(face_left - removed, 0)
-        free = solved.hit[0][0]
-        child = solved.layers.children[0][0, pair]
-        pair_term = pair_left * solved.best[1][child] if child >= 0 and pair_left > 0 else 0
-        g, exact = solved.row_scale(0, 0), context.exact
+            n_left = sum(shoe) - 1
+            pair_left = shoe[pair] - 1 if face_left is None else max(face_left - removed, 0)
+        pair_term = pair_left * after if after is not None and pair_left > 0 else 0
+        exact = context.exact
         # float(Fraction(a, b)) is a / b correctly rounded, as a / b is: no Fraction in float mode
         q: Fraction | float = Fraction(pair_left, n_left) if exact else pair_left / n_left
         if context.model is not None:  # a counter's shoe: the pair card's odds carry its weights
