@@ -238,13 +238,8 @@ def hand_layers(
     That graph is compiled once and the parts are cut out of its layers. The shoe matters only
     where it holds fewer cards of a rank than a hand can, so the graphs are cached under the
     shoe capped at that: the depleted shoes of a large shoe share one graph."""
-    return _hand_layers(capped_shoe(shoe), first_cards, stop_at, start)
-
-
-def capped_shoe(shoe: tuple[int, ...]) -> tuple[int, ...]:
-    """``shoe`` with each count capped at what a hand can hold of the rank: the hand graphs of
-    the two are the same."""
-    return tuple(min(n, most) for n, most in zip(shoe, _MOST_HELD))
+    capped = tuple(min(n, most) for n, most in zip(shoe, _MOST_HELD))
+    return _hand_layers(capped, first_cards, stop_at, start)
 
 
 @functools.lru_cache(maxsize=64)

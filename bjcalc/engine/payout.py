@@ -25,7 +25,6 @@ three are the unconditional EV):
 from __future__ import annotations
 
 import enum
-import functools
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
@@ -277,14 +276,17 @@ class _TableShape(NamedTuple):
     can_hit: tuple[bool, ...]
 
 
-@functools.lru_cache(maxsize=64)
 def _first_shape(
     hands: tuple[tuple[tuple[int, ...], bool], ...], table: _TableShape, rules: _OfferRules
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """For :func:`best_plays`: each hand's row in the two-card layer, the plays :func:`offered`
     offers it (hands x plays, in Action order), whether it is a natural and its pair rank (0
-    where none). Kept by what it depends on: the hands, the graph and what :func:`offered`
-    reads (the same for the depleted shoes of a large shoe)."""
+    where none). Kept with the graph by what else it depends on: the hands and what
+    :func:`offered` reads (the same for the depleted shoes of a large shoe)."""
+    key = ("first plays", hands, table.can_hit, rules)
+    kept = table.layers.derived.get(key)
+    if kept is not None:
+        return kept  # type: ignore[no-any-return]
     rows, offers, natural, pair = [], [], [], []
     for counts, same_face in hands:
         layer, row = table.layers.index[counts]
@@ -297,4 +299,5 @@ def _first_shape(
            np.array(natural, dtype=bool), np.array(pair, dtype=np.intp))
     for array in out:
         array.flags.writeable = False
+    table.layers.derived[key] = out
     return out

@@ -31,7 +31,7 @@ from bjcalc.cards import ACE, TEN, hard_total
 from bjcalc.engine.codes import Code
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.dealer import classify
-from bjcalc.engine.hands import HandLayers, capped_shoe, hand_layers
+from bjcalc.engine.hands import HandLayers, hand_layers
 from bjcalc.engine.values import HandValues, PassValues, flat_rows, graph_shoe, layer_views, solve_many, stop_at
 from bjcalc.errors import InvalidShoeError
 from bjcalc.numbers import quotient
@@ -62,13 +62,6 @@ class PostSplit(str, enum.Enum):
     @property
     def label(self) -> str:
         return self.value.upper()
-
-
-@functools.lru_cache(maxsize=256)
-def _split_layers(shoe: tuple[int, ...], limit: int, pair: int) -> HandLayers:
-    """:meth:`SplitSolver.layers` of a capped shoe, kept by value (every up card's solver of
-    every analysis of a large shoe's depleted shoes asks for the same ten)."""
-    return hand_layers(shoe, 1, limit, tuple(int(r == pair) for r in range(10)))
 
 
 def max_hands(rules: Rules, pair: int) -> int:
@@ -241,7 +234,8 @@ class SplitSolver:
     def layers(self, pair: int) -> HandLayers:
         """The graph of split hands holding one ``pair`` card (cached on the solver)."""
         if pair not in self._layers:
-            self._layers[pair] = _split_layers(capped_shoe(graph_shoe(self.context.rules)), self.limit(pair), pair)
+            start = tuple(1 if r == pair else 0 for r in range(10))
+            self._layers[pair] = hand_layers(graph_shoe(self.context.rules), 1, self.limit(pair), start)
         return self._layers[pair]
 
     def pairs(self) -> list[int]:

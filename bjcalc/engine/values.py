@@ -346,7 +346,7 @@ def solve_many(
             passed = _exact_kernel_pass(context, layers, extras, loss, limit, double_layer, may_double, decisions)
     if passed is None:
         passed = _numpy_pass(context, layers, extras, loss, can_hit, double_layer, may_double, decisions)
-    return PassValues(passed, context, layers, can_hit, double_layer)
+    return PassValues(passed, context.peeked, layers, can_hit, double_layer)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -366,18 +366,18 @@ class _Pass:
     weights: Sequence[np.ndarray] | None = None
 
     def shoe_values(
-        self, j: int, context: UpcardContext, layers: HandLayers, can_hit: list[bool], double_layer: int | None
+        self, j: int, peeked: bool, layers: HandLayers, can_hit: list[bool], double_layer: int | None
     ) -> HandValues:
         """Shoe ``j``'s values, cut out of the stacks."""
         if len(self.shoes) == 1:
             return HandValues(
-                layers=layers, shoe=self.shoes[0], peeked=context.peeked, scale=self.scales[0], stand=self.stand,
+                layers=layers, shoe=self.shoes[0], peeked=peeked, scale=self.scales[0], stand=self.stand,
                 hit=self.hit, best=self.best, decision=self.decision, can_hit=can_hit, double=self.double,
                 double_layer=double_layer, blackjack=self.blackjack, one_card=self.one_card, weights=self.weights,
             )
         width = 0 if double_layer is None else len(layers.counts[double_layer])
         return HandValues(
-            layers=layers, shoe=self.shoes[j], peeked=context.peeked, scale=self.scales[j],
+            layers=layers, shoe=self.shoes[j], peeked=peeked, scale=self.scales[j],
             stand=ShoeRows(self.stand, layers, j), hit=ShoeRows(self.hit, layers, j),
             best=ShoeRows(self.best, layers, j), decision=ShoeRows(self.decision, layers, j), can_hit=can_hit,
             double=None if self.double is None else self.double[j * width : (j + 1) * width],
@@ -392,11 +392,12 @@ class PassValues(Sequence):
     when first read: a round reads a split pass's shoes through :meth:`root` alone, and the
     five :class:`HandValues` of each of an 8-deck round's hundred split passes cost 2.7 ms."""
 
-    __slots__ = ("_pass", "_context", "_layers", "_can_hit", "_double_layer", "_made")
+    __slots__ = ("_pass", "_peeked", "_layers", "_can_hit", "_double_layer", "_made")
 
-    def __init__(self, passed: _Pass, context: UpcardContext, layers: HandLayers, can_hit: list[bool],
+    def __init__(self, passed: _Pass, peeked: bool, layers: HandLayers, can_hit: list[bool],
                  double_layer: int | None) -> None:
-        self._pass, self._context, self._layers = passed, context, layers
+        # not the context, which keeps the values (context.stacks): no reference cycle
+        self._pass, self._peeked, self._layers = passed, peeked, layers
         self._can_hit, self._double_layer = can_hit, double_layer
         self._made: dict[int, HandValues] = {}
 
@@ -409,7 +410,7 @@ class PassValues(Sequence):
         j = range(len(self))[j]
         made = self._made.get(j)
         if made is None:
-            made = self._made[j] = self._pass.shoe_values(j, self._context, self._layers, self._can_hit,
+            made = self._made[j] = self._pass.shoe_values(j, self._peeked, self._layers, self._can_hit,
                                                           self._double_layer)
         return made
 
