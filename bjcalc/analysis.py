@@ -421,7 +421,13 @@ class Analysis(Generic[N]):
         shown = [Action.STAND, Action.HIT, Action.DOUBLE] if natural else None
         frame = hand_frame(rules, table.peeked, initial=len(hand) == 2)
         conditioned = frame is Frame.CONDITIONED
-        values, p_bj = action_values(engine, Optimal(engine), up_rank.index, counts, len(set(faces)) <= 1, frame, shown)
+        policy, same_face = Optimal(engine), len(set(faces)) <= 1
+        # a two-card hand's values come from its up card's, worked out for every hand at once
+        kept = engine.first_values(up_rank.index, frame, policy) if len(hand) == 2 else None
+        got = None if kept is None else kept.get(counts, same_face)
+        if got is None:
+            got = action_values(engine, policy, up_rank.index, counts, same_face, frame, shown)
+        values, p_bj = got
         evs: dict[Action, Any] = {action: to_api(value, self.exact) for action, value in values.items()}
         insurance = even_money = None
         if up_rank.index == ACE and rules.insurance:

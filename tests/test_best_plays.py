@@ -1,14 +1,18 @@
-"""The first decisions of a round worked out for every two-card hand at once (float mode,
-:func:`bjcalc.engine.payout.best_plays`) against :func:`~bjcalc.engine.payout.best_play` hand by
-hand, whose values the oracle tests check: the same plays and the same floats, to the bit,
-under rules that change what is offered and how a play is reframed."""
+"""Every two-card hand of an up card worked out at once (float mode): the round's first
+decisions (:func:`bjcalc.engine.payout.best_plays`) against :func:`~bjcalc.engine.payout.best_play`
+hand by hand, and each hand's EVs in its frame (:func:`~bjcalc.engine.payout.first_values`)
+against :func:`~bjcalc.engine.payout.action_values`, whose values the oracle tests check: the
+same plays and the same floats, to the bit, under rules that change what is offered and how a
+play is reframed."""
 
 from __future__ import annotations
 
 import pytest
 
+from bjcalc.actions import Action
+from bjcalc.cards import is_blackjack
 from bjcalc.engine.analyser import Engine
-from bjcalc.engine.payout import best_play, best_plays
+from bjcalc.engine.payout import Frame, action_values, best_play, best_plays, first_values
 from bjcalc.engine.split import PostSplit
 from bjcalc.engine.walk import Optimal
 from bjcalc.rules import BlackjackTakes, Doubling, HoleCard, Loss, Rules, Surrender
@@ -35,3 +39,18 @@ def test_best_plays_equal_best_play_hand_by_hand(rules: Rules) -> None:
         assert [action for action, _ in batch] == [action for action, _ in one_by_one]
         assert [value for _, value in batch] == [value for _, value in one_by_one]  # floats, to the bit
         assert all(type(value) is float for _, value in batch)
+
+
+@pytest.mark.parametrize("rules", RULES, ids=range(len(RULES)))
+def test_first_values_equal_action_values_hand_by_hand(rules: Rules) -> None:
+    engine = Engine(rules, False, PostSplit.CDZ)
+    policy = Optimal(engine)
+    for up in engine.ups():
+        hands = [(counts, same) for counts, p, same in engine.context(up).dealt_hands() if p]
+        table = policy.hands(up)
+        for frame in (Frame.CONDITIONED, Frame.UNCONDITIONAL) if table.peeked else (Frame.UNCONDITIONAL,):
+            kept = first_values(engine, policy, up, hands, frame)
+            assert kept is not None
+            for counts, same in hands:
+                shown = [Action.STAND, Action.HIT, Action.DOUBLE] if is_blackjack(counts) else None
+                assert kept.get(counts, same) == action_values(engine, policy, up, counts, same, frame, shown)

@@ -230,33 +230,98 @@ def best_plays(
     table = plays.hands(up)
     if engine.exact or table.weights is not None or not hands:
         return [best_play(engine, plays, up, counts, same) for counts, same in hands]
-    rules = engine.rules
-    rows, offers, natural, pair = _first_shape(
-        tuple(hands), _TableShape(table.layers, tuple(table.can_hit)),
-        _OfferRules(rules.double, rules.double_soft, rules.split_hands, rules.split_unlike_tens, rules.surrender))
-    scale = float(table.scale[0])
-    p_bj = table.blackjack[0][rows] / scale
-    values = np.full((len(rows), len(_ACTIONS)), -np.inf)
-    stand = table.stand[0][rows] / scale
-    values[:, 0] = np.where(natural, natural_value(float(rules.blackjack_pays), p_bj), stand)
-    values[:, 1] = table.hit[0][rows] / scale
-    if table.double is not None:
-        values[:, 2] = table.double[rows] / scale
-    splits = np.zeros(10)
-    for rank in set(pair[offers[:, 3]].tolist()):
-        splits[rank] = float(plays.splits(up).value(rank))
-    values[:, 3] = splits[pair]
-    if rules.surrender is not Surrender.NONE:
-        values[:, 4] = surrender_value(rules.surrender, table.peeked, p_bj)
-    values[~offers] = -np.inf
+    joint = _JointFirst.of(engine, plays, up, hands)
+    values = np.where(joint.offers, joint.values, -np.inf)
     best = values.argmax(axis=1)  # the first of equal values, as best_play's max
-    value = values[np.arange(len(rows)), best]
-    if rules.surrender is not Surrender.NONE:
-        value = np.where(best == 4, surrender_value(rules.surrender, table.peeked, p_bj, Frame.UNCONDITIONAL), value)
+    value = values[np.arange(len(values)), best]
+    p_bj, surrender = joint.p_bj, engine.rules.surrender
+    if surrender is not Surrender.NONE:
+        value = np.where(best == 4, surrender_value(surrender, table.peeked, p_bj, Frame.UNCONDITIONAL), value)
     if table.peeked:  # reframe from the joint frame: every play but a natural's and surrender loses to a blackjack
-        settled = (best == 4) | ((best == 0) & natural)
+        settled = (best == 4) | ((best == 0) & joint.natural)
         value = np.where(settled, value, value + -1 * p_bj)
     return [(_ACTIONS[b], v) for b, v in zip(best.tolist(), value.tolist())]
+
+
+class FirstValues(NamedTuple):
+    """:func:`action_values` of every two-card hand of an up card in one frame, worked out at
+    once (:func:`first_values`): ``at`` (rank counts, same_face) -> row; for each row the
+    value of each play in Action order, which plays are shown (offered; a natural's stand, hit
+    and double) and P(dealer blackjack)."""
+
+    at: dict[tuple[tuple[int, ...], bool], int]
+    values: list[list[float]]
+    shown: list[list[bool]]
+    p_bj: list[float]
+
+    def get(self, counts: tuple[int, ...], same_face: bool) -> tuple[dict[Action, EngineNumber], EngineNumber] | None:
+        """What :func:`action_values` gives the hand (its default plays; a natural's shown
+        ones), or None where it is not among these hands."""
+        row = self.at.get((counts, same_face))
+        if row is None:
+            return None
+        values, shown = self.values[row], self.shown[row]
+        return {action: values[i] for i, action in enumerate(_ACTIONS) if shown[i]}, self.p_bj[row]
+
+
+def first_values(engine: Engine, plays: Plays, up: int, hands: Sequence[tuple[tuple[int, ...], bool]],
+                 frame: Frame) -> FirstValues | None:
+    """:class:`FirstValues` of ``hands`` in ``frame``: the numbers :func:`action_values` gives
+    each (the same operations, in numpy), for a hand's plays shown as a hand's EVs are (a
+    natural's stand, hit and double). None in exact mode, on a counter's shoe, or where a
+    conditioned value would divide by P(no dealer blackjack) = 0."""
+    table = plays.hands(up)
+    if engine.exact or table.weights is not None or not hands:
+        return None
+    joint = _JointFirst.of(engine, plays, up, hands)
+    p_bj, peeked, values = joint.p_bj, table.peeked, joint.values.copy()
+    if frame is Frame.CONDITIONED and peeked and (p_bj == 1).any():
+        return None  # action_values raises for those hands
+    surrender = engine.rules.surrender
+    if surrender is not Surrender.NONE:
+        values[:, 4] = surrender_value(surrender, peeked, p_bj, frame)
+    if peeked and frame is Frame.CONDITIONED:
+        values[:, :4] = values[:, :4] / (1 - p_bj)[:, None]
+    elif peeked and frame is Frame.UNCONDITIONAL:  # a natural's stand is settled at a push
+        settled = np.zeros(values.shape, dtype=bool)
+        settled[:, 0] = joint.natural
+        values[:, :4] = np.where(settled[:, :4], values[:, :4], values[:, :4] + -1 * p_bj[:, None])
+    shown = np.where(joint.natural[:, None], [True, True, table.double is not None, False, False], joint.offers)
+    return FirstValues({hand: row for row, hand in enumerate(hands)}, values.tolist(), shown.tolist(), p_bj.tolist())
+
+
+class _JointFirst(NamedTuple):
+    """The joint value of every play of each two-card hand of an up card (hands x plays, in
+    Action order; a natural's stand is its payout), worked out at once: what :func:`best_plays`
+    and :func:`first_values` start from."""
+
+    values: np.ndarray
+    offers: np.ndarray
+    natural: np.ndarray
+    p_bj: np.ndarray
+
+    @classmethod
+    def of(cls, engine: Engine, plays: Plays, up: int, hands: Sequence[tuple[tuple[int, ...], bool]]) -> _JointFirst:
+        table = plays.hands(up)
+        rules = engine.rules
+        rows, offers, natural, pair = _first_shape(
+            tuple(hands), _TableShape(table.layers, tuple(table.can_hit)),
+            _OfferRules(rules.double, rules.double_soft, rules.split_hands, rules.split_unlike_tens, rules.surrender))
+        scale = float(table.scale[0])
+        p_bj = table.blackjack[0][rows] / scale
+        values = np.full((len(rows), len(_ACTIONS)), -np.inf)
+        stand = table.stand[0][rows] / scale
+        values[:, 0] = np.where(natural, natural_value(float(rules.blackjack_pays), p_bj), stand)
+        values[:, 1] = table.hit[0][rows] / scale
+        if table.double is not None:
+            values[:, 2] = table.double[rows] / scale
+        splits = np.zeros(10)
+        for rank in set(pair[offers[:, 3]].tolist()):
+            splits[rank] = float(plays.splits(up).value(rank))
+        values[:, 3] = splits[pair]
+        if rules.surrender is not Surrender.NONE:
+            values[:, 4] = surrender_value(rules.surrender, table.peeked, p_bj)
+        return cls(values, offers, natural, p_bj)
 
 
 class _OfferRules(NamedTuple):
