@@ -60,9 +60,12 @@ class Engine:
 
     def splits(self, up: int) -> SplitSolver:
         """Split values against ``up`` for the analysis' post-split strategy."""
-        if up not in self._splits:
-            self._splits[up] = SplitSolver.optimal(self.context(up), self.table(up), self.post_split)
-        return self._splits[up]
+        solver = self._splits.get(up)
+        if solver is None:
+            solver = self._splits[up] = SplitSolver.optimal(self.context(up), None, self.post_split)
+        if solver.unsplit is None:  # made by prepare, before the unsplit hands were solved
+            solver.unsplit = self.table(up)
+        return solver
 
     def chart_splits(self, up: int, decide: Decide) -> SplitSolver:
         """Split values against ``up`` with split hands played by a chart (``decide``); solvers
@@ -148,8 +151,8 @@ class Engine:
             context = self.context(up)
             context.batch.index.register(unsplit_layers(self.rules), (0,) * 10)
             context.batch.start(more=True)  # the joint pass: the unsplit hands' shoes first
-            if self.rules.split_hands > 1:
-                SplitSolver(context, None, self.post_split).prepare()
+            if self.rules.split_hands > 1:  # the solver is kept: its graphs are every split's
+                self._splits.setdefault(up, SplitSolver.optimal(context, None, self.post_split)).prepare()
             context.batch.start()
 
     def prepare_all(self, ups: Iterable[int] | None = None, splits: bool = False) -> None:

@@ -214,8 +214,9 @@ class SplitSolver:
         self._play_keys: dict[int, tuple] = {}
 
     @classmethod
-    def optimal(cls, context: UpcardContext, unsplit: HandValues, strategy: PostSplit) -> SplitSolver:
-        """Split hands played by a post-split strategy (CDZ- follows ``unsplit``'s plays)."""
+    def optimal(cls, context: UpcardContext, unsplit: HandValues | None, strategy: PostSplit) -> SplitSolver:
+        """Split hands played by a post-split strategy (CDZ- follows ``unsplit``'s plays: set
+        before the first solve, where ``None`` here)."""
         return cls(context, unsplit, strategy)
 
     @classmethod
@@ -331,7 +332,7 @@ class SplitSolver:
         if self.decide is not None:
             decisions = self.decide(layers, may_double)
         elif self.strategy is PostSplit.CDZ:
-            assert self.unsplit is not None  # optimal() has one
+            assert self.unsplit is not None  # set by Engine.splits
             if self._plays is None:
                 self._plays = CdzPlays.of(self.unsplit)
             decisions = cdz_decisions(self.unsplit, layers, may_double, self._plays)
