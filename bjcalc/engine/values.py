@@ -392,7 +392,7 @@ class PassValues(Sequence):
     when first read: a round reads a split pass's shoes through :meth:`root` alone, and the
     five :class:`HandValues` of each of an 8-deck round's hundred split passes cost 2.7 ms."""
 
-    __slots__ = ("_pass", "_peeked", "_layers", "_can_hit", "_double_layer", "_made")
+    __slots__ = ("_pass", "_peeked", "_layers", "_can_hit", "_double_layer", "_made", "_roots")
 
     def __init__(self, passed: _Pass, peeked: bool, layers: HandLayers, can_hit: list[bool],
                  double_layer: int | None) -> None:
@@ -400,6 +400,7 @@ class PassValues(Sequence):
         self._pass, self._peeked, self._layers = passed, peeked, layers
         self._can_hit, self._double_layer = can_hit, double_layer
         self._made: dict[int, HandValues] = {}
+        self._roots: dict[int, list[tuple[tuple[int, ...], object, object, object]]] = {}  # by rank
 
     def __len__(self) -> int:
         return len(self._pass.shoes)
@@ -417,24 +418,26 @@ class PassValues(Sequence):
     def root(self, j: int, rank: int) -> tuple[tuple[int, ...], object, object, object]:
         """What shoe ``j``'s one-card hand (the graph's first hand) is worth without its
         :class:`HandValues`: the shoe, its hit numerator, the best numerator after drawing
-        ``rank`` (None where that busts) and its denominator (:meth:`HandValues.row_scale`)."""
-        j = range(len(self))[j]
-        if j in self._made:
-            values = self._made[j]
-            child = int(values.layers.children[0][0, rank])
-            return (values.shoe, values.hit[0][0], values.best[1][child] if child >= 0 else None,
-                    values.row_scale(0, 0))
+        ``rank`` (None where that busts) and its denominator (:meth:`HandValues.row_scale`);
+        read for every shoe at once."""
+        roots = self._roots.get(rank)
+        if roots is None:
+            roots = self._roots[rank] = self._read_roots(rank)
+        return roots[range(len(self))[j]]
+
+    def _read_roots(self, rank: int) -> list[tuple[tuple[int, ...], object, object, object]]:
         passed, counts = self._pass, self._layers.counts
-        several = len(passed.shoes) > 1
+        shoes = range(len(passed.shoes))
+        first = [j * len(counts[0]) for j in shoes]  # each shoe's one-card hand in the first layer
+        hit = passed.hit[0][first].tolist()
         child = int(self._layers.children[0][0, rank])
-        first = j * len(counts[0]) if several else 0
-        after = None
+        after: list[object] = [None] * len(shoes)
         if child >= 0:
-            after = passed.best[1][(j * len(counts[1]) if several else 0) + child]
-        scale = passed.scales[j][0]
+            after = passed.best[1][[j * len(counts[1]) + child for j in shoes]].tolist()
+        scales = [passed.scales[j][0] for j in shoes]
         if passed.weights is not None:
-            scale = scale * passed.weights[0][first]
-        return passed.shoes[j], passed.hit[0][first], after, scale
+            scales = [scale * weight for scale, weight in zip(scales, passed.weights[0][first].tolist())]
+        return list(zip(passed.shoes, hit, after, scales))
 
 
 def _numpy_pass(
