@@ -168,6 +168,7 @@ class Engine:
             # hands' shoes: solve in the same order, so that Python works while it runs
             for up in chosen:
                 self.table(up)
+                self.context(up).dealt_hands()  # the deal's hands, while the pass goes on
             if splits:
                 # and each split's value while the next pair's shoes are in the pass: the
                 # round asks for every pair's
