@@ -70,6 +70,11 @@ typedef struct {
     const int64_t *shoes;
     const double *stand_in, *suffixes;
     Py_ssize_t depth; /* the dealer's most draws: suffixes have first + n_layers + depth + 1 entries */
+    /* several up cards' shoes in one pass (NULL, 0: one up card): each copy's own dealer depth
+     * (depth is then the largest), and the copies of each up card, whose decisions are one row
+     * of `decisions` per up card ((C / per_group, R)) */
+    const int64_t *depths;
+    Py_ssize_t per_group;
     /* the rules and the play */
     int bj_rank, peeked, limit, double_layer;
     double loss, both_loss; /* loss, loss + double_loss */
@@ -101,15 +106,16 @@ static inline double pick(uint64_t keep, double a, double b)
     return a;
 }
 
-/* The play of a hand of `size` cards at `row` where it is fixed: a one-card split hand draws,
- * a hand at the card limit stands, any other plays `decisions` (which must be given) */
-static inline int64_t fixed_choice(const Job *q, Py_ssize_t size, Py_ssize_t row)
+/* The play of a hand of `size` cards at `row` for copy `j` where it is fixed: a one-card split
+ * hand draws, a hand at the card limit stands, any other plays `decisions` (which must be
+ * given; the row of j's group where copies are grouped) */
+static inline int64_t fixed_choice(const Job *q, Py_ssize_t size, Py_ssize_t row, Py_ssize_t j)
 {
     if (size < 2)
         return HIT; /* a one-card split hand always draws */
     if (size >= q->limit)
         return STAND;
-    return q->decisions[row];
+    return q->decisions[(q->per_group ? j / q->per_group : 0) * q->n_rows + row];
 }
 
 /* roots_only: mark the rows whose values are read. Every hand of the first layer; the
@@ -117,25 +123,39 @@ static inline int64_t fixed_choice(const Job *q, Py_ssize_t size, Py_ssize_t row
  * children of every hand of the double layer that is marked (their stand values make its
  * double and one-card values). A marked child of a hand that stands or doubles only is
  * worked out whole, and what it reads of its own unmarked children is NaN: never read. */
-static void mark_needed(const Job *q, uint8_t *needed)
+static void mark_group(const Job *q, Py_ssize_t j, uint8_t *marks)
 {
     const Py_ssize_t L = q->n_layers;
-    memset(needed, 0, (size_t)q->n_rows);
+    memset(marks, 0, (size_t)q->n_rows);
     for (Py_ssize_t row = q->starts[0]; row < q->starts[1]; row++)
-        needed[row] = 1;
+        marks[row] = 1;
     for (Py_ssize_t k = 0; k + 1 < L; k++) {
         const Py_ssize_t size = q->first + k, next = q->starts[k + 1];
         const Py_ssize_t width = q->starts[k + 2] - next;
         for (Py_ssize_t row = q->starts[k]; row < q->starts[k + 1]; row++) {
-            if (!needed[row])
+            if (!marks[row])
                 continue;
-            if (fixed_choice(q, size, row) != HIT && k != q->double_layer)
+            if (fixed_choice(q, size, row, j) != HIT && k != q->double_layer)
                 continue;
             const Py_ssize_t *kids = q->children + row * RANKS;
             for (int r = 0; r < RANKS; r++)
                 if ((size_t)kids[r] < (size_t)width)
-                    needed[next + kids[r]] = 1;
+                    marks[next + kids[r]] = 1;
         }
+    }
+}
+
+/* The rows marked for any group of copies (mark_group; `scratch`: n_rows bytes, or NULL with
+ * one group). A row one group reaches and another does not is worked out for both: its
+ * values for the other are those of its play, or NaN where they read unreached rows. */
+static void mark_needed(const Job *q, uint8_t *needed, uint8_t *scratch)
+{
+    const Py_ssize_t groups = q->per_group ? q->copies / q->per_group : 1;
+    mark_group(q, 0, needed);
+    for (Py_ssize_t g = 1; g < groups; g++) {
+        mark_group(q, g * q->per_group, scratch);
+        for (Py_ssize_t row = 0; row < q->n_rows; row++)
+            needed[row] |= scratch[row];
     }
 }
 
@@ -155,7 +175,7 @@ static void skip_rows(const Job *q, Py_ssize_t k, Py_ssize_t i0, Py_ssize_t i1)
                 for (Py_ssize_t i = i0; i < i1; i++)
                     outputs[o][at + i] = nan;
         for (Py_ssize_t i = i0; i < i1; i++)
-            q->decision[at + i] = fixed_choice(q, q->first + k, a + i);
+            q->decision[at + i] = fixed_choice(q, q->first + k, a + i, j);
         if (k == q->double_layer)
             for (Py_ssize_t i = i0; i < i1; i++)
                 q->dbl[j * n_k + i] = q->one_card[j * n_k + i] = nan;
@@ -258,7 +278,7 @@ MULTIVERSION static void solve_layer(const Job *q, Py_ssize_t k)
              * dealer numerators are lifted by suffix[size + depth] (values.py's _factors) */
             const double *suffix = q->suffixes + j * top1;
             const double g = suffix[size + 1], unit = suffix[size + 1], unit_next = suffix[size + 2];
-            const double lift = size >= 2 ? suffix[size + q->depth] : 0.0;
+            const double lift = size >= 2 ? suffix[size + (q->depths ? q->depths[j] : q->depth)] : 0.0;
             const Py_ssize_t block = a * C + j * n_k; /* this shoe's block of layer k */
             const Py_ssize_t next0 = no_child ? 0 : q->starts[k + 1] * C + j * width;
             const double *next = q->best + next0;
@@ -353,7 +373,7 @@ MULTIVERSION static void solve_layer(const Job *q, Py_ssize_t k)
                 }
                 int64_t chosen;
                 if (size < 2 || !can_hit || q->decisions)
-                    chosen = fixed_choice(q, size, row);
+                    chosen = fixed_choice(q, size, row, j);
                 else {
                     chosen = hit > stand ? HIT : STAND;
                     if (is_double && q->may_double && q->may_double[i] && dbl > (chosen == HIT ? hit : stand))
@@ -410,38 +430,42 @@ static void release_views(Py_buffer *views, const int *held, int n)
 #define N_IN 8
 #define N_OUT 7
 #define N_WEIGHTED 3 /* weight_row, weights, weight_out */
-#define N_ARRAYS (N_IN + N_OUT + N_WEIGHTED)
+#define N_ARRAYS (N_IN + N_OUT + N_WEIGHTED + 1) /* and depths */
 
 /* solve(counts, children, starts, shoes, stand_in, suffixes, may_double, decisions,
  *       stand, blackjack, hit, best, decision, double, one_card,
  *       first, bj_rank, peeked, loss, double_loss, limit, double_layer, depth
- *       [, weight_row, weights, weight_out])
+ *       [, weight_row, weights, weight_out, roots_only, depths, per_group])
  * counts int64 (R, 10), children intp (R, 10), starts int64 (L + 1), shoes int64 (C, 10),
  * stand_in float64 (C, R), suffixes float64 (C, first + L + depth + 1): each shoe's falling
  * factorials (values.py's _suffixes), may_double uint8 (rows of the double layer) or None,
  * decisions int64 (R) or None; outputs float64 (C * R) stacked, decision int64
  * (C * R), double and one_card float64 (C * rows of the double layer) or None when there is
  * no double layer. bj_rank and double_layer are -1 for none. A counter's shoe: weight_row int64
- * (C, R), weights float64 (entries, WEIGHTS), weight_out float64 (C * R) stacked (all or none). */
+ * (C, R), weights float64 (entries, WEIGHTS), weight_out float64 (C * R) stacked (all or none).
+ * Several up cards of one dealer blackjack rule in one pass: depths int64 (C), each copy's
+ * dealer depth (`depth` the largest, the suffixes' width), and per_group copies of each up
+ * card, whose decisions are one row each, int64 (C / per_group, R). */
 static PyObject *solve(PyObject *self, PyObject *args)
 {
     PyObject *objs[N_ARRAYS] = {NULL};
     int first, bj_rank, peeked, loss, double_loss, limit, double_layer, depth, roots_only = 0;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOiiiiiiii|OOOp", &objs[0], &objs[1], &objs[2], &objs[3],
+    Py_ssize_t per_group = 0;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOiiiiiiii|OOOpOn", &objs[0], &objs[1], &objs[2], &objs[3],
                           &objs[4], &objs[5], &objs[6], &objs[7], &objs[8], &objs[9], &objs[10],
                           &objs[11], &objs[12], &objs[13], &objs[14], &first, &bj_rank, &peeked, &loss,
                           &double_loss, &limit, &double_layer, &depth, &objs[15], &objs[16], &objs[17],
-                          &roots_only))
+                          &roots_only, &objs[18], &per_group))
         return NULL;
-    for (int i = N_ARRAYS - N_WEIGHTED; i < N_ARRAYS; i++)
+    for (int i = N_ARRAYS - N_WEIGHTED - 1; i < N_ARRAYS; i++)
         if (!objs[i])
             objs[i] = Py_None;
     /* the item size of each array; may_double, decisions, double, one_card and the weights may
      * be None */
     static const Py_ssize_t itemsize[N_ARRAYS] = {8, sizeof(Py_ssize_t), 8, 8, 8, 8, 1, 8, 8, 8, 8, 8, 8, 8, 8,
-                                                  8, 8, 8};
-    static const int optional[N_ARRAYS] = {0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1};
-    static const int writable[N_ARRAYS] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1};
+                                                  8, 8, 8, 8};
+    static const int optional[N_ARRAYS] = {0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1};
+    static const int writable[N_ARRAYS] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0};
     Py_buffer views[N_ARRAYS];
     int held[N_ARRAYS] = {0};
     double *scratch = NULL;
@@ -479,18 +503,24 @@ static PyObject *solve(PyObject *self, PyObject *args)
     q.weight_row = held[15] ? views[15].buf : NULL;
     q.weights = held[16] ? views[16].buf : NULL;
     q.weight_out = held[17] ? views[17].buf : NULL;
+    q.depths = held[18] ? views[18].buf : NULL;
+    q.per_group = per_group;
     /* the sizes the arrays must have, so that a wrong call fails instead of reading astray */
     const Py_ssize_t R = q.n_rows, C = q.copies, L = q.n_layers, D = (Py_ssize_t)sizeof(double);
     int ok = L >= 1 && views[0].len == R * RANKS * 8 && views[1].len == R * RANKS * (Py_ssize_t)sizeof(Py_ssize_t)
              && views[3].len == C * RANKS * 8 && q.starts[0] == 0 && q.starts[L] == R
              && first >= 0 && depth >= 1 && views[4].len == C * R * D
              && views[5].len == C * (first + L + depth + 1) * D
-             && (!held[7] || views[7].len == R * 8) && bj_rank >= -1 && bj_rank < RANKS
+             && per_group >= 0 && (per_group == 0 || (C > 0 && C % per_group == 0))
+             && (!held[7] || views[7].len == (per_group ? C / per_group : 1) * R * 8) && bj_rank >= -1 && bj_rank < RANKS
+             && (!held[18] || views[18].len == C * 8)
              && double_layer >= -1 && double_layer < L;
     for (int i = 8; ok && i < 13; i++)
         ok = views[i].len == C * R * views[i].itemsize;
     for (Py_ssize_t k = 0; ok && k < L; k++)
         ok = q.starts[k] <= q.starts[k + 1];
+    for (Py_ssize_t j = 0; ok && q.depths && j < C; j++)
+        ok = q.depths[j] >= 1 && q.depths[j] <= depth;
     if (ok && (held[15] || held[16] || held[17])) {
         /* every entry a row names must be in the table */
         Py_ssize_t entries = held[16] ? views[16].len / (WEIGHTS * D) : 0;
@@ -514,12 +544,12 @@ static PyObject *solve(PyObject *self, PyObject *args)
     }
     q.needed = NULL;
     if (roots_only) {
-        needed = malloc((size_t)(R > 0 ? R : 1));
+        needed = malloc(2 * (size_t)(R > 0 ? R : 1)); /* and mark_needed's scratch */
         if (!needed) {
             PyErr_NoMemory();
             goto done;
         }
-        mark_needed(&q, needed);
+        mark_needed(&q, needed, needed + R);
         q.needed = needed;
     }
     scratch = malloc(sizeof(double) * (size_t)(C * R > 0 ? C * R : 1));

@@ -16,7 +16,7 @@ from bjcalc.engine import pools
 from bjcalc.engine.batch import ShoeIndex, joint_batch
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.payout import FirstValues, Frame, Plays, first_values
-from bjcalc.engine.split import Decide, PostSplit, SolvedHands, SplitSolver
+from bjcalc.engine.split import Decide, PostSplit, SolvedHands, SplitSolver, solve_together
 from bjcalc.engine.values import HandValues, unsplit_layers, unsplit_table
 from bjcalc.numbers import quotient
 from bjcalc.rules import Rules
@@ -173,11 +173,10 @@ class Engine:
                 # and each split's value while the next pair's shoes are in the pass: the
                 # round asks for every pair's
                 for pair in range(10):
-                    for up in chosen:
-                        solver = self.splits(up)
-                        if pair in solver.pairs():
-                            solver.solve(pair)
-                            solver.value(pair)
+                    solvers = [self.splits(up) for up in chosen if pair in self.splits(up).pairs()]
+                    solve_together(solvers, pair)  # up cards alike in one pass
+                    for solver in solvers:
+                        solver.value(pair)
 
     def ups(self) -> list[int]:
         """The up cards the shoe can show, A first."""

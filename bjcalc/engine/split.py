@@ -32,7 +32,17 @@ from bjcalc.engine.codes import Code
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.dealer import classify
 from bjcalc.engine.hands import HandLayers, hand_layers
-from bjcalc.engine.values import HandValues, PassValues, flat_rows, graph_shoe, layer_views, solve_many, stop_at
+from bjcalc.engine.kernels import player_kernel_available
+from bjcalc.engine.values import (
+    HandValues,
+    PassValues,
+    flat_rows,
+    graph_shoe,
+    layer_views,
+    solve_many,
+    solve_ups,
+    stop_at,
+)
 from bjcalc.errors import InvalidShoeError
 from bjcalc.numbers import quotient
 from bjcalc.rules import Rules
@@ -297,6 +307,14 @@ class SplitSolver:
         done when a value is first asked for)."""
         self._hands(pair)
 
+    def _cdz_decisions(self, pair: int) -> Sequence[np.ndarray]:
+        layers = self.layers(pair)
+        assert self.unsplit is not None  # set by Engine.splits
+        if self._plays is None:
+            self._plays = CdzPlays.of(self.unsplit)
+        may_double = may_double_after_split(self.context.rules, layers, pair)
+        return cdz_decisions(self.unsplit, layers, may_double, self._plays)
+
     def plays_alike(self, pair: int) -> bool:
         """Whether the split hands of ``pair`` are played alike at every removal the recursion
         visits (one pass with fixed decisions solved them all, as for CDZ- or a chart)."""
@@ -332,10 +350,7 @@ class SplitSolver:
         if self.decide is not None:
             decisions = self.decide(layers, may_double)
         elif self.strategy is PostSplit.CDZ:
-            assert self.unsplit is not None  # set by Engine.splits
-            if self._plays is None:
-                self._plays = CdzPlays.of(self.unsplit)
-            decisions = cdz_decisions(self.unsplit, layers, may_double, self._plays)
+            decisions = self._cdz_decisions(pair)
         else:
             decisions = None
         solved = SolvedHands()
@@ -364,6 +379,14 @@ class SplitSolver:
             for j, removed in enumerate(removals):
                 solved.put(removed, many, j)
         return solved
+
+    def _keep(self, pair: int, key: tuple, removals: tuple[int, ...], many: PassValues) -> None:
+        """The split hands of ``pair``, solved elsewhere for every removal with plays ``key``."""
+        solved = SolvedHands()
+        for j, removed in enumerate(removals):
+            solved.put(removed, many, j)
+        self._solved[pair] = solved
+        self._play_keys[pair] = key
 
     def _values(
         self, pair: int, removed: int, face_left: int | None = None
@@ -436,6 +459,48 @@ class SplitSolver:
             out = tuple(2 * (r == pair) for r in range(10))  # the pair (a counter's shoe: with its weights)
             total = total - context.draw_chance(out, context.bj_rank)
         return total
+
+
+def solve_together(solvers: Sequence[SplitSolver], pair: int) -> None:
+    """:meth:`SplitSolver.solve` of ``pair`` for several up cards' CDZ- solvers: in float mode on
+    a composition shoe, those whose dealers settle a blackjack alike and whose shoes visit the
+    same removals in one pass of the compiled loop for all their up cards
+    (:func:`bjcalc.engine.values.solve_ups`; the same values as a pass each), the others one by
+    one."""
+    groups: dict[tuple, list[SplitSolver]] = {}
+    for solver in solvers:
+        context = solver.context
+        if pair in solver._solved:
+            continue
+        if (context.exact or context.model is not None or context.replacement or not player_kernel_available()
+                or solver.decide is not None or solver.strategy is not PostSplit.CDZ):
+            solver.solve(pair)
+            continue
+        alike = (context.bj_rank, context.peeked, context.double_loss, context.split_loss, solver.limit(pair),
+                 solver.removals(pair))
+        groups.setdefault(alike, []).append(solver)
+    for (_, _, _, loss, limit, removals), group in groups.items():
+        layers = group[0].layers(pair)
+        extras = tuple(group[0].extra(pair, r) for r in removals)
+        may_double = may_double_after_split(group[0].context.rules, layers, pair)
+        todo, decisions, keys = [], [], []
+        for solver in group:
+            plays = solver._cdz_decisions(pair)
+            key: tuple = ("split hands", layers.key, extras, limit, _plays_digest(plays, may_double))
+            many = solver.context.stacks.get(key)
+            if many is None:
+                todo.append(solver)
+                decisions.append(plays)
+                keys.append(key)
+            else:
+                solver._keep(pair, key, removals, many)
+        if len(todo) == 1:
+            todo[0].solve(pair)
+        elif todo:
+            for solver, key, many in zip(todo, keys, solve_ups([s.context for s in todo], layers, extras, loss=loss,
+                                                              limit=limit, decisions=decisions)):
+                solver.context.stacks[key] = many
+                solver._keep(pair, key, removals, many)
 
 
 _RANK_NAMES = "A23456789T"

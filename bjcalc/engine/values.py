@@ -390,20 +390,23 @@ class _Pass:
 class PassValues(Sequence):
     """The values of one pass (:func:`solve_many`), a :class:`HandValues` per shoe, each made
     when first read: a round reads a split pass's shoes through :meth:`root` alone, and the
-    five :class:`HandValues` of each of an 8-deck round's hundred split passes cost 2.7 ms."""
+    five :class:`HandValues` of each of an 8-deck round's hundred split passes cost 2.7 ms.
+    ``first``, ``count``: the shoes of the pass these are (one up card's, of a pass of several:
+    :func:`solve_ups`)."""
 
-    __slots__ = ("_pass", "_peeked", "_layers", "_can_hit", "_double_layer", "_made", "_roots")
+    __slots__ = ("_pass", "_peeked", "_layers", "_can_hit", "_double_layer", "_first", "_count", "_made", "_roots")
 
     def __init__(self, passed: _Pass, peeked: bool, layers: HandLayers, can_hit: list[bool],
-                 double_layer: int | None) -> None:
+                 double_layer: int | None, first: int = 0, count: int | None = None) -> None:
         # not the context, which keeps the values (context.stacks): no reference cycle
         self._pass, self._peeked, self._layers = passed, peeked, layers
         self._can_hit, self._double_layer = can_hit, double_layer
+        self._first, self._count = first, len(passed.shoes) - first if count is None else count
         self._made: dict[int, HandValues] = {}
         self._roots: dict[int, list[tuple[tuple[int, ...], object, object, object]]] = {}  # by rank
 
     def __len__(self) -> int:
-        return len(self._pass.shoes)
+        return self._count
 
     def __getitem__(self, j):
         if isinstance(j, slice):
@@ -411,8 +414,8 @@ class PassValues(Sequence):
         j = range(len(self))[j]
         made = self._made.get(j)
         if made is None:
-            made = self._made[j] = self._pass.shoe_values(j, self._peeked, self._layers, self._can_hit,
-                                                          self._double_layer)
+            made = self._made[j] = self._pass.shoe_values(self._first + j, self._peeked, self._layers,
+                                                          self._can_hit, self._double_layer)
         return made
 
     def root(self, j: int, rank: int) -> tuple[tuple[int, ...], object, object, object]:
@@ -427,7 +430,7 @@ class PassValues(Sequence):
 
     def _read_roots(self, rank: int) -> list[tuple[tuple[int, ...], object, object, object]]:
         passed, counts = self._pass, self._layers.counts
-        shoes = range(len(passed.shoes))
+        shoes = range(self._first, self._first + self._count)
         first = [j * len(counts[0]) for j in shoes]  # each shoe's one-card hand in the first layer
         hit = passed.hit[0][first].tolist()
         child = int(self._layers.children[0][0, rank])
@@ -437,7 +440,63 @@ class PassValues(Sequence):
         scales = [passed.scales[j][0] for j in shoes]
         if passed.weights is not None:
             scales = [scale * weight for scale, weight in zip(scales, passed.weights[0][first].tolist())]
-        return list(zip(passed.shoes, hit, after, scales))
+        return list(zip(passed.shoes[self._first : self._first + self._count], hit, after, scales))
+
+
+def solve_ups(
+    contexts: Sequence[UpcardContext], layers: HandLayers, extras: Extras, *, loss: int, limit: int,
+    decisions: Sequence[Sequence[np.ndarray]],
+) -> list[PassValues]:
+    """:func:`solve_many` with ``roots_only`` of one graph for several up cards at once, each
+    context's hands drawing from its shoes ``context.shoe - extras[j]`` and played by its
+    ``decisions``, in one pass of the compiled loop (float mode, composition shoes, cards drawn
+    without replacement; the contexts' dealer blackjack rules alike: ``bj_rank``, ``peeked``
+    and ``double_loss``). Each up card's values are those :func:`solve_many` gives it, to the
+    bit: its rows read its own shoes, depth and plays; a row another up card's play reaches and
+    its own does not is worked out too (its value then its play's, or NaN). An 8-deck round's
+    up cards 2 to 9 split a pair in one pass instead of eight."""
+    first = contexts[0]
+    assert all(c.bj_rank == first.bj_rank and c.peeked == first.peeked and c.double_loss == first.double_loss
+               and not c.exact and c.model is None and not c.replacement for c in contexts)
+    sizes, flat = layers.sizes, layers.flat
+    copies, rows = len(extras), len(flat.layer)
+    depth = max(c.depth for c in contexts)
+    width = layers.first + len(layers.counts) + depth + 1
+    shoes: list[tuple[int, ...]] = []
+    scales: list[Sequence[int]] = []
+    stand_in = []
+    suffixes = np.zeros((len(contexts) * copies, width))
+    payoff = _tiled_payoffs(first.rules, layers, copies)
+    for u, context in enumerate(contexts):
+        own, own_suffixes = _suffixes(context, layers, extras)
+        shoes += own
+        scales += [suffix[layers.first : layers.first + len(layers.counts) + 1] for suffix in own_suffixes]
+        for j, suffix in enumerate(own_suffixes):
+            suffixes[u * copies + j, : len(suffix)] = _float_suffix(suffix)
+        stand_in.append(context.batch.stand_numerators(context.batch.index.columns(layers, extras), payoff))
+    can_hit = [size < limit for size in sizes]
+    double_layer = sizes.index(2) if 2 in sizes and can_hit[sizes.index(2)] else None
+    n = len(contexts) * copies * rows
+    stand, blackjack, hit, best = (np.empty(n) for _ in range(4))
+    decision = np.empty(n, dtype=np.int64)
+    double = one_card = None
+    if double_layer is not None:
+        double, one_card = (np.empty(len(contexts) * copies * len(layers.counts[double_layer])) for _ in range(2))
+    player_kernel.solve(
+        np.ascontiguousarray(flat.counts, dtype=np.int64), np.ascontiguousarray(flat.children, dtype=np.intp),
+        np.ascontiguousarray(flat.starts, dtype=np.int64), np.array(shoes, dtype=np.int64).reshape(-1, 10),
+        np.concatenate(stand_in), suffixes, None,
+        np.concatenate([np.ascontiguousarray(flat_rows(d), dtype=np.int64) for d in decisions]),
+        stand, blackjack, hit, best, decision, double, one_card,
+        layers.first, -1 if first.bj_rank is None else first.bj_rank, int(first.peeked), loss, first.double_loss,
+        limit, -1 if double_layer is None else double_layer, depth, None, None, None, True,
+        np.repeat(np.array([c.depth for c in contexts], dtype=np.int64), copies), copies,
+    )
+    bounds = (flat.starts * len(contexts) * copies).tolist()
+    passed = _Pass(shoes, scales, _Layers(stand, bounds), _Layers(hit, bounds), _Layers(best, bounds),
+                   _Layers(decision, bounds), _Layers(blackjack, bounds), double, one_card)
+    return [PassValues(passed, context.peeked, layers, can_hit, double_layer, u * copies, copies)
+            for u, context in enumerate(contexts)]
 
 
 def _numpy_pass(
