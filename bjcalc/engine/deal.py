@@ -34,15 +34,12 @@ def _two_card_hands(
     n = sum(shoe)
     replacement = rules is not None and rules.infinite  # both cards drawn with replacement
     out = []
-    for a in range(10):
-        for b in range(a, 10):
-            if replacement:
-                ways = shoe[a] * shoe[b] * (1 if a == b else 2)
-            else:
-                ways = shoe[a] * (shoe[a] - 1) if a == b else 2 * shoe[a] * shoe[b]
-            if not ways:
-                continue
-            counts = tuple((r == a) + (r == b) for r in range(10))
+    for a, b, counts in _PAIRS:
+        if replacement:
+            ways = shoe[a] * shoe[b] * (1 if a == b else 2)
+        else:
+            ways = shoe[a] * (shoe[a] - 1) if a == b else 2 * shoe[a] * shoe[b]
+        if ways:
             p = Fraction(ways, n * n if replacement else n * (n - 1))
             if a == b == TEN and rules is not None and not rules.split_unlike_tens:
                 same = same_face_share(rules, up)
@@ -52,6 +49,10 @@ def _two_card_hands(
             else:
                 out.append((counts, p, True))
     return tuple(out)
+
+
+# the two ranks of each two-card hand, lower first, and its rank counts
+_PAIRS = tuple((a, b, tuple((r == a) + (r == b) for r in range(10))) for a in range(10) for b in range(a, 10))
 
 
 def same_face_share(rules: Any, up: int | None) -> Fraction:
