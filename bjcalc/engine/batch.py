@@ -377,7 +377,12 @@ class JointBatch:
         distinct column (:func:`pay_tables`). Waits only for the chunks that hold ``columns``
         (later ones may still be running) and reads them where they are, in one compiled loop:
         the chunks are never joined."""
-        out = np.empty(len(columns))
+        return self.stand_many([up], columns, [payoff_columns])
+
+    def stand_many(self, ups: Sequence[int], columns: np.ndarray, payoff_columns: Sequence[np.ndarray]) -> np.ndarray:
+        """:meth:`stand` of each of ``ups`` (with its own payoff columns) for the same
+        ``columns``, joined up card after up card."""
+        out = np.empty(len(ups) * len(columns))
         if not len(columns):
             return out
         self.start()
@@ -391,9 +396,11 @@ class JointBatch:
                 results.append(future.result())
             firsts.append(first)
             parts.append(results[at])
-        dealer_kernel.gather(np.array(firsts, dtype=np.int64), parts, up, self.pay.shape[2],
-                             np.ascontiguousarray(columns, dtype=np.intp),
-                             np.ascontiguousarray(payoff_columns, dtype=np.int64), out)
+        starts, n = np.array(firsts, dtype=np.int64), len(columns)
+        columns = np.ascontiguousarray(columns, dtype=np.intp)
+        for u, (up, pay) in enumerate(zip(ups, payoff_columns)):
+            dealer_kernel.gather(starts, parts, up, self.pay.shape[2], columns,
+                                 np.ascontiguousarray(pay, dtype=np.int64), out[u * n : (u + 1) * n])
         return out
 
     def matrix(self, up: int, columns: np.ndarray) -> np.ndarray:
@@ -525,6 +532,16 @@ class DealerBatch:
         assert self._stand_table is not None  # tabled by every float dealer block
         table = self._stand_table  # one flat gather: 2.4x faster than [columns, payoff]
         return table.ravel().take(columns * table.shape[1] + self._pay_column[payoff])
+
+    def joint_stands(self, others: Sequence[DealerBatch], columns: np.ndarray, payoff: np.ndarray) -> np.ndarray | None:
+        """:meth:`stand_numerators` of this batch and ``others`` (float mode, every one reading
+        the same joint pass), joined batch after batch, with one read of the pass's chunks; None
+        where they do not share a joint pass."""
+        batches = [self, *others]
+        if self.exact or self._joint is None or any(b._joint is not self._joint for b in batches):
+            return None
+        columns = np.asarray(columns, dtype=np.intp)
+        return self._joint.stand_many([b.dealer.up for b in batches], columns, [b._pay_column[payoff] for b in batches])
 
     def stand_residues(self, columns: np.ndarray, payoff: np.ndarray,
                        primes: Sequence[int]) -> tuple[np.ndarray, np.ndarray] | None:

@@ -464,16 +464,18 @@ def solve_ups(
     width = layers.first + len(layers.counts) + depth + 1
     shoes: list[tuple[int, ...]] = []
     scales: list[Sequence[int]] = []
-    stand_in = []
     suffixes = np.zeros((len(contexts) * copies, width))
-    payoff = _tiled_payoffs(first.rules, layers, copies)
     for u, context in enumerate(contexts):
         own, own_suffixes = _suffixes(context, layers, extras)
         shoes += own
         scales += [suffix[layers.first : layers.first + len(layers.counts) + 1] for suffix in own_suffixes]
         for j, suffix in enumerate(own_suffixes):
             suffixes[u * copies + j, : len(suffix)] = _float_suffix(suffix)
-        stand_in.append(context.batch.stand_numerators(context.batch.index.columns(layers, extras), payoff))
+    # every up card's stand numerators in one read of the joint pass, where they share one
+    payoff, columns = _tiled_payoffs(first.rules, layers, copies), first.batch.index.columns(layers, extras)
+    stand_in = first.batch.joint_stands([c.batch for c in contexts[1:]], columns, payoff)
+    if stand_in is None:
+        stand_in = np.concatenate([c.batch.stand_numerators(columns, payoff) for c in contexts])
     can_hit = [size < limit for size in sizes]
     double_layer = sizes.index(2) if 2 in sizes and can_hit[sizes.index(2)] else None
     n = len(contexts) * copies * rows
@@ -485,7 +487,7 @@ def solve_ups(
     player_kernel.solve(
         np.ascontiguousarray(flat.counts, dtype=np.int64), np.ascontiguousarray(flat.children, dtype=np.intp),
         np.ascontiguousarray(flat.starts, dtype=np.int64), np.array(shoes, dtype=np.int64).reshape(-1, 10),
-        np.concatenate(stand_in), suffixes, None,
+        stand_in, suffixes, None,
         np.concatenate([np.ascontiguousarray(flat_rows(d), dtype=np.int64) for d in decisions]),
         stand, blackjack, hit, best, decision, double, one_card,
         layers.first, -1 if first.bj_rank is None else first.bj_rank, int(first.peeked), loss, first.double_loss,
