@@ -633,6 +633,10 @@ fail:
 }
 
 
+/* The joint passes' shoes per block, side by side; JLANES vectors of eight of them */
+#define JBLOCK 32
+#define JLANES (JBLOCK / 8)
+
 /* The dealer of every up card in one pass per shoe (float): bjcalc.engine.jointdealer.JointDealer.
  *
  * A node is a multiset F of the dealer's cards, up card included, laid out level by level
@@ -663,39 +667,118 @@ typedef struct {
     int hidden, n_nc, n_rc;
     const int32_t *node_class, *row_class;
     const double *table, *up_table;
-    /* the float pass: the outcome slots (up * n_out + slot) the stopping nodes of level L
-     * reach, slots[slot_start[L - 1] .. slot_start[L] - 1] (level_slots); the others' sums
-     * stay zero at that level, and are skipped */
-    int32_t *slot_start, *slots;
+    /* the float pass (joint_plan): a block's node weights are rows of a buffer `node_rows`
+     * (JBLOCK wide): row 0 is ones (the parent of level 1), rows 1 .. n_store the drawing nodes
+     * (store + 1), and the rows after them the stopping nodes of the level at hand, in node
+     * order (at most max_stop of them); `nodes` says which rows each node's weight is made of,
+     * each level's by parent. The outcome slots (up * n_out + slot) the stopping
+     * nodes of level L reach are slots[slot_start[L - 1] .. slot_start[L] - 1] (the others'
+     * sums stay zero at that level, and are skipped); slot slots[k]'s entries of the level are
+     * gather_row[q] and gather_c[q], q = gather_start[k] .. gather_start[k + 1] - 1, in node
+     * order, so each slot's sum is the same floats as the entries added one by one would be */
+    struct JointNode *nodes;
+    int max_stop;
+    int32_t *slot_start, *slots, *gather_start, *gather_row;
+    double *gather_c;
+    /* a block's sums by column (slot-major, JBLOCK wide) in rows of n_pay (n_out) columns:
+     * element f of the rows is pay_order[f] (out_order[f]) of the sums, (f % n_pay) * JBLOCK
+     * + f / n_pay */
+    int32_t *pay_order, *out_order;
 } Joint;
 
-/* Joint.slot_start and Joint.slots for j's levels (malloc'd; NULL, NULL where memory runs
- * out). */
-static int level_slots(Joint *j)
+/* A node's rows in the float pass: its weight is rows[from] * avail[avail] (times wl[weight],
+ * the weight of its class, for a counter's shoe; a drawing node's is the row of ones), into
+ * rows[into] */
+struct JointNode {
+    int32_t from, avail, into, weight;
+};
+
+/* Frees Joint's float plan (joint_plan). */
+static void joint_plan_free(Joint *j)
+{
+    free(j->nodes), free(j->slot_start), free(j->slots), free(j->gather_start), free(j->gather_row);
+    free(j->gather_c), free(j->pay_order), free(j->out_order);
+    j->nodes = NULL;
+    j->pay_order = j->out_order = NULL;
+    j->slot_start = j->slots = j->gather_start = j->gather_row = NULL;
+    j->gather_c = NULL;
+}
+
+/* JointNodes by the row of their parent (qsort) */
+static int by_from(const void *a, const void *b)
+{
+    return ((const struct JointNode *)a)->from - ((const struct JointNode *)b)->from;
+}
+
+/* Joint's float plan (nodes .. out_order) for j's levels, weights and columns (j->table, n_nc, n_pay set),
+ * malloc'd (joint_plan_free); -1 where memory runs out. */
+static int joint_plan(Joint *j)
 {
     int n_slots = RANKS * j->n_out;
+    int32_t n_nodes = j->level_start[j->n_levels], n_entries = j->entry_start[n_nodes];
+    struct JointNode *nodes = malloc(sizeof(struct JointNode) * ((size_t)n_nodes + 1));
+    j->nodes = nodes;
     j->slot_start = malloc(sizeof(int32_t) * (size_t)(j->n_levels + 1));
     j->slots = malloc(sizeof(int32_t) * (size_t)(j->n_levels * n_slots + 1));
-    char *seen = malloc((size_t)n_slots);
-    if (!j->slot_start || !j->slots || !seen) {
-        free(j->slot_start), free(j->slots), free(seen);
-        j->slot_start = j->slots = NULL;
+    j->gather_start = malloc(sizeof(int32_t) * (size_t)(j->n_levels * n_slots + 1));
+    j->gather_row = malloc(sizeof(int32_t) * ((size_t)n_entries + 1));
+    j->gather_c = malloc(sizeof(double) * ((size_t)n_entries + 1));
+    j->pay_order = malloc(sizeof(int32_t) * JBLOCK * (size_t)j->n_pay);
+    j->out_order = malloc(sizeof(int32_t) * JBLOCK * (size_t)j->n_out);
+    int32_t *count = malloc(sizeof(int32_t) * ((size_t)n_slots + 1));
+    if (!nodes || !j->slot_start || !j->slots || !j->gather_start || !j->gather_row || !j->gather_c || !j->pay_order
+        || !j->out_order || !count) {
+        free(count);
+        joint_plan_free(j);
         return -1;
     }
-    int32_t count = 0;
+    int32_t n_used = 0, n_gathered = 0;
+    j->max_stop = 0;
     j->slot_start[0] = 0;
     for (int L = 1; L <= j->n_levels; L++) {
-        memset(seen, 0, (size_t)n_slots);
+        int32_t stop = 0;
+        memset(count, 0, sizeof(int32_t) * (size_t)n_slots);
+        for (int32_t i = j->level_start[L - 1]; i < j->level_start[L]; i++) {
+            nodes[i].from = j->parent[i] + 1; /* parent: the store of the parent, -1 for none */
+            nodes[i].avail = j->rank[i] * (j->max_held + 1) + j->held[i];
+            nodes[i].weight = j->store[i] >= 0 || !j->table ? j->n_nc : j->node_class[i];
+            if (j->store[i] >= 0)
+                nodes[i].into = j->store[i] + 1;
+            else {
+                nodes[i].into = j->n_store + 1 + stop++;
+                for (int32_t e = j->entry_start[i]; e < j->entry_start[i + 1]; e++)
+                    count[j->entry_out[e]]++;
+            }
+        }
+        if (stop > j->max_stop)
+            j->max_stop = stop;
+        /* the level's slots in order, each one's entries from where the previous one's end */
+        for (int slot = 0; slot < n_slots; slot++)
+            if (count[slot]) {
+                j->slots[n_used] = slot;
+                j->gather_start[n_used++] = n_gathered;
+                int32_t c = count[slot];
+                count[slot] = n_gathered;
+                n_gathered += c;
+            }
+        j->slot_start[L] = n_used;
         for (int32_t i = j->level_start[L - 1]; i < j->level_start[L]; i++)
             if (j->store[i] < 0)
-                for (int32_t e = j->entry_start[i]; e < j->entry_start[i + 1]; e++)
-                    seen[j->entry_out[e]] = 1;
-        for (int slot = 0; slot < n_slots; slot++)
-            if (seen[slot])
-                j->slots[count++] = slot;
-        j->slot_start[L] = count;
+                for (int32_t e = j->entry_start[i]; e < j->entry_start[i + 1]; e++) {
+                    int32_t q = count[j->entry_out[e]]++;
+                    j->gather_row[q] = nodes[i].into;
+                    j->gather_c[q] = j->entry_c[e];
+                }
+        /* each level's nodes by parent, so that a parent's weight is read once for its children */
+        qsort(nodes + j->level_start[L - 1], (size_t)(j->level_start[L] - j->level_start[L - 1]),
+              sizeof(struct JointNode), by_from);
     }
-    free(seen);
+    j->gather_start[n_used] = n_gathered;
+    for (int f = 0; f < JBLOCK * j->n_pay; f++)
+        j->pay_order[f] = f % j->n_pay * JBLOCK + f / j->n_pay;
+    for (int f = 0; f < JBLOCK * j->n_out; f++)
+        j->out_order[f] = f % j->n_out * JBLOCK + f / j->n_out;
+    free(count);
     return 0;
 }
 
@@ -730,8 +813,6 @@ static void joint_float_of(Joint *j, const Py_buffer *views, const Py_buffer *bu
     j->n_store = n_store;
 }
 
-#define JBLOCK 32
-
 /* A block's shoes for a joint pass: each rank's cards left (up_count[r][b]) and all of them
  * (total, less the counter's shoe's discards), what each rank leaves when h are held (avail)
  * and the level factors gl[(u * (n_levels + 2) + L) * JBLOCK + b] = ff(|T| - L, depth_u - L + 1) / T_u
@@ -757,24 +838,22 @@ static inline void joint_setup(const Joint *j, int n, const int64_t *shoe, const
                 avail[(r * (j->max_held + 1) + h) * JBLOCK + b] = a > 0.0 ? a : 0.0;
             }
     for (u = 0; u < RANKS; u++) {
-        double *g = gl + (size_t)u * (j->n_levels + 2) * JBLOCK;
-        for (L = 0; L <= j->n_levels + 1; L++)
-            for (b = 0; b < JBLOCK; b++)
-                g[L * JBLOCK + b] = 0.0;
+        double *g = gl + (size_t)u * (j->n_levels + 2) * JBLOCK, value[JBLOCK];
+        memset(g, 0, sizeof(double) * JBLOCK * (size_t)(j->n_levels + 2));
         int d = j->depth[u];
         if (d < 0)
             continue;
-        for (b = 0; b < JBLOCK; b++) {
-            /* g(d + 1) = 1 / T_u and g(L) = g(L + 1) * (|T| - L) */
-            double value = up_count[u][b] > 0.0 ? 1.0 / up_count[u][b] : 0.0;
-            for (L = d + 1; L >= 1; L--) {
-                if (L <= d) {
+        /* g(d + 1) = 1 / T_u and g(L) = g(L + 1) * (|T| - L), the shoes side by side */
+        for (b = 0; b < JBLOCK; b++)
+            value[b] = up_count[u][b] > 0.0 ? 1.0 / up_count[u][b] : 0.0;
+        for (L = d + 1; L >= 1; L--) {
+            if (L <= d)
+                for (b = 0; b < JBLOCK; b++) {
                     double f = total[b] - L;
-                    value *= f > 0.0 ? f : 0.0;
+                    value[b] *= f > 0.0 ? f : 0.0;
                 }
-                if (L <= j->n_levels)
-                    g[L * JBLOCK + b] = value;
-            }
+            if (L <= j->n_levels)
+                memcpy(g + (size_t)L * JBLOCK, value, sizeof value);
         }
     }
 }
@@ -830,90 +909,110 @@ static inline void bust_slot(const Joint *j, int u, int n, const double *gl, con
 
 /* A block's last steps for up card u, from its outcome sums `out` (slot-major, JBLOCK wide):
  * the bust slot (bust_slot); then each row's stand numerators of every payoff column, sums over
- * the outcomes in slot order, the rows side by side (pay is -1, 0 or 1: its zeros add
- * nothing), into `stand` (and the outcomes into `matrix`, if wanted). `acc`: n_pay * JBLOCK
- * zeros, left zeros. An up card not evaluated gets zeros (the outputs are not cleared
- * beforehand). */
+ * the outcomes in slot order, the rows side by side in registers (pay is -1, 0 or 1: its zeros
+ * add nothing), into `acc` (n_pay * JBLOCK doubles), and from there row by row into `stand` (and
+ * the outcomes into `matrix`, if wanted; Joint's pay_order and out_order). An up card not
+ * evaluated gets zeros (the outputs are not cleared beforehand). */
 static inline void joint_finish(const Joint *j, int u, int n, const double *gl, const double (*up_count)[JBLOCK],
                                 const double *up_weight, double *out, double *acc, double *stand, double *matrix,
                                 Py_ssize_t rows, Py_ssize_t row0)
 {
-    int b, k;
+    int b, k, f;
+    double *t = stand + ((size_t)u * rows + row0) * j->n_pay;
+    double *o = matrix ? matrix + ((size_t)u * rows + row0) * j->n_out : NULL;
     if (j->depth[u] < 0) {
-        for (b = 0; b < n; b++) {
-            memset(stand + ((size_t)u * rows + row0 + b) * j->n_pay, 0, sizeof(double) * (size_t)j->n_pay);
-            if (matrix)
-                memset(matrix + ((size_t)u * rows + row0 + b) * j->n_out, 0, sizeof(double) * (size_t)j->n_out);
-        }
+        memset(t, 0, sizeof(double) * (size_t)n * (size_t)j->n_pay);
+        if (o)
+            memset(o, 0, sizeof(double) * (size_t)n * (size_t)j->n_out);
         return;
     }
     bust_slot(j, u, n, gl, up_count, up_weight, out);
+    const double *from = out + (size_t)u * j->n_out * JBLOCK;
     for (k = 0; k < j->n_pay; k++) {
-        double *restrict sum = acc + (size_t)k * JBLOCK;
+        v8d sum[JLANES] = {{0}}, x;
         for (int s = 0; s < j->n_out; s++) {
             double p = j->pay[((size_t)u * j->n_out + s) * j->n_pay + k];
             if (p == 0.0)
                 continue;
-            const double *restrict from = out + ((size_t)u * j->n_out + s) * JBLOCK;
-            for (b = 0; b < JBLOCK; b++)
-                sum[b] += from[b] * p;
+            for (b = 0; b < JLANES; b++) {
+                LOAD8(x, from + (size_t)s * JBLOCK + 8 * b);
+                sum[b] += x * p;
+            }
         }
+        memcpy(acc + (size_t)k * JBLOCK, sum, sizeof sum);
     }
-    for (b = 0; b < n; b++) {
-        double *t = stand + ((size_t)u * rows + row0 + b) * j->n_pay;
-        for (k = 0; k < j->n_pay; k++)
-            t[k] = acc[(size_t)k * JBLOCK + b];
-        if (matrix)
-            for (int s = 0; s < j->n_out; s++)
-                matrix[((size_t)u * rows + row0 + b) * j->n_out + s] = out[((size_t)u * j->n_out + s) * JBLOCK + b];
-    }
-    for (k = 0; k < j->n_pay * JBLOCK; k++)
-        acc[k] = 0.0;
+    for (f = 0; f < n * j->n_pay; f++)
+        t[f] = acc[j->pay_order[f]];
+    if (o)
+        for (f = 0; f < n * j->n_out; f++)
+            o[f] = from[j->out_order[f]];
 }
 
+/* A block's node weights, level by level (Joint's plan): each node's weight is its parent's times
+ * the count its rank leaves (times its class's weight wl, for a counter's shoe), vectors of
+ * eight shoes; then each outcome slot the level reaches sums c * w over its entries in
+ * registers, and adds that sum times the level factor into `out`. */
 MULTIVERSION
 static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_t *removed,
                         double *matrix, double *stand, Py_ssize_t rows, Py_ssize_t row0,
-                        double *avail, double *drawn, double *acc, double *out, double *gl, double *wl)
+                        double *avail, double *node_rows, double *acc, double *out, double *gl, double *wl)
 {
     double total[JBLOCK], up_count[RANKS][JBLOCK], up_weight[JBLOCK];
-    int b, u, k, L;
-    int slots = RANKS * j->n_out;
+    int b, u, L;
     const int weighted = j->table != NULL;
     joint_setup(j, n, shoe, removed, weighted, total, up_count, avail, gl);
-    /* a counter's shoe: this block's weight of each node class, wl[nc * JBLOCK + b] */
+    /* a counter's shoe: this block's weight of each node class, wl[nc * JBLOCK + b], and ones
+     * after them (a drawing node's) */
     if (weighted)
-        for (int nc = 0; nc < j->n_nc; nc++)
+        for (int nc = 0; nc <= j->n_nc; nc++)
             for (b = 0; b < JBLOCK; b++)
-                wl[(size_t)nc * JBLOCK + b] = b < n ? j->table[(size_t)nc * j->n_rc + j->row_class[row0 + b]] : 0.0;
-    for (k = 0; k < slots * JBLOCK; k++)
-        out[k] = acc[k] = 0.0;
+                wl[(size_t)nc * JBLOCK + b] = nc == j->n_nc ? 1.0
+                                              : b < n ? j->table[(size_t)nc * j->n_rc + j->row_class[row0 + b]] : 0.0;
+    for (b = 0; b < JBLOCK; b++)
+        node_rows[b] = 1.0;
+    memset(out, 0, sizeof(double) * JBLOCK * RANKS * (size_t)j->n_out);
     for (L = 1; L <= j->n_levels; L++) {
-        for (int32_t i = j->level_start[L - 1]; i < j->level_start[L]; i++) {
-            double w[JBLOCK];
-            if (!node_weight(j, i, avail, drawn, w))
-                continue;
-            if (weighted) {
-                const double *restrict weight = wl + (size_t)j->node_class[i] * JBLOCK;
-                for (b = 0; b < JBLOCK; b++)
-                    w[b] *= weight[b];
-            }
-            for (int32_t e = j->entry_start[i]; e < j->entry_start[i + 1]; e++) {
-                double c = j->entry_c[e];
-                double *restrict into = acc + (size_t)j->entry_out[e] * JBLOCK;
-                for (b = 0; b < JBLOCK; b++)
-                    into[b] += c * w[b];
-            }
+        for (int32_t i = j->level_start[L - 1]; i < j->level_start[L];) {
+            /* a parent's weight, then its children's */
+            int32_t from = j->nodes[i].from;
+            v8d x[JLANES], y;
+            for (b = 0; b < JLANES; b++)
+                LOAD8(x[b], node_rows + (size_t)from * JBLOCK + 8 * b);
+            do {
+                const struct JointNode *node = j->nodes + i;
+                const double *a = avail + (size_t)node->avail * JBLOCK, *c = wl + (size_t)node->weight * JBLOCK;
+                double *into = node_rows + (size_t)node->into * JBLOCK;
+                for (b = 0; b < JLANES; b++) {
+                    v8d z;
+                    LOAD8(y, a + 8 * b);
+                    z = x[b] * y;
+                    if (weighted) {
+                        LOAD8(y, c + 8 * b);
+                        z *= y;
+                    }
+                    memcpy(into + 8 * b, &z, sizeof z);
+                }
+            } while (++i < j->level_start[L] && j->nodes[i].from == from);
         }
         for (int32_t at = j->slot_start[L - 1]; at < j->slot_start[L]; at++) {
+            v8d sum[JLANES] = {{0}}, x, y;
+            for (int32_t q = j->gather_start[at]; q < j->gather_start[at + 1]; q++) {
+                const double *w = node_rows + (size_t)j->gather_row[q] * JBLOCK;
+                double c = j->gather_c[q];
+                for (b = 0; b < JLANES; b++) {
+                    LOAD8(x, w + 8 * b);
+                    sum[b] += c * x;
+                }
+            }
             int slot = j->slots[at];
             u = slot / j->n_out;
-            const double *restrict g = gl + ((size_t)u * (j->n_levels + 2) + L) * JBLOCK;
-            double *restrict from = acc + (size_t)slot * JBLOCK;
-            double *restrict into = out + (size_t)slot * JBLOCK;
-            for (b = 0; b < JBLOCK; b++) {
-                into[b] += from[b] * g[b];
-                from[b] = 0.0;
+            const double *g = gl + ((size_t)u * (j->n_levels + 2) + L) * JBLOCK;
+            double *into = out + (size_t)slot * JBLOCK;
+            for (b = 0; b < JLANES; b++) {
+                LOAD8(x, g + 8 * b);
+                LOAD8(y, into + 8 * b);
+                y += sum[b] * x;
+                memcpy(into + 8 * b, &y, sizeof y);
             }
         }
     }
@@ -997,14 +1096,19 @@ static PyObject *joint(PyObject *self, PyObject *args)
             goto fail;
         }
     }
+    if (joint_plan(&j) < 0) {
+        PyErr_NoMemory();
+        goto fail;
+    }
     double *avail = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)(max_held + 1));
-    double *drawn = malloc(sizeof(double) * JBLOCK * (size_t)(n_store + 1));
-    double *acc = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)n_out);
+    double *node_rows = malloc(sizeof(double) * JBLOCK * ((size_t)n_store + 1 + (size_t)j.max_stop));
+    double *acc = malloc(sizeof(double) * JBLOCK * (size_t)n_pay);
     double *out = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)n_out);
     double *gl = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)(j.n_levels + 2));
     double *wl = malloc(sizeof(double) * JBLOCK * (size_t)(j.n_nc + 1));
-    if (!avail || !drawn || !acc || !out || !gl || !wl || level_slots(&j) < 0) {
-        free(avail), free(drawn), free(acc), free(out), free(gl), free(wl);
+    if (!avail || !node_rows || !acc || !out || !gl || !wl) {
+        free(avail), free(node_rows), free(acc), free(out), free(gl), free(wl);
+        joint_plan_free(&j);
         PyErr_NoMemory();
         goto fail;
     }
@@ -1012,10 +1116,11 @@ static PyObject *joint(PyObject *self, PyObject *args)
     for (Py_ssize_t i = first; i < last; i += JBLOCK) {
         int m = last - i < JBLOCK ? (int)(last - i) : JBLOCK;
         joint_block(&j, m, (const int64_t *)views[10].buf, (const int64_t *)views[11].buf + i * RANKS,
-                    matrix, (double *)views[13].buf, n, i, avail, drawn, acc, out, gl, wl);
+                    matrix, (double *)views[13].buf, n, i, avail, node_rows, acc, out, gl, wl);
     }
     Py_END_ALLOW_THREADS
-    free(avail), free(drawn), free(acc), free(out), free(gl), free(wl), free(j.slot_start), free(j.slots);
+    free(avail), free(node_rows), free(acc), free(out), free(gl), free(wl);
+    joint_plan_free(&j);
     release(views, got);
     Py_RETURN_NONE;
 fail:
