@@ -680,10 +680,6 @@ typedef struct {
     int max_stop;
     int32_t *slot_start, *slots, *gather_start, *gather_row;
     double *gather_c;
-    /* a block's sums by column (slot-major, JBLOCK wide) in rows of n_pay (n_out) columns:
-     * element f of the rows is pay_order[f] (out_order[f]) of the sums, (f % n_pay) * JBLOCK
-     * + f / n_pay */
-    int32_t *pay_order, *out_order;
 } Joint;
 
 /* A node's rows in the float pass: its weight is rows[from] * avail[avail] (times wl[weight],
@@ -697,9 +693,8 @@ struct JointNode {
 static void joint_plan_free(Joint *j)
 {
     free(j->nodes), free(j->slot_start), free(j->slots), free(j->gather_start), free(j->gather_row);
-    free(j->gather_c), free(j->pay_order), free(j->out_order);
+    free(j->gather_c);
     j->nodes = NULL;
-    j->pay_order = j->out_order = NULL;
     j->slot_start = j->slots = j->gather_start = j->gather_row = NULL;
     j->gather_c = NULL;
 }
@@ -710,7 +705,7 @@ static int by_from(const void *a, const void *b)
     return ((const struct JointNode *)a)->from - ((const struct JointNode *)b)->from;
 }
 
-/* Joint's float plan (nodes .. out_order) for j's levels, weights and columns (j->table, n_nc, n_pay set),
+/* Joint's float plan (nodes .. gather_c) for j's levels and weights (j->table and n_nc set),
  * malloc'd (joint_plan_free); -1 where memory runs out. */
 static int joint_plan(Joint *j)
 {
@@ -723,11 +718,8 @@ static int joint_plan(Joint *j)
     j->gather_start = malloc(sizeof(int32_t) * (size_t)(j->n_levels * n_slots + 1));
     j->gather_row = malloc(sizeof(int32_t) * ((size_t)n_entries + 1));
     j->gather_c = malloc(sizeof(double) * ((size_t)n_entries + 1));
-    j->pay_order = malloc(sizeof(int32_t) * JBLOCK * (size_t)j->n_pay);
-    j->out_order = malloc(sizeof(int32_t) * JBLOCK * (size_t)j->n_out);
     int32_t *count = malloc(sizeof(int32_t) * ((size_t)n_slots + 1));
-    if (!nodes || !j->slot_start || !j->slots || !j->gather_start || !j->gather_row || !j->gather_c || !j->pay_order
-        || !j->out_order || !count) {
+    if (!nodes || !j->slot_start || !j->slots || !j->gather_start || !j->gather_row || !j->gather_c || !count) {
         free(count);
         joint_plan_free(j);
         return -1;
@@ -774,10 +766,6 @@ static int joint_plan(Joint *j)
               sizeof(struct JointNode), by_from);
     }
     j->gather_start[n_used] = n_gathered;
-    for (int f = 0; f < JBLOCK * j->n_pay; f++)
-        j->pay_order[f] = f % j->n_pay * JBLOCK + f / j->n_pay;
-    for (int f = 0; f < JBLOCK * j->n_out; f++)
-        j->out_order[f] = f % j->n_out * JBLOCK + f / j->n_out;
     free(count);
     return 0;
 }
@@ -832,11 +820,13 @@ static inline void joint_setup(const Joint *j, int n, const int64_t *shoe, const
             total[b] -= j->hidden; /* the cards left: the level factors' counts */
     }
     for (r = 0; r < RANKS; r++)
-        for (h = 0; h <= j->max_held; h++)
+        for (h = 0; h <= j->max_held; h++) {
+            double *restrict to = avail + (size_t)(r * (j->max_held + 1) + h) * JBLOCK;
             for (b = 0; b < JBLOCK; b++) {
                 double a = up_count[r][b] - h;
-                avail[(r * (j->max_held + 1) + h) * JBLOCK + b] = a > 0.0 ? a : 0.0;
+                to[b] = a > 0.0 ? a : 0.0;
             }
+        }
     for (u = 0; u < RANKS; u++) {
         double *g = gl + (size_t)u * (j->n_levels + 2) * JBLOCK, value[JBLOCK];
         memset(g, 0, sizeof(double) * JBLOCK * (size_t)(j->n_levels + 2));
@@ -899,25 +889,83 @@ static inline void bust_slot(const Joint *j, int u, int n, const double *gl, con
     if (up_weight)
         for (b = 0; b < n; b++)
             into[b] *= up_weight[b];
+    v8d x[JLANES], y;
+    for (b = 0; b < JLANES; b++)
+        LOAD8(x[b], into + 8 * b);
     for (int s = 0; s < j->n_out; s++)
-        if (s != bust) {
-            const double *restrict from = out + ((size_t)u * j->n_out + s) * JBLOCK;
-            for (b = 0; b < JBLOCK; b++)
-                into[b] -= from[b];
+        if (s != bust)
+            for (b = 0; b < JLANES; b++) {
+                LOAD8(y, out + ((size_t)u * j->n_out + s) * JBLOCK + 8 * b);
+                x[b] -= y;
+            }
+    memcpy(into, x, sizeof x);
+}
+
+/* Rows b0 .. b0 + 7 of a block's sums by column (column c at sums + c * JBLOCK, for c < cols;
+ * zeros after) as eight vectors, v[r] the first eight columns of row b0 + r: an 8 x 8 transpose
+ * in three rounds of two-vector shuffles (pairs of columns, then fours, then eights). */
+typedef int64_t v8i __attribute__((vector_size(64)));
+static inline void transpose8(const double *sums, int cols, int b0, v8d v[8])
+{
+    v8d x[8], y[8];
+    for (int c = 0; c < 8; c++)
+        if (c < cols)
+            LOAD8(x[c], sums + (size_t)c * JBLOCK + b0);
+        else
+            x[c] = (v8d){0};
+    for (int c = 0; c < 8; c += 2) {
+        y[c] = __builtin_shuffle(x[c], x[c + 1], (v8i){0, 8, 2, 10, 4, 12, 6, 14});
+        y[c + 1] = __builtin_shuffle(x[c], x[c + 1], (v8i){1, 9, 3, 11, 5, 13, 7, 15});
+    }
+    for (int c = 0; c < 8; c += 4)
+        for (int h = 0; h < 2; h++) {
+            x[c + h] = __builtin_shuffle(y[c + h], y[c + h + 2], (v8i){0, 1, 8, 9, 4, 5, 12, 13});
+            x[c + h + 2] = __builtin_shuffle(y[c + h], y[c + h + 2], (v8i){2, 3, 10, 11, 6, 7, 14, 15});
         }
+    /* x[c + h + 2 * q] holds rows b0 + 2 * q + h and b0 + 2 * q + h + 4, columns c .. c + 3 */
+    for (int r = 0; r < 4; r++) {
+        int k = (r & 1) + (r >> 1) * 2;
+        v[r] = __builtin_shuffle(x[k], x[k + 4], (v8i){0, 1, 2, 3, 8, 9, 10, 11});
+        v[r + 4] = __builtin_shuffle(x[k], x[k + 4], (v8i){4, 5, 6, 7, 12, 13, 14, 15});
+    }
+}
+
+/* A block's sums by column (column c at sums + c * JBLOCK) as n rows of `cols` values from
+ * `to`: eight rows at a time by transpose8 where there are at most eight columns (a row as a
+ * whole vector, where the next row, written after it, or the block's end leaves room). */
+static inline void write_rows(const double *sums, int cols, int n, double *to)
+{
+    if (cols > 8) {
+        for (int b = 0; b < n; b++)
+            for (int c = 0; c < cols; c++)
+                to[(size_t)b * cols + c] = sums[(size_t)c * JBLOCK + b];
+        return;
+    }
+    for (int b0 = 0; b0 < n; b0 += 8) {
+        v8d v[8];
+        transpose8(sums, cols, b0, v);
+        for (int r = 0; r < 8 && b0 + r < n; r++) {
+            double *row = to + (size_t)(b0 + r) * cols;
+            if ((b0 + r) * cols + 8 <= n * cols)
+                memcpy(row, &v[r], sizeof v[r]);
+            else
+                for (int c = 0; c < cols; c++)
+                    row[c] = v[r][c];
+        }
+    }
 }
 
 /* A block's last steps for up card u, from its outcome sums `out` (slot-major, JBLOCK wide):
  * the bust slot (bust_slot); then each row's stand numerators of every payoff column, sums over
  * the outcomes in slot order, the rows side by side in registers (pay is -1, 0 or 1: its zeros
  * add nothing), into `acc` (n_pay * JBLOCK doubles), and from there row by row into `stand` (and
- * the outcomes into `matrix`, if wanted; Joint's pay_order and out_order). An up card not
+ * the outcomes into `matrix`, if wanted: write_rows). An up card not
  * evaluated gets zeros (the outputs are not cleared beforehand). */
 static inline void joint_finish(const Joint *j, int u, int n, const double *gl, const double (*up_count)[JBLOCK],
                                 const double *up_weight, double *out, double *acc, double *stand, double *matrix,
                                 Py_ssize_t rows, Py_ssize_t row0)
 {
-    int b, k, f;
+    int b, k;
     double *t = stand + ((size_t)u * rows + row0) * j->n_pay;
     double *o = matrix ? matrix + ((size_t)u * rows + row0) * j->n_out : NULL;
     if (j->depth[u] < 0) {
@@ -941,11 +989,9 @@ static inline void joint_finish(const Joint *j, int u, int n, const double *gl, 
         }
         memcpy(acc + (size_t)k * JBLOCK, sum, sizeof sum);
     }
-    for (f = 0; f < n * j->n_pay; f++)
-        t[f] = acc[j->pay_order[f]];
+    write_rows(acc, j->n_pay, n, t);
     if (o)
-        for (f = 0; f < n * j->n_out; f++)
-            o[f] = from[j->out_order[f]];
+        write_rows(from, j->n_out, n, o);
 }
 
 /* A block's node weights, level by level (Joint's plan): each node's weight is its parent's times
