@@ -1018,14 +1018,15 @@ static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_
         node_rows[b] = 1.0;
     memset(out, 0, sizeof(double) * JBLOCK * RANKS * (size_t)j->n_out);
     for (L = 1; L <= j->n_levels; L++) {
-        for (int32_t i = j->level_start[L - 1]; i < j->level_start[L];) {
+        /* (the plan's arrays in locals: the rows' stores may not change them) */
+        const struct JointNode *node = j->nodes + j->level_start[L - 1], *end = j->nodes + j->level_start[L];
+        while (node < end) {
             /* a parent's weight, then its children's */
-            int32_t from = j->nodes[i].from;
+            int32_t from = node->from;
             v8d x[JLANES], y;
             for (b = 0; b < JLANES; b++)
                 LOAD8(x[b], node_rows + (size_t)from * JBLOCK + 8 * b);
             do {
-                const struct JointNode *node = j->nodes + i;
                 const double *a = avail + (size_t)node->avail * JBLOCK, *c = wl + (size_t)node->weight * JBLOCK;
                 double *into = node_rows + (size_t)node->into * JBLOCK;
                 for (b = 0; b < JLANES; b++) {
@@ -1038,13 +1039,15 @@ static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_
                     }
                     memcpy(into + 8 * b, &z, sizeof z);
                 }
-            } while (++i < j->level_start[L] && j->nodes[i].from == from);
+            } while (++node < end && node->from == from);
         }
+        const int32_t *gather_start = j->gather_start, *gather_row = j->gather_row;
+        const double *gather_c = j->gather_c;
         for (int32_t at = j->slot_start[L - 1]; at < j->slot_start[L]; at++) {
             v8d sum[JLANES] = {{0}}, x, y;
-            for (int32_t q = j->gather_start[at]; q < j->gather_start[at + 1]; q++) {
-                const double *w = node_rows + (size_t)j->gather_row[q] * JBLOCK;
-                double c = j->gather_c[q];
+            for (int32_t q = gather_start[at]; q < gather_start[at + 1]; q++) {
+                const double *w = node_rows + (size_t)gather_row[q] * JBLOCK;
+                double c = gather_c[q];
                 for (b = 0; b < JLANES; b++) {
                     LOAD8(x, w + 8 * b);
                     sum[b] += c * x;
