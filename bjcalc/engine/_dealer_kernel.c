@@ -829,8 +829,10 @@ static inline void joint_setup(const Joint *j, int n, const int64_t *shoe, const
         }
     for (u = 0; u < RANKS; u++) {
         double *g = gl + (size_t)u * (j->n_levels + 2) * JBLOCK, value[JBLOCK];
-        memset(g, 0, sizeof(double) * JBLOCK * (size_t)(j->n_levels + 2));
-        int d = j->depth[u];
+        /* zeros where no factor is written below: level 0 and the levels past d + 1 */
+        int d = j->depth[u], top = d < 0 ? 0 : d + 1 < j->n_levels ? d + 1 : j->n_levels;
+        memset(g, 0, sizeof(double) * JBLOCK);
+        memset(g + (size_t)(top + 1) * JBLOCK, 0, sizeof(double) * JBLOCK * (size_t)(j->n_levels + 1 - top));
         if (d < 0)
             continue;
         /* g(d + 1) = 1 / T_u and g(L) = g(L + 1) * (|T| - L), the shoes side by side */
