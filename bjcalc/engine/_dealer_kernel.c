@@ -675,10 +675,11 @@ typedef struct {
      * nodes of level L reach are slots[slot_start[L - 1] .. slot_start[L] - 1] (the others'
      * sums stay zero at that level, and are skipped); slot slots[k]'s entries of the level are
      * gather_row[q] and gather_c[q], q = gather_start[k] .. gather_start[k + 1] - 1, in node
-     * order, so each slot's sum is the same floats as the entries added one by one would be */
+     * order, so each slot's sum is the same floats as the entries added one by one would be;
+     * slot_factor[k]: the row of its level factor in gl, up * (n_levels + 2) + L */
     struct JointNode *nodes;
     int max_stop;
-    int32_t *slot_start, *slots, *gather_start, *gather_row;
+    int32_t *slot_start, *slots, *gather_start, *gather_row, *slot_factor;
     double *gather_c;
 } Joint;
 
@@ -693,9 +694,9 @@ struct JointNode {
 static void joint_plan_free(Joint *j)
 {
     free(j->nodes), free(j->slot_start), free(j->slots), free(j->gather_start), free(j->gather_row);
-    free(j->gather_c);
+    free(j->gather_c), free(j->slot_factor);
     j->nodes = NULL;
-    j->slot_start = j->slots = j->gather_start = j->gather_row = NULL;
+    j->slot_start = j->slots = j->gather_start = j->gather_row = j->slot_factor = NULL;
     j->gather_c = NULL;
 }
 
@@ -718,8 +719,10 @@ static int joint_plan(Joint *j)
     j->gather_start = malloc(sizeof(int32_t) * (size_t)(j->n_levels * n_slots + 1));
     j->gather_row = malloc(sizeof(int32_t) * ((size_t)n_entries + 1));
     j->gather_c = malloc(sizeof(double) * ((size_t)n_entries + 1));
+    j->slot_factor = malloc(sizeof(int32_t) * (size_t)(j->n_levels * n_slots + 1));
     int32_t *count = malloc(sizeof(int32_t) * ((size_t)n_slots + 1));
-    if (!nodes || !j->slot_start || !j->slots || !j->gather_start || !j->gather_row || !j->gather_c || !count) {
+    if (!nodes || !j->slot_start || !j->slots || !j->gather_start || !j->gather_row || !j->gather_c || !j->slot_factor
+        || !count) {
         free(count);
         joint_plan_free(j);
         return -1;
@@ -748,6 +751,7 @@ static int joint_plan(Joint *j)
         for (int slot = 0; slot < n_slots; slot++)
             if (count[slot]) {
                 j->slots[n_used] = slot;
+                j->slot_factor[n_used] = slot / j->n_out * (j->n_levels + 2) + L;
                 j->gather_start[n_used++] = n_gathered;
                 int32_t c = count[slot];
                 count[slot] = n_gathered;
@@ -1043,7 +1047,7 @@ static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_
                 }
             } while (++node < end && node->from == from);
         }
-        const int32_t *gather_start = j->gather_start, *gather_row = j->gather_row;
+        const int32_t *gather_start = j->gather_start, *gather_row = j->gather_row, *slot_factor = j->slot_factor;
         const double *gather_c = j->gather_c;
         for (int32_t at = j->slot_start[L - 1]; at < j->slot_start[L]; at++) {
             v8d sum[JLANES] = {{0}}, x, y;
@@ -1055,10 +1059,8 @@ static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_
                     sum[b] += c * x;
                 }
             }
-            int slot = j->slots[at];
-            u = slot / j->n_out;
-            const double *g = gl + ((size_t)u * (j->n_levels + 2) + L) * JBLOCK;
-            double *into = out + (size_t)slot * JBLOCK;
+            const double *g = gl + (size_t)slot_factor[at] * JBLOCK;
+            double *into = out + (size_t)j->slots[at] * JBLOCK;
             for (b = 0; b < JLANES; b++) {
                 LOAD8(x, g + 8 * b);
                 LOAD8(y, into + 8 * b);
