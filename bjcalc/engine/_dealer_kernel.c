@@ -706,6 +706,13 @@ static int by_from(const void *a, const void *b)
     return ((const struct JointNode *)a)->from - ((const struct JointNode *)b)->from;
 }
 
+/* The outcome column (slot within the up card's) of stopping node i's entries (all of a node's
+ * are alike: the dealer's total decides it), 0 for none. */
+static int stop_column(const Joint *j, int32_t i)
+{
+    return j->entry_start[i] < j->entry_start[i + 1] ? j->entry_out[j->entry_start[i]] % j->n_out : 0;
+}
+
 /* Joint's float plan (nodes .. gather_c) for j's levels and weights (j->table and n_nc set),
  * malloc'd (joint_plan_free); -1 where memory runs out. */
 static int joint_plan(Joint *j)
@@ -731,7 +738,8 @@ static int joint_plan(Joint *j)
     j->max_stop = 0;
     j->slot_start[0] = 0;
     for (int L = 1; L <= j->n_levels; L++) {
-        int32_t stop = 0;
+        /* the stopping nodes' rows by outcome column (column_start), in node order within one */
+        int32_t stop = 0, column_start[MAX_OUTCOMES + 1] = {0};
         memset(count, 0, sizeof(int32_t) * (size_t)n_slots);
         for (int32_t i = j->level_start[L - 1]; i < j->level_start[L]; i++) {
             nodes[i].from = j->parent[i] + 1; /* parent: the store of the parent, -1 for none */
@@ -740,23 +748,32 @@ static int joint_plan(Joint *j)
             if (j->store[i] >= 0)
                 nodes[i].into = j->store[i] + 1;
             else {
-                nodes[i].into = j->n_store + 1 + stop++;
+                column_start[stop_column(j, i) + 1]++;
+                stop++;
                 for (int32_t e = j->entry_start[i]; e < j->entry_start[i + 1]; e++)
                     count[j->entry_out[e]]++;
             }
         }
+        for (int c = 0; c < j->n_out; c++)
+            column_start[c + 1] += column_start[c];
+        for (int32_t i = j->level_start[L - 1]; i < j->level_start[L]; i++)
+            if (j->store[i] < 0)
+                nodes[i].into = j->n_store + 1 + column_start[stop_column(j, i)]++;
         if (stop > j->max_stop)
             j->max_stop = stop;
-        /* the level's slots in order, each one's entries from where the previous one's end */
-        for (int slot = 0; slot < n_slots; slot++)
-            if (count[slot]) {
-                j->slots[n_used] = slot;
-                j->slot_factor[n_used] = slot / j->n_out * (j->n_levels + 2) + L;
-                j->gather_start[n_used++] = n_gathered;
-                int32_t c = count[slot];
-                count[slot] = n_gathered;
-                n_gathered += c;
-            }
+        /* the level's slots column by column (the rows one column's sums read lie together, so
+         * that they stay in the cache while its up cards' sums read them), each slot's entries
+         * from where the previous one's end */
+        for (int c = 0; c < j->n_out; c++)
+            for (int slot = c; slot < n_slots; slot += j->n_out)
+                if (count[slot]) {
+                    j->slots[n_used] = slot;
+                    j->slot_factor[n_used] = slot / j->n_out * (j->n_levels + 2) + L;
+                    j->gather_start[n_used++] = n_gathered;
+                    int32_t k = count[slot];
+                    count[slot] = n_gathered;
+                    n_gathered += k;
+                }
         j->slot_start[L] = n_used;
         for (int32_t i = j->level_start[L - 1]; i < j->level_start[L]; i++)
             if (j->store[i] < 0)
