@@ -27,8 +27,16 @@
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
 #define MULTIVERSION __attribute__((target_clones("avx512f", "avx2", "default")))
+/* the joint pass's wide kernel (joint_block_wide) keeps a block's shoes in 512-bit vectors, in
+ * registers; GCC keeps a vector type wider than the target's in memory, so it is built for
+ * AVX-512 alone, and other machines run the plain loops of joint_block, built for the others */
+#define WIDE_JOINT 1
+#define WIDE __attribute__((target("avx512f")))
+#define NARROW __attribute__((target_clones("avx2", "default")))
 #else
 #define MULTIVERSION
+#define WIDE_JOINT 0
+#define NARROW
 #endif
 
 /* The dealer graph, flattened by bjcalc.engine.dealer (CompiledDealer.flat). Step s (the dealer holds s cards
@@ -912,23 +920,20 @@ static inline void bust_slot(const Joint *j, int u, int n, const double *gl, con
     if (up_weight)
         for (b = 0; b < n; b++)
             into[b] *= up_weight[b];
-    v8d x[JLANES], y;
-    for (b = 0; b < JLANES; b++)
-        LOAD8(x[b], into + 8 * b);
     for (int s = 0; s < j->n_out; s++)
-        if (s != bust)
-            for (b = 0; b < JLANES; b++) {
-                LOAD8(y, out + ((size_t)u * j->n_out + s) * JBLOCK + 8 * b);
-                x[b] -= y;
-            }
-    memcpy(into, x, sizeof x);
+        if (s != bust) {
+            const double *restrict from = out + ((size_t)u * j->n_out + s) * JBLOCK;
+            for (b = 0; b < JBLOCK; b++)
+                into[b] -= from[b];
+        }
 }
 
+#if WIDE_JOINT
 /* Rows b0 .. b0 + 7 of a block's sums by column (column c at sums + c * JBLOCK, for c < cols;
  * zeros after) as eight vectors, v[r] the first eight columns of row b0 + r: an 8 x 8 transpose
  * in three rounds of two-vector shuffles (pairs of columns, then fours, then eights). */
 typedef int64_t v8i __attribute__((vector_size(64)));
-static inline void transpose8(const double *sums, int cols, int b0, v8d v[8])
+static inline __attribute__((always_inline)) void transpose8(const double *sums, int cols, int b0, v8d v[8])
 {
     v8d x[8], y[8];
     for (int c = 0; c < 8; c++)
@@ -956,7 +961,7 @@ static inline void transpose8(const double *sums, int cols, int b0, v8d v[8])
 /* A block's sums by column (column c at sums + c * JBLOCK) as n rows of `cols` values from
  * `to`: eight rows at a time by transpose8 where there are at most eight columns (a row as a
  * whole vector, where the next row, written after it, or the block's end leaves room). */
-static inline void write_rows(const double *sums, int cols, int n, double *to)
+static inline __attribute__((always_inline)) void write_rows(const double *sums, int cols, int n, double *to)
 {
     if (cols > 8) {
         for (int b = 0; b < n; b++)
@@ -978,15 +983,11 @@ static inline void write_rows(const double *sums, int cols, int n, double *to)
     }
 }
 
-/* A block's last steps for up card u, from its outcome sums `out` (slot-major, JBLOCK wide):
- * the bust slot (bust_slot); then each row's stand numerators of every payoff column, sums over
- * the outcomes in slot order, the rows side by side in registers (pay is -1, 0 or 1: its zeros
- * add nothing), into `acc` (n_pay * JBLOCK doubles), and from there row by row into `stand` (and
- * the outcomes into `matrix`, if wanted: write_rows). An up card not
- * evaluated gets zeros (the outputs are not cleared beforehand). */
-static inline void joint_finish(const Joint *j, int u, int n, const double *gl, const double (*up_count)[JBLOCK],
-                                const double *up_weight, double *out, double *acc, double *stand, double *matrix,
-                                Py_ssize_t rows, Py_ssize_t row0)
+/* joint_finish for joint_block_wide: the same sums, each payoff column's in registers and
+ * then in `acc` (n_pay * JBLOCK doubles), and the rows written by write_rows. */
+static inline __attribute__((always_inline)) void
+wide_finish(const Joint *j, int u, int n, const double *gl, const double (*up_count)[JBLOCK], const double *up_weight,
+            double *out, double *acc, double *stand, double *matrix, Py_ssize_t rows, Py_ssize_t row0)
 {
     int b, k;
     double *t = stand + ((size_t)u * rows + row0) * j->n_pay;
@@ -1020,11 +1021,12 @@ static inline void joint_finish(const Joint *j, int u, int n, const double *gl, 
 /* A block's node weights, level by level (Joint's plan): each node's weight is its parent's times
  * the count its rank leaves (times its class's weight wl, for a counter's shoe), vectors of
  * eight shoes; then each outcome slot the level reaches sums c * w over its entries in
- * registers, and adds that sum times the level factor into `out`. */
-MULTIVERSION
-static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_t *removed,
-                        double *matrix, double *stand, Py_ssize_t rows, Py_ssize_t row0,
-                        double *avail, double *node_rows, double *acc, double *out, double *gl, double *wl)
+ * registers, and adds that sum times the level factor into `out` (the same floats as
+ * joint_block's). */
+WIDE
+static void joint_block_wide(const Joint *j, int n, const int64_t *shoe, const int64_t *removed,
+                             double *matrix, double *stand, Py_ssize_t rows, Py_ssize_t row0,
+                             double *avail, double *node_rows, double *acc, double *out, double *gl, double *wl)
 {
     double total[JBLOCK], up_count[RANKS][JBLOCK], up_weight[JBLOCK];
     int b, u, L;
@@ -1083,6 +1085,109 @@ static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_
                 LOAD8(y, into + 8 * b);
                 y += sum[b] * x;
                 memcpy(into + 8 * b, &y, sizeof y);
+            }
+        }
+    }
+    for (u = 0; u < RANKS; u++) {
+        if (weighted)
+            for (b = 0; b < n; b++)
+                up_weight[b] = j->up_table[(size_t)u * j->n_rc + j->row_class[row0 + b]];
+        wide_finish(j, u, n, gl, (const double (*)[JBLOCK])up_count, weighted ? up_weight : NULL, out, acc, stand,
+                    matrix, rows, row0);
+    }
+}
+#endif
+
+/* A block's last steps for up card u, from its outcome sums `out` (slot-major, JBLOCK wide):
+ * the bust slot (bust_slot); then each row's stand numerators of every payoff column, sums over
+ * the outcomes in slot order, the rows side by side (pay is -1, 0 or 1: its zeros add
+ * nothing), into `stand` (and the outcomes into `matrix`, if wanted). `acc`: n_pay * JBLOCK
+ * zeros, left zeros. An up card not evaluated gets zeros (the outputs are not cleared
+ * beforehand). */
+static inline void joint_finish(const Joint *j, int u, int n, const double *gl, const double (*up_count)[JBLOCK],
+                                const double *up_weight, double *out, double *acc, double *stand, double *matrix,
+                                Py_ssize_t rows, Py_ssize_t row0)
+{
+    int b, k;
+    if (j->depth[u] < 0) {
+        for (b = 0; b < n; b++) {
+            memset(stand + ((size_t)u * rows + row0 + b) * j->n_pay, 0, sizeof(double) * (size_t)j->n_pay);
+            if (matrix)
+                memset(matrix + ((size_t)u * rows + row0 + b) * j->n_out, 0, sizeof(double) * (size_t)j->n_out);
+        }
+        return;
+    }
+    bust_slot(j, u, n, gl, up_count, up_weight, out);
+    for (k = 0; k < j->n_pay; k++) {
+        double *restrict sum = acc + (size_t)k * JBLOCK;
+        for (int s = 0; s < j->n_out; s++) {
+            double p = j->pay[((size_t)u * j->n_out + s) * j->n_pay + k];
+            if (p == 0.0)
+                continue;
+            const double *restrict from = out + ((size_t)u * j->n_out + s) * JBLOCK;
+            for (b = 0; b < JBLOCK; b++)
+                sum[b] += from[b] * p;
+        }
+    }
+    for (b = 0; b < n; b++) {
+        double *t = stand + ((size_t)u * rows + row0 + b) * j->n_pay;
+        for (k = 0; k < j->n_pay; k++)
+            t[k] = acc[(size_t)k * JBLOCK + b];
+        if (matrix)
+            for (int s = 0; s < j->n_out; s++)
+                matrix[((size_t)u * rows + row0 + b) * j->n_out + s] = out[((size_t)u * j->n_out + s) * JBLOCK + b];
+    }
+    for (k = 0; k < j->n_pay * JBLOCK; k++)
+        acc[k] = 0.0;
+}
+
+/* A block's node weights one node after the other (the weight of a stopping node times each
+ * of its entries' c added into its slot's row of `acc`, RANKS * n_out * JBLOCK doubles), the
+ * rows scaled by the level factor into `out` at each level's end: the same sums as
+ * joint_block_wide's, in plain loops over the shoes that any target's vectors run. `drawn`: the
+ * drawing nodes' weights by store. */
+NARROW
+static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_t *removed,
+                        double *matrix, double *stand, Py_ssize_t rows, Py_ssize_t row0,
+                        double *avail, double *drawn, double *acc, double *out, double *gl, double *wl)
+{
+    double total[JBLOCK], up_count[RANKS][JBLOCK], up_weight[JBLOCK];
+    int b, u, k, L;
+    int slots = RANKS * j->n_out;
+    const int weighted = j->table != NULL;
+    joint_setup(j, n, shoe, removed, weighted, total, up_count, avail, gl);
+    /* a counter's shoe: this block's weight of each node class, wl[nc * JBLOCK + b] */
+    if (weighted)
+        for (int nc = 0; nc < j->n_nc; nc++)
+            for (b = 0; b < JBLOCK; b++)
+                wl[(size_t)nc * JBLOCK + b] = b < n ? j->table[(size_t)nc * j->n_rc + j->row_class[row0 + b]] : 0.0;
+    for (k = 0; k < slots * JBLOCK; k++)
+        out[k] = acc[k] = 0.0;
+    for (L = 1; L <= j->n_levels; L++) {
+        for (int32_t i = j->level_start[L - 1]; i < j->level_start[L]; i++) {
+            double w[JBLOCK];
+            if (!node_weight(j, i, avail, drawn, w))
+                continue;
+            if (weighted) {
+                const double *restrict weight = wl + (size_t)j->node_class[i] * JBLOCK;
+                for (b = 0; b < JBLOCK; b++)
+                    w[b] *= weight[b];
+            }
+            for (int32_t e = j->entry_start[i]; e < j->entry_start[i + 1]; e++) {
+                double c = j->entry_c[e];
+                double *restrict into = acc + (size_t)j->entry_out[e] * JBLOCK;
+                for (b = 0; b < JBLOCK; b++)
+                    into[b] += c * w[b];
+            }
+        }
+        for (int32_t at = j->slot_start[L - 1]; at < j->slot_start[L]; at++) {
+            int slot = j->slots[at];
+            const double *restrict g = gl + (size_t)j->slot_factor[at] * JBLOCK;
+            double *restrict from = acc + (size_t)slot * JBLOCK;
+            double *restrict into = out + (size_t)slot * JBLOCK;
+            for (b = 0; b < JBLOCK; b++) {
+                into[b] += from[b] * g[b];
+                from[b] = 0.0;
             }
         }
     }
@@ -1172,7 +1277,7 @@ static PyObject *joint(PyObject *self, PyObject *args)
     }
     double *avail = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)(max_held + 1));
     double *node_rows = malloc(sizeof(double) * JBLOCK * ((size_t)n_store + 1 + (size_t)j.max_stop));
-    double *acc = malloc(sizeof(double) * JBLOCK * (size_t)n_pay);
+    double *acc = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)n_out);
     double *out = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)n_out);
     double *gl = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)(j.n_levels + 2));
     double *wl = malloc(sizeof(double) * JBLOCK * (size_t)(j.n_nc + 1));
@@ -1182,11 +1287,22 @@ static PyObject *joint(PyObject *self, PyObject *args)
         PyErr_NoMemory();
         goto fail;
     }
+#if WIDE_JOINT
+    int wide = __builtin_cpu_supports("avx512f");
+#endif
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = first; i < last; i += JBLOCK) {
         int m = last - i < JBLOCK ? (int)(last - i) : JBLOCK;
-        joint_block(&j, m, (const int64_t *)views[10].buf, (const int64_t *)views[11].buf + i * RANKS,
-                    matrix, (double *)views[13].buf, n, i, avail, node_rows, acc, out, gl, wl);
+        const int64_t *removed = (const int64_t *)views[11].buf + i * RANKS;
+#if WIDE_JOINT
+        if (wide) {
+            joint_block_wide(&j, m, (const int64_t *)views[10].buf, removed, matrix, (double *)views[13].buf, n, i,
+                             avail, node_rows, acc, out, gl, wl);
+            continue;
+        }
+#endif
+        joint_block(&j, m, (const int64_t *)views[10].buf, removed, matrix, (double *)views[13].buf, n, i, avail,
+                    node_rows + JBLOCK, acc, out, gl, wl);
     }
     Py_END_ALLOW_THREADS
     free(avail), free(node_rows), free(acc), free(out), free(gl), free(wl);
