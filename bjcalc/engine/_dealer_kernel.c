@@ -677,14 +677,15 @@ typedef struct {
     const double *table, *up_table;
     /* the float pass (joint_plan): a block's node weights are rows of a buffer `node_rows`
      * (JBLOCK wide): row 0 is ones (the parent of level 1), rows 1 .. n_store the drawing nodes
-     * (store + 1), and the rows after them the stopping nodes of the level at hand, in node
-     * order (at most max_stop of them); `nodes` says which rows each node's weight is made of,
-     * each level's by parent. The outcome slots (up * n_out + slot) the stopping
-     * nodes of level L reach are slots[slot_start[L - 1] .. slot_start[L] - 1] (the others'
-     * sums stay zero at that level, and are skipped); slot slots[k]'s entries of the level are
-     * gather_row[q] and gather_c[q], q = gather_start[k] .. gather_start[k + 1] - 1, in node
-     * order, so each slot's sum is the same floats as the entries added one by one would be;
-     * slot_factor[k]: the row of its level factor in gl, up * (n_levels + 2) + L */
+     * (store + 1), and the rows after them the stopping nodes of the level at hand, by outcome
+     * column and in node order within one (at most max_stop of them); `nodes` says which rows
+     * each node's weight is made of, each level's by parent. The outcome slots (up * n_out +
+     * slot) the stopping nodes of level L reach are slots[slot_start[L - 1] .. slot_start[L] -
+     * 1] (the others' sums stay zero at that level, and are skipped); slot slots[k]'s entries
+     * of the level are gather_row[q] and gather_c[q], q = gather_start[k] .. gather_start[k + 1]
+     * - 1, in node order, so each slot's sum is the same floats as the entries added one by one
+     * would be; slot_factor[k]: the row of its level factor in gl, up * (n_levels + 2) + L.
+     * (joint_block_wide reads all of it; joint_block, the slot lists.) */
     struct JointNode *nodes;
     int max_stop;
     int32_t *slot_start, *slots, *gather_start, *gather_row, *slot_factor;
