@@ -29,14 +29,12 @@
 #define MULTIVERSION __attribute__((target_clones("avx512f", "avx2", "default")))
 /* the joint pass's wide kernel (joint_block_wide) keeps a block's shoes in 512-bit vectors, in
  * registers; GCC keeps a vector type wider than the target's in memory, so it is built for
- * AVX-512 alone, and other machines run the plain loops of joint_block, built for the others */
+ * AVX-512 alone, and other machines (and calls of few rows) run the plain loops of joint_block */
 #define WIDE_JOINT 1
 #define WIDE __attribute__((target("avx512f")))
-#define NARROW __attribute__((target_clones("avx2", "default")))
 #else
 #define MULTIVERSION
 #define WIDE_JOINT 0
-#define NARROW
 #endif
 
 /* The dealer graph, flattened by bjcalc.engine.dealer (CompiledDealer.flat). Step s (the dealer holds s cards
@@ -641,9 +639,11 @@ fail:
 }
 
 
-/* The joint passes' shoes per block, side by side; JLANES vectors of eight of them */
+/* The joint passes' shoes per block, side by side; JLANES vectors of eight of them. joint runs
+ * the wide kernel for WIDE_ROWS rows or more. */
 #define JBLOCK 32
 #define JLANES (JBLOCK / 8)
+#define WIDE_ROWS (8 * JBLOCK)
 
 /* The dealer of every up card in one pass per shoe (float): bjcalc.engine.jointdealer.JointDealer.
  *
@@ -709,12 +709,6 @@ static void joint_plan_free(Joint *j)
     j->gather_c = NULL;
 }
 
-/* JointNodes by the row of their parent (qsort) */
-static int by_from(const void *a, const void *b)
-{
-    return ((const struct JointNode *)a)->from - ((const struct JointNode *)b)->from;
-}
-
 /* The outcome column (slot within the up card's) of stopping node i's entries (all of a node's
  * are alike: the dealer's total decides it), 0 for none. */
 static int stop_column(const Joint *j, int32_t i)
@@ -723,23 +717,32 @@ static int stop_column(const Joint *j, int32_t i)
 }
 
 /* Joint's float plan (nodes .. gather_c) for j's levels and weights (j->table and n_nc set),
- * malloc'd (joint_plan_free); -1 where memory runs out. */
-static int joint_plan(Joint *j)
+ * malloc'd (joint_plan_free); -1 where memory runs out. Without `wide`, the slot lists alone
+ * (joint_block's). */
+static int joint_plan(Joint *j, int wide)
 {
     int n_slots = RANKS * j->n_out;
     int32_t n_nodes = j->level_start[j->n_levels], n_entries = j->entry_start[n_nodes];
-    struct JointNode *nodes = malloc(sizeof(struct JointNode) * ((size_t)n_nodes + 1));
+    struct JointNode *nodes = NULL, *sorted = NULL;
+    int32_t *by_parent = NULL;
+    j->gather_row = NULL;
+    j->gather_c = NULL;
+    if (wide) {
+        nodes = malloc(sizeof(struct JointNode) * ((size_t)n_nodes + 1));
+        sorted = malloc(sizeof(struct JointNode) * ((size_t)n_nodes + 1));
+        by_parent = malloc(sizeof(int32_t) * ((size_t)j->n_store + 2));
+        j->gather_row = malloc(sizeof(int32_t) * ((size_t)n_entries + 1));
+        j->gather_c = malloc(sizeof(double) * ((size_t)n_entries + 1));
+    }
     j->nodes = nodes;
     j->slot_start = malloc(sizeof(int32_t) * (size_t)(j->n_levels + 1));
     j->slots = malloc(sizeof(int32_t) * (size_t)(j->n_levels * n_slots + 1));
     j->gather_start = malloc(sizeof(int32_t) * (size_t)(j->n_levels * n_slots + 1));
-    j->gather_row = malloc(sizeof(int32_t) * ((size_t)n_entries + 1));
-    j->gather_c = malloc(sizeof(double) * ((size_t)n_entries + 1));
     j->slot_factor = malloc(sizeof(int32_t) * (size_t)(j->n_levels * n_slots + 1));
     int32_t *count = malloc(sizeof(int32_t) * ((size_t)n_slots + 1));
-    if (!nodes || !j->slot_start || !j->slots || !j->gather_start || !j->gather_row || !j->gather_c || !j->slot_factor
-        || !count) {
-        free(count);
+    if (!j->slot_start || !j->slots || !j->gather_start || !j->slot_factor || !count
+        || (wide && (!nodes || !sorted || !by_parent || !j->gather_row || !j->gather_c))) {
+        free(count), free(by_parent), free(sorted);
         joint_plan_free(j);
         return -1;
     }
@@ -751,12 +754,13 @@ static int joint_plan(Joint *j)
         int32_t stop = 0, column_start[MAX_OUTCOMES + 1] = {0};
         memset(count, 0, sizeof(int32_t) * (size_t)n_slots);
         for (int32_t i = j->level_start[L - 1]; i < j->level_start[L]; i++) {
-            nodes[i].from = j->parent[i] + 1; /* parent: the store of the parent, -1 for none */
-            nodes[i].avail = j->rank[i] * (j->max_held + 1) + j->held[i];
-            nodes[i].weight = j->store[i] >= 0 || !j->table ? j->n_nc : j->node_class[i];
-            if (j->store[i] >= 0)
+            if (wide) {
+                nodes[i].from = j->parent[i] + 1; /* parent: the store of the parent, -1 for none */
+                nodes[i].avail = j->rank[i] * (j->max_held + 1) + j->held[i];
+                nodes[i].weight = j->store[i] >= 0 || !j->table ? j->n_nc : j->node_class[i];
                 nodes[i].into = j->store[i] + 1;
-            else {
+            }
+            if (j->store[i] < 0) {
                 column_start[stop_column(j, i) + 1]++;
                 stop++;
                 for (int32_t e = j->entry_start[i]; e < j->entry_start[i + 1]; e++)
@@ -765,7 +769,7 @@ static int joint_plan(Joint *j)
         }
         for (int c = 0; c < j->n_out; c++)
             column_start[c + 1] += column_start[c];
-        for (int32_t i = j->level_start[L - 1]; i < j->level_start[L]; i++)
+        for (int32_t i = j->level_start[L - 1]; wide && i < j->level_start[L]; i++)
             if (j->store[i] < 0)
                 nodes[i].into = j->n_store + 1 + column_start[stop_column(j, i)]++;
         if (stop > j->max_stop)
@@ -784,6 +788,8 @@ static int joint_plan(Joint *j)
                     n_gathered += k;
                 }
         j->slot_start[L] = n_used;
+        if (!wide)
+            continue;
         for (int32_t i = j->level_start[L - 1]; i < j->level_start[L]; i++)
             if (j->store[i] < 0)
                 for (int32_t e = j->entry_start[i]; e < j->entry_start[i + 1]; e++) {
@@ -791,12 +797,20 @@ static int joint_plan(Joint *j)
                     j->gather_row[q] = nodes[i].into;
                     j->gather_c[q] = j->entry_c[e];
                 }
-        /* each level's nodes by parent, so that a parent's weight is read once for its children */
-        qsort(nodes + j->level_start[L - 1], (size_t)(j->level_start[L] - j->level_start[L - 1]),
-              sizeof(struct JointNode), by_from);
+        /* each level's nodes by parent (counted by row: from <= n_store), so that a parent's
+         * weight is read once for its children */
+        memset(by_parent, 0, sizeof(int32_t) * ((size_t)j->n_store + 2));
+        for (int32_t i = j->level_start[L - 1]; i < j->level_start[L]; i++)
+            by_parent[nodes[i].from + 1]++;
+        for (int32_t r = 0; r <= j->n_store; r++)
+            by_parent[r + 1] += by_parent[r];
+        for (int32_t i = j->level_start[L - 1]; i < j->level_start[L]; i++)
+            sorted[by_parent[nodes[i].from]++] = nodes[i];
+        memcpy(nodes + j->level_start[L - 1], sorted,
+               sizeof(struct JointNode) * (size_t)(j->level_start[L] - j->level_start[L - 1]));
     }
     j->gather_start[n_used] = n_gathered;
-    free(count);
+    free(count), free(by_parent), free(sorted);
     return 0;
 }
 
@@ -1147,7 +1161,7 @@ static inline void joint_finish(const Joint *j, int u, int n, const double *gl, 
  * rows scaled by the level factor into `out` at each level's end: the same sums as
  * joint_block_wide's, in plain loops over the shoes that any target's vectors run. `drawn`: the
  * drawing nodes' weights by store. */
-NARROW
+MULTIVERSION
 static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_t *removed,
                         double *matrix, double *stand, Py_ssize_t rows, Py_ssize_t row0,
                         double *avail, double *drawn, double *acc, double *out, double *gl, double *wl)
@@ -1272,12 +1286,19 @@ static PyObject *joint(PyObject *self, PyObject *args)
             goto fail;
         }
     }
-    if (joint_plan(&j) < 0) {
+    /* the wide kernel where the machine has it and the rows are enough to pay for its plan and
+     * rows (about what eight blocks save) */
+#if WIDE_JOINT
+    int wide = last - first >= WIDE_ROWS && __builtin_cpu_supports("avx512f");
+#else
+    int wide = 0;
+#endif
+    if (joint_plan(&j, wide) < 0) {
         PyErr_NoMemory();
         goto fail;
     }
     double *avail = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)(max_held + 1));
-    double *node_rows = malloc(sizeof(double) * JBLOCK * ((size_t)n_store + 1 + (size_t)j.max_stop));
+    double *node_rows = malloc(sizeof(double) * JBLOCK * ((size_t)n_store + 1 + (wide ? (size_t)j.max_stop : 0)));
     double *acc = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)n_out);
     double *out = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)n_out);
     double *gl = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)(j.n_levels + 2));
@@ -1288,9 +1309,6 @@ static PyObject *joint(PyObject *self, PyObject *args)
         PyErr_NoMemory();
         goto fail;
     }
-#if WIDE_JOINT
-    int wide = __builtin_cpu_supports("avx512f");
-#endif
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = first; i < last; i += JBLOCK) {
         int m = last - i < JBLOCK ? (int)(last - i) : JBLOCK;
