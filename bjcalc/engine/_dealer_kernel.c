@@ -27,8 +27,14 @@
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
 #define MULTIVERSION __attribute__((target_clones("avx512f", "avx2", "default")))
+/* the joint pass's wide kernel (joint_block_wide) keeps a block's shoes in 512-bit vectors, in
+ * registers; GCC keeps a vector type wider than the target's in memory, so it is built for
+ * AVX-512 alone, and other machines (and calls of few rows) run the plain loops of joint_block */
+#define WIDE_JOINT 1
+#define WIDE __attribute__((target("avx512f")))
 #else
 #define MULTIVERSION
+#define WIDE_JOINT 0
 #endif
 
 /* The dealer graph, flattened by bjcalc.engine.dealer (CompiledDealer.flat). Step s (the dealer holds s cards
@@ -633,6 +639,12 @@ fail:
 }
 
 
+/* The joint passes' shoes per block, side by side; JLANES vectors of eight of them. joint runs
+ * the wide kernel for WIDE_ROWS rows or more. */
+#define JBLOCK 32
+#define JLANES (JBLOCK / 8)
+#define WIDE_ROWS (8 * JBLOCK)
+
 /* The dealer of every up card in one pass per shoe (float): bjcalc.engine.jointdealer.JointDealer.
  *
  * A node is a multiset F of the dealer's cards, up card included, laid out level by level
@@ -663,39 +675,142 @@ typedef struct {
     int hidden, n_nc, n_rc;
     const int32_t *node_class, *row_class;
     const double *table, *up_table;
-    /* the float pass: the outcome slots (up * n_out + slot) the stopping nodes of level L
-     * reach, slots[slot_start[L - 1] .. slot_start[L] - 1] (level_slots); the others' sums
-     * stay zero at that level, and are skipped */
-    int32_t *slot_start, *slots;
+    /* the float pass (joint_plan): a block's node weights are rows of a buffer `node_rows`
+     * (JBLOCK wide): row 0 is ones (the parent of level 1), rows 1 .. n_store the drawing nodes
+     * (store + 1), and the rows after them the stopping nodes of the level at hand, by outcome
+     * column and in node order within one (at most max_stop of them); `nodes` says which rows
+     * each node's weight is made of, each level's by parent. The outcome slots (up * n_out +
+     * slot) the stopping nodes of level L reach are slots[slot_start[L - 1] .. slot_start[L] -
+     * 1] (the others' sums stay zero at that level, and are skipped); slot slots[k]'s entries
+     * of the level are gather_row[q] and gather_c[q], q = gather_start[k] .. gather_start[k + 1]
+     * - 1, in node order, so each slot's sum is the same floats as the entries added one by one
+     * would be; slot_factor[k]: the row of its level factor in gl, up * (n_levels + 2) + L.
+     * (joint_block_wide reads all of it; joint_block, the slot lists.) */
+    struct JointNode *nodes;
+    int max_stop;
+    int32_t *slot_start, *slots, *gather_start, *gather_row, *slot_factor;
+    double *gather_c;
 } Joint;
 
-/* Joint.slot_start and Joint.slots for j's levels (malloc'd; NULL, NULL where memory runs
- * out). */
-static int level_slots(Joint *j)
+/* A node's rows in the float pass: its weight is rows[from] * avail[avail] (times wl[weight],
+ * the weight of its class, for a counter's shoe; a drawing node's is the row of ones), into
+ * rows[into] */
+struct JointNode {
+    int32_t from, avail, into, weight;
+};
+
+/* Frees Joint's float plan (joint_plan). */
+static void joint_plan_free(Joint *j)
+{
+    free(j->nodes), free(j->slot_start), free(j->slots), free(j->gather_start), free(j->gather_row);
+    free(j->gather_c), free(j->slot_factor);
+    j->nodes = NULL;
+    j->slot_start = j->slots = j->gather_start = j->gather_row = j->slot_factor = NULL;
+    j->gather_c = NULL;
+}
+
+/* The outcome column (slot within the up card's) of stopping node i's entries (all of a node's
+ * are alike: the dealer's total decides it), 0 for none. */
+static int stop_column(const Joint *j, int32_t i)
+{
+    return j->entry_start[i] < j->entry_start[i + 1] ? j->entry_out[j->entry_start[i]] % j->n_out : 0;
+}
+
+/* Joint's float plan (nodes .. gather_c) for j's levels and weights (j->table and n_nc set),
+ * malloc'd (joint_plan_free); -1 where memory runs out. Without `wide`, the slot lists alone
+ * (joint_block's). */
+static int joint_plan(Joint *j, int wide)
 {
     int n_slots = RANKS * j->n_out;
+    int32_t n_nodes = j->level_start[j->n_levels], n_entries = j->entry_start[n_nodes];
+    struct JointNode *nodes = NULL, *sorted = NULL;
+    int32_t *by_parent = NULL;
+    j->gather_row = NULL;
+    j->gather_c = NULL;
+    if (wide) {
+        nodes = malloc(sizeof(struct JointNode) * ((size_t)n_nodes + 1));
+        sorted = malloc(sizeof(struct JointNode) * ((size_t)n_nodes + 1));
+        by_parent = malloc(sizeof(int32_t) * ((size_t)j->n_store + 2));
+        j->gather_row = malloc(sizeof(int32_t) * ((size_t)n_entries + 1));
+        j->gather_c = malloc(sizeof(double) * ((size_t)n_entries + 1));
+    }
+    j->nodes = nodes;
     j->slot_start = malloc(sizeof(int32_t) * (size_t)(j->n_levels + 1));
     j->slots = malloc(sizeof(int32_t) * (size_t)(j->n_levels * n_slots + 1));
-    char *seen = malloc((size_t)n_slots);
-    if (!j->slot_start || !j->slots || !seen) {
-        free(j->slot_start), free(j->slots), free(seen);
-        j->slot_start = j->slots = NULL;
+    j->gather_start = malloc(sizeof(int32_t) * (size_t)(j->n_levels * n_slots + 1));
+    j->slot_factor = malloc(sizeof(int32_t) * (size_t)(j->n_levels * n_slots + 1));
+    int32_t *count = malloc(sizeof(int32_t) * ((size_t)n_slots + 1));
+    if (!j->slot_start || !j->slots || !j->gather_start || !j->slot_factor || !count
+        || (wide && (!nodes || !sorted || !by_parent || !j->gather_row || !j->gather_c))) {
+        free(count), free(by_parent), free(sorted);
+        joint_plan_free(j);
         return -1;
     }
-    int32_t count = 0;
+    int32_t n_used = 0, n_gathered = 0;
+    j->max_stop = 0;
     j->slot_start[0] = 0;
     for (int L = 1; L <= j->n_levels; L++) {
-        memset(seen, 0, (size_t)n_slots);
+        /* the stopping nodes' rows by outcome column (column_start), in node order within one */
+        int32_t stop = 0, column_start[MAX_OUTCOMES + 1] = {0};
+        memset(count, 0, sizeof(int32_t) * (size_t)n_slots);
+        for (int32_t i = j->level_start[L - 1]; i < j->level_start[L]; i++) {
+            if (wide) {
+                nodes[i].from = j->parent[i] + 1; /* parent: the store of the parent, -1 for none */
+                nodes[i].avail = j->rank[i] * (j->max_held + 1) + j->held[i];
+                nodes[i].weight = j->store[i] >= 0 || !j->table ? j->n_nc : j->node_class[i];
+                nodes[i].into = j->store[i] + 1;
+            }
+            if (j->store[i] < 0) {
+                column_start[stop_column(j, i) + 1]++;
+                stop++;
+                for (int32_t e = j->entry_start[i]; e < j->entry_start[i + 1]; e++)
+                    count[j->entry_out[e]]++;
+            }
+        }
+        for (int c = 0; c < j->n_out; c++)
+            column_start[c + 1] += column_start[c];
+        for (int32_t i = j->level_start[L - 1]; wide && i < j->level_start[L]; i++)
+            if (j->store[i] < 0)
+                nodes[i].into = j->n_store + 1 + column_start[stop_column(j, i)]++;
+        if (stop > j->max_stop)
+            j->max_stop = stop;
+        /* the level's slots column by column (the rows one column's sums read lie together, so
+         * that they stay in the cache while its up cards' sums read them), each slot's entries
+         * from where the previous one's end */
+        for (int c = 0; c < j->n_out; c++)
+            for (int slot = c; slot < n_slots; slot += j->n_out)
+                if (count[slot]) {
+                    j->slots[n_used] = slot;
+                    j->slot_factor[n_used] = slot / j->n_out * (j->n_levels + 2) + L;
+                    j->gather_start[n_used++] = n_gathered;
+                    int32_t k = count[slot];
+                    count[slot] = n_gathered;
+                    n_gathered += k;
+                }
+        j->slot_start[L] = n_used;
+        if (!wide)
+            continue;
         for (int32_t i = j->level_start[L - 1]; i < j->level_start[L]; i++)
             if (j->store[i] < 0)
-                for (int32_t e = j->entry_start[i]; e < j->entry_start[i + 1]; e++)
-                    seen[j->entry_out[e]] = 1;
-        for (int slot = 0; slot < n_slots; slot++)
-            if (seen[slot])
-                j->slots[count++] = slot;
-        j->slot_start[L] = count;
+                for (int32_t e = j->entry_start[i]; e < j->entry_start[i + 1]; e++) {
+                    int32_t q = count[j->entry_out[e]]++;
+                    j->gather_row[q] = nodes[i].into;
+                    j->gather_c[q] = j->entry_c[e];
+                }
+        /* each level's nodes by parent (counted by row: from <= n_store), so that a parent's
+         * weight is read once for its children */
+        memset(by_parent, 0, sizeof(int32_t) * ((size_t)j->n_store + 2));
+        for (int32_t i = j->level_start[L - 1]; i < j->level_start[L]; i++)
+            by_parent[nodes[i].from + 1]++;
+        for (int32_t r = 0; r <= j->n_store; r++)
+            by_parent[r + 1] += by_parent[r];
+        for (int32_t i = j->level_start[L - 1]; i < j->level_start[L]; i++)
+            sorted[by_parent[nodes[i].from]++] = nodes[i];
+        memcpy(nodes + j->level_start[L - 1], sorted,
+               sizeof(struct JointNode) * (size_t)(j->level_start[L] - j->level_start[L - 1]));
     }
-    free(seen);
+    j->gather_start[n_used] = n_gathered;
+    free(count), free(by_parent), free(sorted);
     return 0;
 }
 
@@ -730,8 +845,6 @@ static void joint_float_of(Joint *j, const Py_buffer *views, const Py_buffer *bu
     j->n_store = n_store;
 }
 
-#define JBLOCK 32
-
 /* A block's shoes for a joint pass: each rank's cards left (up_count[r][b]) and all of them
  * (total, less the counter's shoe's discards), what each rank leaves when h are held (avail)
  * and the level factors gl[(u * (n_levels + 2) + L) * JBLOCK + b] = ff(|T| - L, depth_u - L + 1) / T_u
@@ -751,30 +864,32 @@ static inline void joint_setup(const Joint *j, int n, const int64_t *shoe, const
             total[b] -= j->hidden; /* the cards left: the level factors' counts */
     }
     for (r = 0; r < RANKS; r++)
-        for (h = 0; h <= j->max_held; h++)
+        for (h = 0; h <= j->max_held; h++) {
+            double *restrict to = avail + (size_t)(r * (j->max_held + 1) + h) * JBLOCK;
             for (b = 0; b < JBLOCK; b++) {
                 double a = up_count[r][b] - h;
-                avail[(r * (j->max_held + 1) + h) * JBLOCK + b] = a > 0.0 ? a : 0.0;
+                to[b] = a > 0.0 ? a : 0.0;
             }
+        }
     for (u = 0; u < RANKS; u++) {
-        double *g = gl + (size_t)u * (j->n_levels + 2) * JBLOCK;
-        for (L = 0; L <= j->n_levels + 1; L++)
-            for (b = 0; b < JBLOCK; b++)
-                g[L * JBLOCK + b] = 0.0;
-        int d = j->depth[u];
+        double *g = gl + (size_t)u * (j->n_levels + 2) * JBLOCK, value[JBLOCK];
+        /* zeros where no factor is written below: level 0 and the levels past d + 1 */
+        int d = j->depth[u], top = d < 0 ? 0 : d + 1 < j->n_levels ? d + 1 : j->n_levels;
+        memset(g, 0, sizeof(double) * JBLOCK);
+        memset(g + (size_t)(top + 1) * JBLOCK, 0, sizeof(double) * JBLOCK * (size_t)(j->n_levels + 1 - top));
         if (d < 0)
             continue;
-        for (b = 0; b < JBLOCK; b++) {
-            /* g(d + 1) = 1 / T_u and g(L) = g(L + 1) * (|T| - L) */
-            double value = up_count[u][b] > 0.0 ? 1.0 / up_count[u][b] : 0.0;
-            for (L = d + 1; L >= 1; L--) {
-                if (L <= d) {
+        /* g(d + 1) = 1 / T_u and g(L) = g(L + 1) * (|T| - L), the shoes side by side */
+        for (b = 0; b < JBLOCK; b++)
+            value[b] = up_count[u][b] > 0.0 ? 1.0 / up_count[u][b] : 0.0;
+        for (L = d + 1; L >= 1; L--) {
+            if (L <= d)
+                for (b = 0; b < JBLOCK; b++) {
                     double f = total[b] - L;
-                    value *= f > 0.0 ? f : 0.0;
+                    value[b] *= f > 0.0 ? f : 0.0;
                 }
-                if (L <= j->n_levels)
-                    g[L * JBLOCK + b] = value;
-            }
+            if (L <= j->n_levels)
+                memcpy(g + (size_t)L * JBLOCK, value, sizeof value);
         }
     }
 }
@@ -828,6 +943,176 @@ static inline void bust_slot(const Joint *j, int u, int n, const double *gl, con
         }
 }
 
+#if WIDE_JOINT
+/* Rows b0 .. b0 + 7 of a block's sums by column (column c at sums + c * JBLOCK, for c < cols;
+ * zeros after) as eight vectors, v[r] the first eight columns of row b0 + r: an 8 x 8 transpose
+ * in three rounds of two-vector shuffles (pairs of columns, then fours, then eights). */
+typedef int64_t v8i __attribute__((vector_size(64)));
+static inline __attribute__((always_inline)) void transpose8(const double *sums, int cols, int b0, v8d v[8])
+{
+    v8d x[8], y[8];
+    for (int c = 0; c < 8; c++)
+        if (c < cols)
+            LOAD8(x[c], sums + (size_t)c * JBLOCK + b0);
+        else
+            x[c] = (v8d){0};
+    for (int c = 0; c < 8; c += 2) {
+        y[c] = __builtin_shuffle(x[c], x[c + 1], (v8i){0, 8, 2, 10, 4, 12, 6, 14});
+        y[c + 1] = __builtin_shuffle(x[c], x[c + 1], (v8i){1, 9, 3, 11, 5, 13, 7, 15});
+    }
+    for (int c = 0; c < 8; c += 4)
+        for (int h = 0; h < 2; h++) {
+            x[c + h] = __builtin_shuffle(y[c + h], y[c + h + 2], (v8i){0, 1, 8, 9, 4, 5, 12, 13});
+            x[c + h + 2] = __builtin_shuffle(y[c + h], y[c + h + 2], (v8i){2, 3, 10, 11, 6, 7, 14, 15});
+        }
+    /* x[c + h + 2 * q] holds rows b0 + 2 * q + h and b0 + 2 * q + h + 4, columns c .. c + 3 */
+    for (int r = 0; r < 4; r++) {
+        int k = (r & 1) + (r >> 1) * 2;
+        v[r] = __builtin_shuffle(x[k], x[k + 4], (v8i){0, 1, 2, 3, 8, 9, 10, 11});
+        v[r + 4] = __builtin_shuffle(x[k], x[k + 4], (v8i){4, 5, 6, 7, 12, 13, 14, 15});
+    }
+}
+
+/* A block's sums by column (column c at sums + c * JBLOCK) as n rows of `cols` values from
+ * `to`: eight rows at a time by transpose8 where there are at most eight columns (a row as a
+ * whole vector, where the next row, written after it, or the block's end leaves room). */
+static inline __attribute__((always_inline)) void write_rows(const double *sums, int cols, int n, double *to)
+{
+    if (cols > 8) {
+        for (int b = 0; b < n; b++)
+            for (int c = 0; c < cols; c++)
+                to[(size_t)b * cols + c] = sums[(size_t)c * JBLOCK + b];
+        return;
+    }
+    for (int b0 = 0; b0 < n; b0 += 8) {
+        v8d v[8];
+        transpose8(sums, cols, b0, v);
+        for (int r = 0; r < 8 && b0 + r < n; r++) {
+            double *row = to + (size_t)(b0 + r) * cols;
+            if ((b0 + r) * cols + 8 <= n * cols)
+                memcpy(row, &v[r], sizeof v[r]);
+            else
+                for (int c = 0; c < cols; c++)
+                    row[c] = v[r][c];
+        }
+    }
+}
+
+/* joint_finish for joint_block_wide: the same sums, each payoff column's in registers and
+ * then in `acc` (n_pay * JBLOCK doubles), and the rows written by write_rows. */
+static inline __attribute__((always_inline)) void
+wide_finish(const Joint *j, int u, int n, const double *gl, const double (*up_count)[JBLOCK], const double *up_weight,
+            double *out, double *acc, double *stand, double *matrix, Py_ssize_t rows, Py_ssize_t row0)
+{
+    int b, k;
+    double *t = stand + ((size_t)u * rows + row0) * j->n_pay;
+    double *o = matrix ? matrix + ((size_t)u * rows + row0) * j->n_out : NULL;
+    if (j->depth[u] < 0) {
+        memset(t, 0, sizeof(double) * (size_t)n * (size_t)j->n_pay);
+        if (o)
+            memset(o, 0, sizeof(double) * (size_t)n * (size_t)j->n_out);
+        return;
+    }
+    bust_slot(j, u, n, gl, up_count, up_weight, out);
+    const double *from = out + (size_t)u * j->n_out * JBLOCK;
+    for (k = 0; k < j->n_pay; k++) {
+        v8d sum[JLANES] = {{0}}, x;
+        for (int s = 0; s < j->n_out; s++) {
+            double p = j->pay[((size_t)u * j->n_out + s) * j->n_pay + k];
+            if (p == 0.0)
+                continue;
+            for (b = 0; b < JLANES; b++) {
+                LOAD8(x, from + (size_t)s * JBLOCK + 8 * b);
+                sum[b] += x * p;
+            }
+        }
+        memcpy(acc + (size_t)k * JBLOCK, sum, sizeof sum);
+    }
+    write_rows(acc, j->n_pay, n, t);
+    if (o)
+        write_rows(from, j->n_out, n, o);
+}
+
+/* A block's node weights, level by level (Joint's plan): each node's weight is its parent's times
+ * the count its rank leaves (times its class's weight wl, for a counter's shoe), vectors of
+ * eight shoes; then each outcome slot the level reaches sums c * w over its entries in
+ * registers, and adds that sum times the level factor into `out` (the same floats as
+ * joint_block's). */
+WIDE
+static void joint_block_wide(const Joint *j, int n, const int64_t *shoe, const int64_t *removed,
+                             double *matrix, double *stand, Py_ssize_t rows, Py_ssize_t row0,
+                             double *avail, double *node_rows, double *acc, double *out, double *gl, double *wl)
+{
+    double total[JBLOCK], up_count[RANKS][JBLOCK], up_weight[JBLOCK];
+    int b, u, L;
+    const int weighted = j->table != NULL;
+    joint_setup(j, n, shoe, removed, weighted, total, up_count, avail, gl);
+    /* a counter's shoe: this block's weight of each node class, wl[nc * JBLOCK + b], and ones
+     * after them (a drawing node's) */
+    if (weighted)
+        for (int nc = 0; nc <= j->n_nc; nc++)
+            for (b = 0; b < JBLOCK; b++)
+                wl[(size_t)nc * JBLOCK + b] = nc == j->n_nc ? 1.0
+                                              : b < n ? j->table[(size_t)nc * j->n_rc + j->row_class[row0 + b]] : 0.0;
+    for (b = 0; b < JBLOCK; b++)
+        node_rows[b] = 1.0;
+    memset(out, 0, sizeof(double) * JBLOCK * RANKS * (size_t)j->n_out);
+    for (L = 1; L <= j->n_levels; L++) {
+        /* (the plan's arrays in locals: the rows' stores may not change them) */
+        const struct JointNode *node = j->nodes + j->level_start[L - 1], *end = j->nodes + j->level_start[L];
+        while (node < end) {
+            /* a parent's weight, then its children's */
+            int32_t from = node->from;
+            v8d x[JLANES], y;
+            for (b = 0; b < JLANES; b++)
+                LOAD8(x[b], node_rows + (size_t)from * JBLOCK + 8 * b);
+            do {
+                const double *a = avail + (size_t)node->avail * JBLOCK, *c = wl + (size_t)node->weight * JBLOCK;
+                double *into = node_rows + (size_t)node->into * JBLOCK;
+                for (b = 0; b < JLANES; b++) {
+                    v8d z;
+                    LOAD8(y, a + 8 * b);
+                    z = x[b] * y;
+                    if (weighted) {
+                        LOAD8(y, c + 8 * b);
+                        z *= y;
+                    }
+                    memcpy(into + 8 * b, &z, sizeof z);
+                }
+            } while (++node < end && node->from == from);
+        }
+        const int32_t *gather_start = j->gather_start, *gather_row = j->gather_row, *slot_factor = j->slot_factor;
+        const double *gather_c = j->gather_c;
+        for (int32_t at = j->slot_start[L - 1]; at < j->slot_start[L]; at++) {
+            v8d sum[JLANES] = {{0}}, x, y;
+            for (int32_t q = gather_start[at]; q < gather_start[at + 1]; q++) {
+                const double *w = node_rows + (size_t)gather_row[q] * JBLOCK;
+                double c = gather_c[q];
+                for (b = 0; b < JLANES; b++) {
+                    LOAD8(x, w + 8 * b);
+                    sum[b] += c * x;
+                }
+            }
+            const double *g = gl + (size_t)slot_factor[at] * JBLOCK;
+            double *into = out + (size_t)j->slots[at] * JBLOCK;
+            for (b = 0; b < JLANES; b++) {
+                LOAD8(x, g + 8 * b);
+                LOAD8(y, into + 8 * b);
+                y += sum[b] * x;
+                memcpy(into + 8 * b, &y, sizeof y);
+            }
+        }
+    }
+    for (u = 0; u < RANKS; u++) {
+        if (weighted)
+            for (b = 0; b < n; b++)
+                up_weight[b] = j->up_table[(size_t)u * j->n_rc + j->row_class[row0 + b]];
+        wide_finish(j, u, n, gl, (const double (*)[JBLOCK])up_count, weighted ? up_weight : NULL, out, acc, stand,
+                    matrix, rows, row0);
+    }
+}
+#endif
+
 /* A block's last steps for up card u, from its outcome sums `out` (slot-major, JBLOCK wide):
  * the bust slot (bust_slot); then each row's stand numerators of every payoff column, sums over
  * the outcomes in slot order, the rows side by side (pay is -1, 0 or 1: its zeros add
@@ -871,6 +1156,11 @@ static inline void joint_finish(const Joint *j, int u, int n, const double *gl, 
         acc[k] = 0.0;
 }
 
+/* A block's node weights one node after the other (the weight of a stopping node times each
+ * of its entries' c added into its slot's row of `acc`, RANKS * n_out * JBLOCK doubles), the
+ * rows scaled by the level factor into `out` at each level's end: the same sums as
+ * joint_block_wide's, in plain loops over the shoes that any target's vectors run. `drawn`: the
+ * drawing nodes' weights by store. */
 MULTIVERSION
 static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_t *removed,
                         double *matrix, double *stand, Py_ssize_t rows, Py_ssize_t row0,
@@ -907,8 +1197,7 @@ static void joint_block(const Joint *j, int n, const int64_t *shoe, const int64_
         }
         for (int32_t at = j->slot_start[L - 1]; at < j->slot_start[L]; at++) {
             int slot = j->slots[at];
-            u = slot / j->n_out;
-            const double *restrict g = gl + ((size_t)u * (j->n_levels + 2) + L) * JBLOCK;
+            const double *restrict g = gl + (size_t)j->slot_factor[at] * JBLOCK;
             double *restrict from = acc + (size_t)slot * JBLOCK;
             double *restrict into = out + (size_t)slot * JBLOCK;
             for (b = 0; b < JBLOCK; b++) {
@@ -997,25 +1286,46 @@ static PyObject *joint(PyObject *self, PyObject *args)
             goto fail;
         }
     }
+    /* the wide kernel where the machine has it and the rows are enough to pay for its plan and
+     * rows (about what eight blocks save) */
+#if WIDE_JOINT
+    int wide = last - first >= WIDE_ROWS && __builtin_cpu_supports("avx512f");
+#else
+    int wide = 0;
+#endif
+    if (joint_plan(&j, wide) < 0) {
+        PyErr_NoMemory();
+        goto fail;
+    }
     double *avail = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)(max_held + 1));
-    double *drawn = malloc(sizeof(double) * JBLOCK * (size_t)(n_store + 1));
+    double *node_rows = malloc(sizeof(double) * JBLOCK * ((size_t)n_store + 1 + (wide ? (size_t)j.max_stop : 0)));
     double *acc = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)n_out);
     double *out = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)n_out);
     double *gl = malloc(sizeof(double) * JBLOCK * RANKS * (size_t)(j.n_levels + 2));
     double *wl = malloc(sizeof(double) * JBLOCK * (size_t)(j.n_nc + 1));
-    if (!avail || !drawn || !acc || !out || !gl || !wl || level_slots(&j) < 0) {
-        free(avail), free(drawn), free(acc), free(out), free(gl), free(wl);
+    if (!avail || !node_rows || !acc || !out || !gl || !wl) {
+        free(avail), free(node_rows), free(acc), free(out), free(gl), free(wl);
+        joint_plan_free(&j);
         PyErr_NoMemory();
         goto fail;
     }
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = first; i < last; i += JBLOCK) {
         int m = last - i < JBLOCK ? (int)(last - i) : JBLOCK;
-        joint_block(&j, m, (const int64_t *)views[10].buf, (const int64_t *)views[11].buf + i * RANKS,
-                    matrix, (double *)views[13].buf, n, i, avail, drawn, acc, out, gl, wl);
+        const int64_t *removed = (const int64_t *)views[11].buf + i * RANKS;
+#if WIDE_JOINT
+        if (wide) {
+            joint_block_wide(&j, m, (const int64_t *)views[10].buf, removed, matrix, (double *)views[13].buf, n, i,
+                             avail, node_rows, acc, out, gl, wl);
+            continue;
+        }
+#endif
+        joint_block(&j, m, (const int64_t *)views[10].buf, removed, matrix, (double *)views[13].buf, n, i, avail,
+                    node_rows + JBLOCK, acc, out, gl, wl);
     }
     Py_END_ALLOW_THREADS
-    free(avail), free(drawn), free(acc), free(out), free(gl), free(wl), free(j.slot_start), free(j.slots);
+    free(avail), free(node_rows), free(acc), free(out), free(gl), free(wl);
+    joint_plan_free(&j);
     release(views, got);
     Py_RETURN_NONE;
 fail:
