@@ -46,3 +46,19 @@ def test_one_pass_for_several_up_cards_equals_a_pass_each(rules: Rules) -> None:
                         assert np.array_equal(got[reached], want[reached])
                         compared += int(reached.sum())
     assert compared > 0
+
+
+@pytest.mark.skipif(not player_kernel_available(), reason="the compiled player pass is not built")
+@pytest.mark.parametrize("rules", RULES, ids=range(len(RULES)))
+def test_unsplit_hands_of_several_up_cards_in_one_pass(rules: Rules) -> None:
+    together, alone = Engine(rules, False, PostSplit.CDZ), Engine(rules, False, PostSplit.CDZ)
+    together.prepare_all()  # the unsplit tables of up cards alike in one pass
+    for up in together.ups():
+        a, b = together.table(up), alone.table(up)
+        assert list(a.scale) == list(b.scale) and a.double_layer == b.double_layer
+        for name in ("decision", "stand", "hit", "best", "blackjack"):
+            for k in range(len(b.layers.counts)):
+                assert np.array_equal(getattr(a, name)[k], getattr(b, name)[k])
+        assert (a.double is None) == (b.double is None)
+        if b.double is not None:
+            assert np.array_equal(a.double, b.double) and np.array_equal(a.one_card, b.one_card)

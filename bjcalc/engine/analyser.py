@@ -15,9 +15,10 @@ import numpy as np
 from bjcalc.engine import pools
 from bjcalc.engine.batch import ShoeIndex, joint_batch
 from bjcalc.engine.context import UpcardContext
+from bjcalc.engine.kernels import player_kernel_available
 from bjcalc.engine.payout import FirstValues, Frame, Plays, first_values
 from bjcalc.engine.split import Decide, PostSplit, SolvedHands, SplitSolver, solve_together
-from bjcalc.engine.values import HandValues, unsplit_layers, unsplit_table
+from bjcalc.engine.values import HandValues, solve_ups, stop_at, unsplit_layers, unsplit_table
 from bjcalc.numbers import quotient
 from bjcalc.rules import Rules
 
@@ -166,8 +167,8 @@ class Engine:
         if self._joint is not None:
             # the joint pass evaluates the unsplit hands' shoes first, then each pair's split
             # hands' shoes: solve in the same order, so that Python works while it runs
+            self._unsplit_tables(chosen)
             for up in chosen:
-                self.table(up)
                 self.context(up).dealt_hands()  # the deal's hands, while the pass goes on
             if splits:
                 # and each split's value while the next pair's shoes are in the pass: the
@@ -177,6 +178,27 @@ class Engine:
                     solve_together(solvers, pair)  # up cards alike in one pass
                     for solver in solvers:
                         solver.value(pair)
+
+    def _unsplit_tables(self, ups: Sequence[int]) -> None:
+        """:meth:`table` of each of ``ups``: in float mode on a composition shoe, the up cards
+        whose dealers settle a blackjack alike in one pass (:func:`bjcalc.engine.values.solve_ups`,
+        the same values as a pass each)."""
+        groups: dict[tuple, list[int]] = {}
+        for up in ups:
+            context = self.context(up)
+            if up in self._tables or context.exact or context.model is not None or context.replacement \
+                    or not player_kernel_available():
+                self.table(up)
+            else:
+                groups.setdefault((context.bj_rank, context.peeked, context.double_loss), []).append(up)
+        layers, limit = unsplit_layers(self.rules), stop_at(self.rules)
+        for group in groups.values():
+            if len(group) == 1:
+                self.table(group[0])
+                continue
+            solved = solve_ups([self.context(up) for up in group], layers, ((0,) * 10,), loss=1, limit=limit)
+            for up, values in zip(group, solved):
+                self._tables[up] = values[0]
 
     def ups(self) -> list[int]:
         """The up cards the shoe can show, A first."""

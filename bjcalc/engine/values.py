@@ -445,16 +445,17 @@ class PassValues(Sequence):
 
 def solve_ups(
     contexts: Sequence[UpcardContext], layers: HandLayers, extras: Extras, *, loss: int, limit: int,
-    decisions: Sequence[Sequence[np.ndarray]],
+    decisions: Sequence[Sequence[np.ndarray]] | None = None,
 ) -> list[PassValues]:
-    """:func:`solve_many` with ``roots_only`` of one graph for several up cards at once, each
-    context's hands drawing from its shoes ``context.shoe - extras[j]`` and played by its
-    ``decisions``, in one pass of the compiled loop (float mode, composition shoes, cards drawn
-    without replacement; the contexts' dealer blackjack rules alike: ``bj_rank``, ``peeked``
-    and ``double_loss``). Each up card's values are those :func:`solve_many` gives it, to the
-    bit: its rows read its own shoes, depth and plays; a row another up card's play reaches and
-    its own does not is worked out too (its value then its play's, or NaN). An 8-deck round's
-    up cards 2 to 9 split a pair in one pass instead of eight."""
+    """:func:`solve_many` of one graph for several up cards at once, each context's hands
+    drawing from its shoes ``context.shoe - extras[j]``, in one pass of the compiled loop
+    (float mode, composition shoes, cards drawn without replacement; the contexts' dealer
+    blackjack rules alike: ``bj_rank``, ``peeked`` and ``double_loss``): the best plays, or
+    with ``decisions`` (one play per up card) those plays with ``roots_only``. Each up card's
+    values are those :func:`solve_many` gives it, to the bit: its rows read its own shoes,
+    depth and plays; with ``decisions``, a row another up card's play reaches and its own does
+    not is worked out too (its value then its play's, or NaN). An 8-deck round's up cards 2 to
+    9 split a pair in one pass instead of eight, and solve their unsplit hands in one."""
     first = contexts[0]
     assert all(c.bj_rank == first.bj_rank and c.peeked == first.peeked and c.double_loss == first.double_loss
                and not c.exact and c.model is None and not c.replacement for c in contexts)
@@ -488,10 +489,11 @@ def solve_ups(
         np.ascontiguousarray(flat.counts, dtype=np.int64), np.ascontiguousarray(flat.children, dtype=np.intp),
         np.ascontiguousarray(flat.starts, dtype=np.int64), np.array(shoes, dtype=np.int64).reshape(-1, 10),
         stand_in, suffixes, None,
-        np.concatenate([np.ascontiguousarray(flat_rows(d), dtype=np.int64) for d in decisions]),
+        None if decisions is None else np.concatenate([np.ascontiguousarray(flat_rows(d), dtype=np.int64)
+                                                       for d in decisions]),
         stand, blackjack, hit, best, decision, double, one_card,
         layers.first, -1 if first.bj_rank is None else first.bj_rank, int(first.peeked), loss, first.double_loss,
-        limit, -1 if double_layer is None else double_layer, depth, None, None, None, True,
+        limit, -1 if double_layer is None else double_layer, depth, None, None, None, decisions is not None,
         np.repeat(np.array([c.depth for c in contexts], dtype=np.int64), copies), copies,
     )
     bounds = (flat.starts * len(contexts) * copies).tolist()
