@@ -27,7 +27,7 @@ from bjcalc.cards import ACE, BLACKJACK, BUST, TEN, Rank, as_cards, counts_total
 from bjcalc.engine.analyser import Engine
 from bjcalc.engine.codes import Code
 from bjcalc.engine.dealer import compiled_dealer, max_draws, outcome_numerators
-from bjcalc.engine.payout import Frame, action_values, hand_frame
+from bjcalc.engine.payout import FirstValues, Frame, action_values, first_values, hand_frame
 from bjcalc.engine.split import PostSplit
 from bjcalc.engine.walk import Dealt, Optimal, deal, round_totals
 from bjcalc.errors import InvalidChartError, InvalidHandError, InvalidRulesError, InvalidShoeError
@@ -124,6 +124,7 @@ class Analysis(Generic[N]):
         self.engine = Engine(rules, exact, self.post_split, self.model)
         self._float_engine: Engine | None = None if exact else self.engine
         self._charts: dict[bool, Chart] = {}
+        self._first: dict[tuple[int, Frame], FirstValues | None] = {}  # see _first_values
         self._chart_policies: dict[tuple[bool, tuple], ChartPolicy] = {}
 
     # -- strategies ---------------------------------------------------------------------------
@@ -390,6 +391,16 @@ class Analysis(Generic[N]):
                 out[Outcome.of_code(code)] = cast(N, to_api(number, self.exact))
         return out
 
+    def _first_values(self, up: int, frame: Frame) -> FirstValues | None:
+        """:func:`bjcalc.engine.payout.first_values` of every two-card hand dealt against ``up``
+        in ``frame`` with CD play, kept: asked for hand by hand, they cost 7 us each."""
+        key = (up, frame)
+        if key not in self._first:
+            engine = self.engine
+            hands = [(counts, same) for counts, p, same in engine.context(up).dealt_hands() if p]
+            self._first[key] = first_values(engine, Optimal(engine), up, hands, frame)
+        return self._first[key]
+
     def hand(self, cards: str | Sequence[Rank | str], up: Rank | str) -> HandResult[N]:
         """EVs of every action the rules allow for ``cards`` against ``up``."""
         hand = as_cards(cards)
@@ -423,7 +434,7 @@ class Analysis(Generic[N]):
         conditioned = frame is Frame.CONDITIONED
         policy, same_face = Optimal(engine), len(set(faces)) <= 1
         # a two-card hand's values come from its up card's, worked out for every hand at once
-        kept = engine.first_values(up_rank.index, frame, policy) if len(hand) == 2 else None
+        kept = self._first_values(up_rank.index, frame) if len(hand) == 2 else None
         got = None if kept is None else kept.get(counts, same_face)
         if got is None:
             got = action_values(engine, policy, up_rank.index, counts, same_face, frame, shown)

@@ -16,7 +16,6 @@ from bjcalc.engine import pools
 from bjcalc.engine.batch import ShoeIndex, joint_batch
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.kernels import player_kernel_available
-from bjcalc.engine.payout import FirstValues, Frame, Plays, first_values
 from bjcalc.engine.split import Decide, PostSplit, SolvedHands, SplitSolver, solve_together
 from bjcalc.engine.values import HandValues, solve_ups, stop_at, unsplit_layers, unsplit_table
 from bjcalc.numbers import quotient
@@ -45,7 +44,6 @@ class Engine:
         self._splits: dict[int, SplitSolver] = {}
         self._chart_splits: dict[int, dict[tuple[Any, int], SolvedHands]] = {}
         self._moments: dict[tuple[int, int, bytes], tuple[Any, Any]] = {}  # see split_moments
-        self._first_values: dict[tuple[int, Frame], FirstValues | None] = {}  # see first_values
 
     def context(self, up: int) -> UpcardContext:
         """The up card's context: shoe, dealer graph and dealer batch (cached)."""
@@ -72,16 +70,6 @@ class Engine:
         """Split values against ``up`` with split hands played by a chart (``decide``); solvers
         of one chart share their values."""
         return SplitSolver.fixed(self.context(up), decide, self._chart_splits.setdefault(up, {}))
-
-    def first_values(self, up: int, frame: Frame, plays: Plays) -> FirstValues | None:
-        """:func:`bjcalc.engine.payout.first_values` of every two-card hand dealt against ``up``
-        in ``frame``, the hands after the first play played by ``plays`` (CD: the engine's
-        own tables and splits), kept: asked for hand by hand, they cost 7 us each."""
-        key = (up, frame)
-        if key not in self._first_values:
-            hands = [(counts, same) for counts, p, same in self.context(up).dealt_hands() if p]
-            self._first_values[key] = first_values(self, plays, up, hands, frame)
-        return self._first_values[key]
 
     def split_moments(self, splitter: SplitSolver, pair: int) -> tuple[Any, Any]:
         """(E[Y], E[Y^2]) of splitting ``pair`` with split hands played as ``splitter`` plays
