@@ -62,3 +62,34 @@ def test_unsplit_hands_of_several_up_cards_in_one_pass(rules: Rules) -> None:
         assert (a.double is None) == (b.double is None)
         if b.double is not None:
             assert np.array_equal(a.double, b.double) and np.array_equal(a.one_card, b.one_card)
+
+
+@pytest.mark.skipif(not player_kernel_available(), reason="the compiled player pass is not built")
+@pytest.mark.parametrize("rules", RULES, ids=range(len(RULES)))
+def test_split_shoes_registered_for_the_rows_reached_alone(rules: Rules) -> None:
+    """prepare_all registers the later pairs' split shoes for the rows CDZ- reaches alone: the
+    same split values and reached values as solving each up card's splits on every row."""
+    together, alone = Engine(rules, False, PostSplit.CDZ), Engine(rules, False, PostSplit.CDZ)
+    together.prepare_all(splits=True)
+    for up in together.ups():
+        mine, theirs = together.splits(up), alone.splits(up)
+        for pair in theirs.pairs():
+            assert mine.value(pair) == theirs.value(pair)
+            for removed in theirs.removals(pair):
+                a, b = mine.hand_values(pair, removed), theirs.hand_values(pair, removed)
+                for k in range(len(b.layers.counts)):
+                    want = b.best[k]
+                    reached = ~np.isnan(want)
+                    assert np.array_equal(a.best[k][reached], want[reached])
+
+
+def test_a_chart_after_the_round_reads_rows_cdz_does_not_reach() -> None:
+    """A chart's split hands reach rows CDZ- does not, whose shoes the round did not register:
+    evaluating the chart after the round gives what it gives on a fresh analysis."""
+    from bjcalc import Analysis
+
+    rules = RULES[0]
+    chart = Analysis(rules).chart()
+    after_round = Analysis(rules)
+    after_round.round()
+    assert after_round.evaluate(chart).round.ev == Analysis(rules).evaluate(chart).round.ev

@@ -1006,8 +1006,63 @@ done:
     return result;
 }
 
+/* reached(children, starts, decisions, first, limit, double_layer, reached)
+ * The rows of a hand graph that solve's roots_only works out for any of G fixed plays:
+ * children intp (R, 10), starts int64 (L + 1), decisions int64 (G, R), reached uint8 (R), set
+ * to 1 where some play reaches the row (mark_needed). */
+static PyObject *reached(PyObject *self, PyObject *args)
+{
+    PyObject *objs[4];
+    int first, limit, double_layer;
+    if (!PyArg_ParseTuple(args, "OOOiiiO", &objs[0], &objs[1], &objs[2], &first, &limit, &double_layer, &objs[3]))
+        return NULL;
+    static const Py_ssize_t itemsize[4] = {sizeof(Py_ssize_t), 8, 8, 1};
+    static const int writable[4] = {0, 0, 0, 1};
+    Py_buffer views[4];
+    int held[4] = {0};
+    uint8_t *scratch = NULL;
+    PyObject *result = NULL;
+    if (take_views(objs, 4, itemsize, NULL, writable, views, held) < 0)
+        goto done;
+    Job q;
+    memset(&q, 0, sizeof q);
+    q.n_rows = views[3].len;
+    q.n_layers = views[1].len / (Py_ssize_t)sizeof(int64_t) - 1;
+    q.first = first;
+    q.starts = views[1].buf;
+    q.children = views[0].buf;
+    q.limit = limit;
+    q.double_layer = double_layer;
+    q.decisions = views[2].buf;
+    q.per_group = 1;
+    q.copies = q.n_rows ? views[2].len / (Py_ssize_t)sizeof(int64_t) / q.n_rows : 0;
+    const Py_ssize_t R = q.n_rows, L = q.n_layers;
+    int ok = L >= 1 && views[0].len == R * RANKS * (Py_ssize_t)sizeof(Py_ssize_t) && q.starts[0] == 0
+             && q.starts[L] == R && q.copies >= 1 && views[2].len == q.copies * R * 8 && double_layer >= -1
+             && double_layer < L;
+    for (Py_ssize_t k = 0; ok && k < L; k++)
+        ok = q.starts[k] <= q.starts[k + 1];
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "player kernel: reached: arrays of inconsistent sizes");
+        goto done;
+    }
+    scratch = malloc((size_t)(R > 0 ? R : 1));
+    if (!scratch) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    mark_needed(&q, views[3].buf, scratch);
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    free(scratch);
+    release_views(views, held, 4);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"solve", solve, METH_VARARGS, "The float player pass over several shoes."},
+    {"reached", reached, METH_VARARGS, "The rows of a hand graph that some fixed play reaches."},
     {"solve_exact", solve_exact, METH_VARARGS, "One layer of the exact player pass, in residues modulo primes."},
     {"stand_residues", stand_residues, METH_VARARGS, "Exact stand numerators as floats and residues."},
     {"rebuild", rebuild, METH_VARARGS, "Signed integers from residues (Chinese remainder theorem), as limbs."},

@@ -16,7 +16,7 @@ from bjcalc.engine import pools
 from bjcalc.engine.batch import ShoeIndex, joint_batch
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.kernels import player_kernel_available
-from bjcalc.engine.split import Decide, PostSplit, SolvedHands, SplitSolver, solve_together
+from bjcalc.engine.split import Decide, PostSplit, SolvedHands, SplitSolver, reached_rows, solve_together
 from bjcalc.engine.values import HandValues, solve_ups, stop_at, unsplit_layers, unsplit_table
 from bjcalc.numbers import quotient
 from bjcalc.rules import Rules
@@ -27,6 +27,11 @@ if TYPE_CHECKING:
 
 # the estimated bytes of split moments worked out side by side at most (Engine.prepare_moments)
 MOMENTS_BUDGET = 160 * 2**20
+
+
+# the pairs whose split shoes are registered in full before the unsplit hands are solved
+# (Engine.prepare_all): the joint pass works on them while the others' reached rows are found
+_EARLY_PAIRS = (0, 1)
 
 
 class Engine:
@@ -134,14 +139,15 @@ class Engine:
             concurrent.futures.wait(running)
         return [self._moments[key] for key in keys]
 
-    def prepare(self, up: int) -> None:
-        """Batch the dealer work for every hand and every split against ``up`` at once."""
+    def prepare(self, up: int, pairs: Sequence[int] | None = None) -> None:
+        """Batch the dealer work for every hand and every split (of ``pairs``, default all)
+        against ``up`` at once."""
         if up not in self._tables:
             context = self.context(up)
             context.batch.index.register(unsplit_layers(self.rules), (0,) * 10)
             context.batch.start(more=True)  # the joint pass: the unsplit hands' shoes first
             if self.rules.split_hands > 1:  # the solver is kept: its graphs are every split's
-                self._splits.setdefault(up, SplitSolver.optimal(context, None, self.post_split)).prepare()
+                self._splits.setdefault(up, SplitSolver.optimal(context, None, self.post_split)).prepare(pairs)
             context.batch.start()
 
     def prepare_all(self, ups: Iterable[int] | None = None, splits: bool = False) -> None:
@@ -150,12 +156,24 @@ class Engine:
         with ``splits``, the split hands of the post-split strategy and the splits' values;
         else, in float mode, preparing the next up card)."""
         chosen = [up for up in (range(10) if ups is None else ups) if self.rules.shoe_counts[up]]
+        # CDZ- split hands in float mode on a composition shoe reach only some rows of their
+        # graphs (8 decks: 72 %): once the unsplit hands are solved, those plays are known, and
+        # the later pairs' shoes are registered for the rows reached alone (the first pairs' in
+        # full, for the joint pass to work on meanwhile)
+        pruned = (splits and self._joint is not None and not self.exact and self.model is None
+                  and self.post_split is PostSplit.CDZ and player_kernel_available())
         for up in chosen:
-            self.prepare(up)
+            self.prepare(up, _EARLY_PAIRS if pruned else None)
         if self._joint is not None:
             # the joint pass evaluates the unsplit hands' shoes first, then each pair's split
             # hands' shoes: solve in the same order, so that Python works while it runs
             self._unsplit_tables(chosen)
+            reached: dict[int, np.ndarray] = {}
+            if pruned:
+                for pair in range(10):
+                    solvers = [self.splits(up) for up in chosen if pair in self.splits(up).pairs()]
+                    if pair not in _EARLY_PAIRS and solvers:
+                        reached[pair] = self._register_reached(solvers, pair)
             for up in chosen:
                 self.context(up).dealt_hands()  # the deal's hands, while the pass goes on
             if splits:
@@ -163,9 +181,20 @@ class Engine:
                 # round asks for every pair's
                 for pair in range(10):
                     solvers = [self.splits(up) for up in chosen if pair in self.splits(up).pairs()]
-                    solve_together(solvers, pair)  # up cards alike in one pass
+                    solve_together(solvers, pair, reached.get(pair))  # up cards alike in one pass
                     for solver in solvers:
                         solver.value(pair)
+
+    def _register_reached(self, solvers: Sequence[SplitSolver], pair: int) -> np.ndarray:
+        """Register the shoes of the rows of the split graph of ``pair`` that the solvers'
+        CDZ- plays reach (:func:`bjcalc.engine.split.reached_rows`), at every removal any of
+        them visits, and start the joint pass on them; the rows reached."""
+        reached = reached_rows(solvers, pair)
+        layers, batch = solvers[0].layers(pair), solvers[0].context.batch
+        for removed in sorted({r for solver in solvers for r in solver.removals(pair)}):
+            batch.index.register(layers, solvers[0].extra(pair, removed), reached)
+        batch.start()
+        return reached
 
     def _unsplit_tables(self, ups: Sequence[int]) -> None:
         """:meth:`table` of each of ``ups``: in float mode on a composition shoe, the up cards

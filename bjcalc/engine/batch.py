@@ -76,8 +76,9 @@ class ShoeIndex:
         self._key_columns = np.zeros(0, dtype=np.intp)  # the column of each, in the same order
         self._keys_current = True  # False after a replay: rebuilt from the rows when needed
         self._chunks: list[np.ndarray] = []  # the rows, in column order, as added
-        self._registered: dict[tuple[LayersKey, tuple[int, ...]], list[np.ndarray]] = {}  # by (graph's key, extra)
-        self._joined: dict[tuple[LayersKey, tuple[tuple[int, ...], ...]], np.ndarray] = {}  # see columns
+        # by (graph's key, extra, rows reached)
+        self._registered: dict[tuple[LayersKey, tuple[int, ...], bytes | None], list[np.ndarray]] = {}
+        self._joined: dict[tuple[LayersKey, tuple[tuple[int, ...], ...], bytes | None], np.ndarray] = {}  # columns
         self._state = 0  # names the registrations so far, for replaying (0: none yet)
 
     def __len__(self) -> int:
@@ -129,26 +130,39 @@ class ShoeIndex:
             self._key_columns = np.concatenate([self._key_columns, columns[new]])[order]
         return columns[inverse.reshape(-1)], added
 
-    def columns(self, layers: HandLayers, extras: Sequence[tuple[int, ...]]) -> np.ndarray:
+    def columns(self, layers: HandLayers, extras: Sequence[tuple[int, ...]], reached: np.ndarray | None = None
+                ) -> np.ndarray:
         """:meth:`register` each of ``extras``, the columns joined, extra after extra, flat
         rows (kept: every up card of an analysis reads the same)."""
-        key = (layers.key, tuple(extras))
+        key = (layers.key, tuple(extras), _digest(reached))
         joined = self._joined.get(key)
         if joined is None:
-            joined = np.concatenate([part for extra in extras for part in self.register(layers, extra)])
+            joined = np.concatenate([part for extra in extras for part in self.register(layers, extra, reached)])
             joined.flags.writeable = False
             self._joined[key] = joined
         return joined
 
-    def register(self, layers: HandLayers, extra: tuple[int, ...]) -> list[np.ndarray]:
-        """The columns of the shoes every hand of ``layers`` leaves with ``extra`` also removed."""
-        key = (layers.key, extra)
+    def register(self, layers: HandLayers, extra: tuple[int, ...], reached: np.ndarray | None = None
+                 ) -> list[np.ndarray]:
+        """The columns of the shoes every hand of ``layers`` leaves with ``extra`` also removed.
+        ``reached`` (a flag per flat row): only these rows' shoes are registered, and the others
+        read the first reached row's column (for a pass whose plays reach no other row, which
+        reads no other row's stand numerators; the graph's first row must be reached)."""
+        digest = _digest(reached)
+        key = (layers.key, extra, digest)
         if key not in self._registered:
             replays = layers.replays
-            step = (self._state, extra, self.replacement)
+            step = (self._state, extra, self.replacement, digest)
             replay = replays.get(step)
             if replay is None:
-                every, added = self._columns(np.concatenate(layers.counts) + np.array(extra, dtype=np.int64))
+                rows = np.concatenate(layers.counts) + np.array(extra, dtype=np.int64)
+                if reached is None:
+                    every, added = self._columns(rows)
+                else:
+                    assert reached[0]
+                    some, added = self._columns(rows[reached])
+                    every = np.full(len(rows), some[0], dtype=np.intp)
+                    every[reached] = some
                 cut = np.cumsum([len(c) for c in layers.counts])[:-1]
                 parts = np.split(every, cut)
                 for part in parts:
@@ -163,6 +177,11 @@ class ShoeIndex:
                 self._count += len(added)
             self._registered[key] = parts
         return self._registered[key]
+
+
+def _digest(reached: np.ndarray | None) -> bytes | None:
+    """A set of reached rows as a key (None: every row)."""
+    return None if reached is None else hashlib.blake2b(np.packbits(reached).tobytes(), digest_size=16).digest()
 
 
 # numbers the states of indexes (the registrations made so far) for replaying (0: none yet);

@@ -32,7 +32,7 @@ from bjcalc.engine.codes import Code
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.dealer import classify
 from bjcalc.engine.hands import HandLayers, hand_layers
-from bjcalc.engine.kernels import player_kernel_available
+from bjcalc.engine.kernels import player_kernel, player_kernel_available
 from bjcalc.engine.values import (
     HandValues,
     PassValues,
@@ -218,6 +218,7 @@ class SplitSolver:
         self._solved: dict[int, SolvedHands] = {}  # pair -> removal -> split-hand values
         self._layers: dict[int, HandLayers] = {}  # pair -> split-hand graph
         self._plays: CdzPlays | None = None  # the unsplit plays CDZ- copies
+        self._cdz: dict[int, Sequence[np.ndarray]] = {}  # pair -> CDZ- decisions (cdz_decisions)
         self._checked: set[int] = set()  # pairs whose deals cannot run out of cards
         self._split_values: dict[tuple[int, bool], Fraction | float] = {}  # see value
         # pair -> its split hands' plays as a value, where one pass solved every removal of them
@@ -292,11 +293,12 @@ class SplitSolver:
             return (0,) * 10
         return (0,) * pair + (1 + removed,) + (0,) * (9 - pair)
 
-    def prepare(self) -> None:
-        """Register every split-hand shoe the recursion will visit with the up card's dealer
-        batch, so that the dealer is evaluated once for all of them."""
+    def prepare(self, pairs: Sequence[int] | None = None) -> None:
+        """Register every split-hand shoe the recursion will visit (of ``pairs``, default every
+        pair) with the up card's dealer batch, so that the dealer is evaluated once for all of
+        them."""
         batch = self.context.batch
-        for pair in self.pairs():
+        for pair in self.pairs() if pairs is None else [p for p in self.pairs() if p in pairs]:
             layers = self.layers(pair)
             for removed in self.removals(pair):
                 batch.index.register(layers, self.extra(pair, removed))
@@ -307,13 +309,16 @@ class SplitSolver:
         done when a value is first asked for)."""
         self._hands(pair)
 
-    def _cdz_decisions(self, pair: int) -> Sequence[np.ndarray]:
-        layers = self.layers(pair)
-        assert self.unsplit is not None  # set by Engine.splits
-        if self._plays is None:
-            self._plays = CdzPlays.of(self.unsplit)
-        may_double = may_double_after_split(self.context.rules, layers, pair)
-        return cdz_decisions(self.unsplit, layers, may_double, self._plays)
+    def cdz_decisions(self, pair: int) -> Sequence[np.ndarray]:
+        """The CDZ- play of the split hands of ``pair`` (:func:`cdz_decisions`, kept)."""
+        if pair not in self._cdz:
+            layers = self.layers(pair)
+            assert self.unsplit is not None  # set by Engine.splits
+            if self._plays is None:
+                self._plays = CdzPlays.of(self.unsplit)
+            may_double = may_double_after_split(self.context.rules, layers, pair)
+            self._cdz[pair] = cdz_decisions(self.unsplit, layers, may_double, self._plays)
+        return self._cdz[pair]
 
     def plays_alike(self, pair: int) -> bool:
         """Whether the split hands of ``pair`` are played alike at every removal the recursion
@@ -350,7 +355,7 @@ class SplitSolver:
         if self.decide is not None:
             decisions = self.decide(layers, may_double)
         elif self.strategy is PostSplit.CDZ:
-            decisions = self._cdz_decisions(pair)
+            decisions = self.cdz_decisions(pair)
         else:
             decisions = None
         solved = SolvedHands()
@@ -461,12 +466,13 @@ class SplitSolver:
         return total
 
 
-def solve_together(solvers: Sequence[SplitSolver], pair: int) -> None:
+def solve_together(solvers: Sequence[SplitSolver], pair: int, reached: np.ndarray | None = None) -> None:
     """:meth:`SplitSolver.solve` of ``pair`` for several up cards' CDZ- solvers: in float mode on
     a composition shoe, those whose dealers settle a blackjack alike and whose shoes visit the
     same removals in one pass of the compiled loop for all their up cards
     (:func:`bjcalc.engine.values.solve_ups`; the same values as a pass each), the others one by
-    one."""
+    one. ``reached``: the split graph's rows registered with the dealer batch where fewer than
+    all (:meth:`bjcalc.engine.batch.ShoeIndex.register`): those the solvers' plays reach."""
     groups: dict[tuple, list[SplitSolver]] = {}
     for solver in solvers:
         context = solver.context
@@ -485,7 +491,7 @@ def solve_together(solvers: Sequence[SplitSolver], pair: int) -> None:
         may_double = may_double_after_split(group[0].context.rules, layers, pair)
         todo, decisions, keys = [], [], []
         for solver in group:
-            plays = solver._cdz_decisions(pair)
+            plays = solver.cdz_decisions(pair)
             key: tuple = ("split hands", layers.key, extras, limit, _plays_digest(plays, may_double))
             many = solver.context.stacks.get(key)
             if many is None:
@@ -494,17 +500,33 @@ def solve_together(solvers: Sequence[SplitSolver], pair: int) -> None:
                 keys.append(key)
             else:
                 solver._keep(pair, key, removals, many)
-        if len(todo) == 1:
+        if len(todo) == 1 and reached is None:
             todo[0].solve(pair)
         elif todo:
-            for solver, key, many in zip(todo, keys, solve_ups([s.context for s in todo], layers, extras, loss=loss,
-                                                              limit=limit, decisions=decisions)):
+            solved = solve_ups([s.context for s in todo], layers, extras, loss=loss, limit=limit, decisions=decisions,
+                               reached=reached)
+            for solver, key, many in zip(todo, keys, solved):
                 solver.context.stacks[key] = many
                 solver._keep(pair, key, removals, many)
 
 
 _RANK_NAMES = "A23456789T"
 _ONE_CARD = tuple(tuple(int(r == rank) for r in range(10)) for rank in range(10))  # one card of each rank, as counts
+
+
+def reached_rows(solvers: Sequence[SplitSolver], pair: int) -> np.ndarray:
+    """The rows of the split graph of ``pair`` that some solver's CDZ- play reaches
+    (``_player_kernel.reached``, as the pass of :func:`solve_together` marks them)."""
+    layers = solvers[0].layers(pair)
+    limit = solvers[0].limit(pair)
+    sizes, flat = layers.sizes, layers.flat
+    double_layer = sizes.index(2) if 2 in sizes and 2 < limit else -1  # as solve_ups has it
+    decisions = [np.ascontiguousarray(flat_rows(s.cdz_decisions(pair)), dtype=np.int64) for s in solvers]
+    out = np.zeros(len(flat.layer), dtype=np.uint8)
+    player_kernel.reached(np.ascontiguousarray(flat.children, dtype=np.intp),
+                          np.ascontiguousarray(flat.starts, dtype=np.int64), np.concatenate(decisions),
+                          layers.first, limit, double_layer, out)
+    return out.astype(bool)
 
 
 def _plays_digest(decisions: Sequence[np.ndarray], may_double: np.ndarray | None) -> bytes:

@@ -445,7 +445,7 @@ class PassValues(Sequence):
 
 def solve_ups(
     contexts: Sequence[UpcardContext], layers: HandLayers, extras: Extras, *, loss: int, limit: int,
-    decisions: Sequence[Sequence[np.ndarray]] | None = None,
+    decisions: Sequence[Sequence[np.ndarray]] | None = None, reached: np.ndarray | None = None,
 ) -> list[PassValues]:
     """:func:`solve_many` of one graph for several up cards at once, each context's hands
     drawing from its shoes ``context.shoe - extras[j]``, in one pass of the compiled loop
@@ -455,7 +455,9 @@ def solve_ups(
     values are those :func:`solve_many` gives it, to the bit: its rows read its own shoes,
     depth and plays; with ``decisions``, a row another up card's play reaches and its own does
     not is worked out too (its value then its play's, or NaN). An 8-deck round's up cards 2 to
-    9 split a pair in one pass instead of eight, and solve their unsplit hands in one."""
+    9 split a pair in one pass instead of eight, and solve their unsplit hands in one.
+    ``reached``: only these rows' shoes are registered (:meth:`ShoeIndex.register`), which
+    must hold every row the plays reach."""
     first = contexts[0]
     assert all(c.bj_rank == first.bj_rank and c.peeked == first.peeked and c.double_loss == first.double_loss
                and not c.exact and c.model is None and not c.replacement for c in contexts)
@@ -473,7 +475,7 @@ def solve_ups(
         for j, suffix in enumerate(own_suffixes):
             suffixes[u * copies + j, : len(suffix)] = _float_suffix(suffix)
     # every up card's stand numerators in one read of the joint pass, where they share one
-    payoff, columns = _tiled_payoffs(first.rules, layers, copies), first.batch.index.columns(layers, extras)
+    payoff, columns = _tiled_payoffs(first.rules, layers, copies), first.batch.index.columns(layers, extras, reached)
     stand_in = first.batch.joint_stands([c.batch for c in contexts[1:]], columns, payoff)
     if stand_in is None:
         stand_in = np.concatenate([c.batch.stand_numerators(columns, payoff) for c in contexts])
