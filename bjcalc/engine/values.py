@@ -259,6 +259,19 @@ class ShoeRows(Sequence):
         cut = self._cut[k] = self._arrays[k][self._j * rows : (self._j + 1) * rows]
         return cut
 
+    def _layers_rows(self) -> np.ndarray:
+        """Where this shoe's rows are, layer after layer, in the stacked array (``_arrays``
+        a :class:`_Layers`; kept with the graph by the number of shoes and the shoe)."""
+        stacked: _Layers = self._arrays  # type: ignore[assignment]
+        copies = (stacked._bounds[-1] - stacked._bounds[0]) // max(self._layers.flat.starts[-1], 1)
+        key = ("shoe rows", copies, self._j)
+        if key not in self._layers.derived:
+            at = np.concatenate([stacked._bounds[k] + self._j * len(c) + np.arange(len(c))
+                                 for k, c in enumerate(self._layers.counts)]).astype(np.intp)
+            at.flags.writeable = False
+            self._layers.derived[key] = at
+        return self._layers.derived[key]  # type: ignore[return-value]
+
 
 @dataclasses.dataclass
 class HandValues:
@@ -991,9 +1004,12 @@ def layer_views(rows: np.ndarray, layers: HandLayers) -> Sequence[np.ndarray]:
 
 def flat_rows(layers: Sequence[np.ndarray]) -> np.ndarray:
     """Per-layer arrays of one shoe as one array over the graph's flat rows: a float pass's
-    own array where the layers are cut out of it whole, else the layers joined."""
+    own array where the layers are cut out of it whole, one shoe's rows of it where several
+    shoes' are (a gather by an index kept with the graph), else the layers joined."""
     if type(layers) is _Layers and layers._bounds[0] == 0 and layers._bounds[-1] == len(layers.array):
         return layers.array
+    if type(layers) is ShoeRows and type(layers._arrays) is _Layers:
+        return layers._arrays.array[layers._layers_rows()]
     return np.concatenate(list(layers))
 
 
