@@ -7,6 +7,8 @@ play is reframed."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from bjcalc.actions import Action
@@ -28,12 +30,17 @@ RULES = [
 ]
 
 
-@pytest.mark.parametrize("rules", RULES, ids=range(len(RULES)))
-def test_best_plays_equal_best_play_hand_by_hand(rules: Rules) -> None:
+def _dealt(rules: Rules) -> Iterator[tuple[Engine, Optimal, int, list[tuple[tuple[int, ...], bool]]]]:
+    """A float engine of ``rules`` with CD play, and each up card with the hands it deals."""
     engine = Engine(rules, False, PostSplit.CDZ)
     policy = Optimal(engine)
     for up in engine.ups():
-        hands = [(counts, same) for counts, p, same in engine.context(up).dealt_hands() if p]
+        yield engine, policy, up, [(counts, same) for counts, p, same in engine.context(up).dealt_hands() if p]
+
+
+@pytest.mark.parametrize("rules", RULES, ids=range(len(RULES)))
+def test_best_plays_equal_best_play_hand_by_hand(rules: Rules) -> None:
+    for engine, policy, up, hands in _dealt(rules):
         batch = best_plays(engine, policy, up, hands)
         one_by_one = [best_play(engine, policy, up, counts, same) for counts, same in hands]
         assert [action for action, _ in batch] == [action for action, _ in one_by_one]
@@ -43,10 +50,7 @@ def test_best_plays_equal_best_play_hand_by_hand(rules: Rules) -> None:
 
 @pytest.mark.parametrize("rules", RULES, ids=range(len(RULES)))
 def test_first_values_equal_action_values_hand_by_hand(rules: Rules) -> None:
-    engine = Engine(rules, False, PostSplit.CDZ)
-    policy = Optimal(engine)
-    for up in engine.ups():
-        hands = [(counts, same) for counts, p, same in engine.context(up).dealt_hands() if p]
+    for engine, policy, up, hands in _dealt(rules):
         table = policy.hands(up)
         for frame in (Frame.CONDITIONED, Frame.UNCONDITIONAL) if table.peeked else (Frame.UNCONDITIONAL,):
             kept = first_values(engine, policy, up, hands, frame)
