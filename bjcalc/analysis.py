@@ -16,6 +16,7 @@ and frame; numbers are ``float``, or ``sympy.Rational`` with ``exact=True``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Generic, Literal, cast, overload
@@ -81,6 +82,9 @@ def _counts(cards: Sequence[Rank]) -> tuple[int, ...]:
     return tuple(sum(1 for c in cards if c.index == r) for r in range(10))
 
 
+_CD = Strategy("CD")  # a hand's strategy where no split is offered
+
+
 class Analysis(Generic[N]):
     """Exact or float analysis of one rule set; results are computed on demand and cached.
 
@@ -129,7 +133,7 @@ class Analysis(Generic[N]):
 
     # -- strategies ---------------------------------------------------------------------------
 
-    @property
+    @functools.cached_property
     def cd(self) -> Strategy:
         """The strategy of :meth:`round` and :meth:`hand`: CD, split hands by ``post_split``."""
         return Strategy("CD", split_hands=self.post_split.label if self.rules.split_hands > 1 else None)
@@ -432,14 +436,17 @@ class Analysis(Generic[N]):
         shown = [Action.STAND, Action.HIT, Action.DOUBLE] if natural else None
         frame = hand_frame(rules, table.peeked, initial=len(hand) == 2)
         conditioned = frame is Frame.CONDITIONED
-        policy, same_face = Optimal(engine), len(set(faces)) <= 1
+        same_face = len(set(faces)) <= 1
         # a two-card hand's values come from its up card's, worked out for every hand at once
+        # (floats already: the API's type in float mode)
         kept = self._first_values(up_rank.index, frame) if len(hand) == 2 else None
         got = None if kept is None else kept.get(counts, same_face)
+        evs: dict[Action, Any]
         if got is None:
-            got = action_values(engine, policy, up_rank.index, counts, same_face, frame, shown)
-        values, p_bj = got
-        evs: dict[Action, Any] = {action: to_api(value, self.exact) for action, value in values.items()}
+            values, p_bj = action_values(engine, Optimal(engine), up_rank.index, counts, same_face, frame, shown)
+            evs = {action: to_api(value, self.exact) for action, value in values.items()}
+        else:
+            evs, p_bj = got
         insurance = even_money = None
         if up_rank.index == ACE and rules.insurance:
             insurance = self.insurance(up_rank, hand)
@@ -453,6 +460,6 @@ class Analysis(Generic[N]):
             dealer_blackjack=to_api(p_bj, self.exact),
             insurance=insurance,
             even_money=even_money,
-            strategy=self.cd if Action.SPLIT in evs else Strategy("CD"),
+            strategy=self.cd if Action.SPLIT in evs else _CD,
             faces=() if rules.split_unlike_tens else tuple("T" if f == "10" else f for f in faces),
         )
