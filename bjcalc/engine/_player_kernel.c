@@ -75,6 +75,7 @@ typedef struct {
      * of `decisions` per up card ((C / per_group, R)) */
     const int64_t *depths;
     Py_ssize_t per_group;
+    const int64_t *bj_ranks; /* each copy's blackjack rank (NULL: bj_rank for every copy) */
     /* the rules and the play */
     int bj_rank, peeked, limit, double_layer;
     double loss, both_loss; /* loss, loss + double_loss */
@@ -226,7 +227,6 @@ static const double ONES[WEIGHTS] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
 MULTIVERSION static void solve_layer(const Job *q, Py_ssize_t k)
 {
     const Py_ssize_t C = q->copies, L = q->n_layers, top1 = q->first + L + q->depth + 1;
-    const int bj = q->bj_rank;
     const Py_ssize_t a = q->starts[k], n_k = q->starts[k + 1] - a;
     const Py_ssize_t width = k + 1 < L ? q->starts[k + 2] - q->starts[k + 1] : 0;
     const int no_child = width == 0; /* every draw busts, or the last layer (never read) */
@@ -234,10 +234,6 @@ MULTIVERSION static void solve_layer(const Job *q, Py_ssize_t k)
     const int is_double = k == q->double_layer;
     const int can_hit = size < q->limit;
     const v8d zero = {0};
-    v8i is_bj = {0}; /* all ones in the blackjack rank's lane (a blend: a lane written alone is
-                      * read back through memory) */
-    if (bj >= 0 && bj < LANES)
-        is_bj[bj] = -1;
     Py_ssize_t rows_in[BLOCK];
     Py_ssize_t child[BLOCK][RANKS];
     uint64_t keep[BLOCK][RANKS];
@@ -269,6 +265,11 @@ MULTIVERSION static void solve_layer(const Job *q, Py_ssize_t k)
             rows_in[m++] = i;
         }
         for (Py_ssize_t j = 0; j < C; j++) {
+            const int bj = q->bj_ranks ? (int)q->bj_ranks[j] : q->bj_rank;
+            v8i is_bj = {0}; /* all ones in the blackjack rank's lane (a blend: a lane written
+                              * alone is read back through memory) */
+            if (bj >= 0 && bj < LANES)
+                is_bj[bj] = -1;
             const int64_t *shoe = q->shoes + j * RANKS;
             v8d shoe8;
             for (int r = 0; r < LANES; r++)
@@ -430,12 +431,12 @@ static void release_views(Py_buffer *views, const int *held, int n)
 #define N_IN 8
 #define N_OUT 7
 #define N_WEIGHTED 3 /* weight_row, weights, weight_out */
-#define N_ARRAYS (N_IN + N_OUT + N_WEIGHTED + 1) /* and depths */
+#define N_ARRAYS (N_IN + N_OUT + N_WEIGHTED + 2) /* and depths, bj_ranks */
 
 /* solve(counts, children, starts, shoes, stand_in, suffixes, may_double, decisions,
  *       stand, blackjack, hit, best, decision, double, one_card,
  *       first, bj_rank, peeked, loss, double_loss, limit, double_layer, depth
- *       [, weight_row, weights, weight_out, roots_only, depths, per_group])
+ *       [, weight_row, weights, weight_out, roots_only, depths, per_group, bj_ranks])
  * counts int64 (R, 10), children intp (R, 10), starts int64 (L + 1), shoes int64 (C, 10),
  * stand_in float64 (C, R), suffixes float64 (C, first + L + depth + 1): each shoe's falling
  * factorials (values.py's _suffixes), may_double uint8 (rows of the double layer) or None,
@@ -445,27 +446,28 @@ static void release_views(Py_buffer *views, const int *held, int n)
  * (C, R), weights float64 (entries, WEIGHTS), weight_out float64 (C * R) stacked (all or none).
  * Several up cards of one dealer blackjack rule in one pass: depths int64 (C), each copy's
  * dealer depth (`depth` the largest, the suffixes' width), and per_group copies of each up
- * card, whose decisions are one row each, int64 (C / per_group, R). */
+ * card, whose decisions are one row each, int64 (C / per_group, R); bj_ranks int64 (C), each
+ * copy's blackjack rank (-1: none), where they differ (bj_rank is then not read). */
 static PyObject *solve(PyObject *self, PyObject *args)
 {
     PyObject *objs[N_ARRAYS] = {NULL};
     int first, bj_rank, peeked, loss, double_loss, limit, double_layer, depth, roots_only = 0;
     Py_ssize_t per_group = 0;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOiiiiiiii|OOOpOn", &objs[0], &objs[1], &objs[2], &objs[3],
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOiiiiiiii|OOOpOnO", &objs[0], &objs[1], &objs[2], &objs[3],
                           &objs[4], &objs[5], &objs[6], &objs[7], &objs[8], &objs[9], &objs[10],
                           &objs[11], &objs[12], &objs[13], &objs[14], &first, &bj_rank, &peeked, &loss,
                           &double_loss, &limit, &double_layer, &depth, &objs[15], &objs[16], &objs[17],
-                          &roots_only, &objs[18], &per_group))
+                          &roots_only, &objs[18], &per_group, &objs[19]))
         return NULL;
-    for (int i = N_ARRAYS - N_WEIGHTED - 1; i < N_ARRAYS; i++)
+    for (int i = N_ARRAYS - N_WEIGHTED - 2; i < N_ARRAYS; i++)
         if (!objs[i])
             objs[i] = Py_None;
     /* the item size of each array; may_double, decisions, double, one_card and the weights may
      * be None */
     static const Py_ssize_t itemsize[N_ARRAYS] = {8, sizeof(Py_ssize_t), 8, 8, 8, 8, 1, 8, 8, 8, 8, 8, 8, 8, 8,
-                                                  8, 8, 8, 8};
-    static const int optional[N_ARRAYS] = {0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1};
-    static const int writable[N_ARRAYS] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0};
+                                                  8, 8, 8, 8, 8};
+    static const int optional[N_ARRAYS] = {0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1};
+    static const int writable[N_ARRAYS] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0};
     Py_buffer views[N_ARRAYS];
     int held[N_ARRAYS] = {0};
     double *scratch = NULL;
@@ -505,6 +507,7 @@ static PyObject *solve(PyObject *self, PyObject *args)
     q.weight_out = held[17] ? views[17].buf : NULL;
     q.depths = held[18] ? views[18].buf : NULL;
     q.per_group = per_group;
+    q.bj_ranks = held[19] ? views[19].buf : NULL;
     /* the sizes the arrays must have, so that a wrong call fails instead of reading astray */
     const Py_ssize_t R = q.n_rows, C = q.copies, L = q.n_layers, D = (Py_ssize_t)sizeof(double);
     int ok = L >= 1 && views[0].len == R * RANKS * 8 && views[1].len == R * RANKS * (Py_ssize_t)sizeof(Py_ssize_t)
@@ -513,7 +516,7 @@ static PyObject *solve(PyObject *self, PyObject *args)
              && views[5].len == C * (first + L + depth + 1) * D
              && per_group >= 0 && (per_group == 0 || (C > 0 && C % per_group == 0))
              && (!held[7] || views[7].len == (per_group ? C / per_group : 1) * R * 8) && bj_rank >= -1 && bj_rank < RANKS
-             && (!held[18] || views[18].len == C * 8)
+             && (!held[18] || views[18].len == C * 8) && (!held[19] || views[19].len == C * 8)
              && double_layer >= -1 && double_layer < L;
     for (int i = 8; ok && i < 13; i++)
         ok = views[i].len == C * R * views[i].itemsize;
@@ -521,6 +524,8 @@ static PyObject *solve(PyObject *self, PyObject *args)
         ok = q.starts[k] <= q.starts[k + 1];
     for (Py_ssize_t j = 0; ok && q.depths && j < C; j++)
         ok = q.depths[j] >= 1 && q.depths[j] <= depth;
+    for (Py_ssize_t j = 0; ok && q.bj_ranks && j < C; j++)
+        ok = q.bj_ranks[j] >= -1 && q.bj_ranks[j] < RANKS;
     if (ok && (held[15] || held[16] || held[17])) {
         /* every entry a row names must be in the table */
         Py_ssize_t entries = held[16] ? views[16].len / (WEIGHTS * D) : 0;

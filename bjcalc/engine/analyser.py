@@ -207,7 +207,7 @@ class Engine:
                     or not player_kernel_available():
                 self.table(up)
             else:
-                groups.setdefault((context.bj_rank, context.peeked, context.double_loss), []).append(up)
+                groups.setdefault((context.peeked, context.double_loss), []).append(up)
         layers, limit = unsplit_layers(self.rules), stop_at(self.rules)
         for group in groups.values():
             if len(group) == 1:

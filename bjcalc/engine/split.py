@@ -482,10 +482,9 @@ def solve_together(solvers: Sequence[SplitSolver], pair: int, reached: np.ndarra
                 or solver.decide is not None or solver.strategy is not PostSplit.CDZ):
             solver.solve(pair)
             continue
-        alike = (context.bj_rank, context.peeked, context.double_loss, context.split_loss, solver.limit(pair),
-                 solver.removals(pair))
+        alike = (context.peeked, context.double_loss, context.split_loss, solver.limit(pair), solver.removals(pair))
         groups.setdefault(alike, []).append(solver)
-    for (_, _, _, loss, limit, removals), group in groups.items():
+    for (_, _, loss, limit, removals), group in groups.items():
         layers = group[0].layers(pair)
         extras = tuple(group[0].extra(pair, r) for r in removals)
         may_double = may_double_after_split(group[0].context.rules, layers, pair)

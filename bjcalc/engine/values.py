@@ -463,16 +463,17 @@ def solve_ups(
     """:func:`solve_many` of one graph for several up cards at once, each context's hands
     drawing from its shoes ``context.shoe - extras[j]``, in one pass of the compiled loop
     (float mode, composition shoes, cards drawn without replacement; the contexts' dealer
-    blackjack rules alike: ``bj_rank``, ``peeked`` and ``double_loss``): the best plays, or
+    blackjack rules alike, ``peeked`` and ``double_loss``, each its own blackjack rank): the best plays, or
     with ``decisions`` (one play per up card) those plays with ``roots_only``. Each up card's
     values are those :func:`solve_many` gives it, to the bit: its rows read its own shoes,
     depth and plays; with ``decisions``, a row another up card's play reaches and its own does
-    not is worked out too (its value then its play's, or NaN). An 8-deck round's up cards 2 to
-    9 split a pair in one pass instead of eight, and solve their unsplit hands in one.
+    not is worked out too (its value then its play's, or NaN). An 8-deck round against a
+    peeking dealer splits a pair in two passes instead of ten (up cards 2 to 9, then A and T),
+    and solves its unsplit hands in two.
     ``reached``: only these rows' shoes are registered (:meth:`ShoeIndex.register`), which
     must hold every row the plays reach."""
     first = contexts[0]
-    assert all(c.bj_rank == first.bj_rank and c.peeked == first.peeked and c.double_loss == first.double_loss
+    assert all(c.peeked == first.peeked and c.double_loss == first.double_loss
                and not c.exact and c.model is None and not c.replacement for c in contexts)
     sizes, flat = layers.sizes, layers.flat
     copies, rows = len(extras), len(flat.layer)
@@ -510,6 +511,7 @@ def solve_ups(
         layers.first, -1 if first.bj_rank is None else first.bj_rank, int(first.peeked), loss, first.double_loss,
         limit, -1 if double_layer is None else double_layer, depth, None, None, None, decisions is not None,
         np.repeat(np.array([c.depth for c in contexts], dtype=np.int64), copies), copies,
+        np.repeat(np.array([-1 if c.bj_rank is None else c.bj_rank for c in contexts], dtype=np.int64), copies),
     )
     bounds = (flat.starts * len(contexts) * copies).tolist()
     passed = _Pass(shoes, scales, _Layers(stand, bounds), _Layers(hit, bounds), _Layers(best, bounds),
