@@ -108,9 +108,9 @@ def test_the_engine_imports_nothing_above_it():
 
 
 # the engine's foundations: loading the compiled loops, exact integers too large for machine
-# words, the disk store of compiled graphs and the pools; every engine module may use them and
-# they use no other engine module
-ENGINE_FOUNDATIONS = {"engine.kernels", "engine.residues", "engine.store", "engine.pools"}
+# words, the disk store of compiled graphs, the pools and the allocator's settings; every engine
+# module may use them and they use no other engine module
+ENGINE_FOUNDATIONS = {"engine.kernels", "engine.residues", "engine.store", "engine.pools", "engine.allocator"}
 
 
 def test_the_engine_foundations_import_no_engine_module():

@@ -24,7 +24,8 @@ Beneath them all, importing no other engine module: :mod:`~bjcalc.engine.kernels
 optional compiled loops (``_dealer_kernel.c``, ``_player_kernel.c``, ``_pairs_kernel.c``),
 :mod:`~bjcalc.engine.residues` carries exact integers too large for machine words (residues,
 128-bit halves), :mod:`~bjcalc.engine.store` keeps compiled graphs on disk and :mod:`~bjcalc.engine.pools` makes
-every thread and process pool.
+every thread and process pool. :mod:`~bjcalc.engine.allocator` keeps freed memory for reuse
+(set once, when the first float engine is made).
 
 Nothing here formats text or parses command lines (tests/test_architecture.py checks it).
 """

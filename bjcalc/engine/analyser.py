@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bjcalc.engine import pools
+from bjcalc.engine import allocator, pools
 from bjcalc.engine.batch import ShoeIndex, joint_batch
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.kernels import player_kernel_available
@@ -41,6 +41,8 @@ class Engine:
         """``model``: the shoe is a counter's shoe (:mod:`bjcalc.engine.drawmodel`), its counts
         the rules' shoe; every value then carries its weights."""
         self.rules, self.exact, self.post_split, self.model = rules, exact, post_split, model
+        if not exact:
+            allocator.for_float_engines()
         self._contexts: dict[int, UpcardContext] = {}
         self._index = ShoeIndex(rules.infinite)  # the shoes the hands leave, shared by the up cards
         # one dealer pass per shoe for every up card (with the compiled loop)
