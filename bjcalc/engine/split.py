@@ -36,6 +36,7 @@ from bjcalc.engine.kernels import player_kernel, player_kernel_available
 from bjcalc.engine.values import (
     HandValues,
     PassValues,
+    drawing_layers,
     flat_rows,
     graph_shoe,
     layer_views,
@@ -518,13 +519,13 @@ def reached_rows(solvers: Sequence[SplitSolver], pair: int) -> np.ndarray:
     (``_player_kernel.reached``, as the pass of :func:`solve_together` marks them)."""
     layers = solvers[0].layers(pair)
     limit = solvers[0].limit(pair)
-    sizes, flat = layers.sizes, layers.flat
-    double_layer = sizes.index(2) if 2 in sizes and 2 < limit else -1  # as solve_ups has it
+    flat = layers.flat
+    _, double_layer = drawing_layers(layers, limit)  # as the pass has it
     decisions = [np.ascontiguousarray(flat_rows(s.cdz_decisions(pair)), dtype=np.int64) for s in solvers]
     out = np.zeros(len(flat.layer), dtype=np.uint8)
     player_kernel.reached(np.ascontiguousarray(flat.children, dtype=np.intp),
                           np.ascontiguousarray(flat.starts, dtype=np.int64), np.concatenate(decisions),
-                          layers.first, limit, double_layer, out)
+                          layers.first, limit, -1 if double_layer is None else double_layer, out)
     return out.astype(bool)
 
 

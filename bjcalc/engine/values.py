@@ -305,6 +305,14 @@ class HandValues:
         return self.scale[layer] * self.weights[layer][row]
 
 
+def drawing_layers(layers: HandLayers, limit: int) -> tuple[list[bool], int | None]:
+    """Which layers of ``layers`` may draw (hands below ``limit`` cards), and the two-card layer
+    where it may (a pass works out doubling there), else None."""
+    sizes = layers.sizes
+    can_hit = [size < limit for size in sizes]
+    return can_hit, sizes.index(2) if 2 in sizes and can_hit[sizes.index(2)] else None
+
+
 def solve(
     context: UpcardContext,
     layers: HandLayers,
@@ -346,10 +354,8 @@ def solve_many(
     compiled loop may leave out the hands the play never reaches from them (their values are
     NaN; every decision is the play's)."""
     extras = tuple(extras)
-    sizes = layers.sizes
     limit = stop_at(context.rules) if limit is None else limit
-    can_hit = [size < limit for size in sizes]
-    double_layer = sizes.index(2) if 2 in sizes and can_hit[sizes.index(2)] else None
+    can_hit, double_layer = drawing_layers(layers, limit)
     passed = None
     if player_kernel_available() and not context.replacement:
         if not context.exact:
@@ -475,8 +481,7 @@ def solve_ups(
     first = contexts[0]
     assert all(c.peeked == first.peeked and c.double_loss == first.double_loss
                and not c.exact and c.model is None and not c.replacement for c in contexts)
-    sizes, flat = layers.sizes, layers.flat
-    copies, rows = len(extras), len(flat.layer)
+    copies = len(extras)
     depth = max(c.depth for c in contexts)
     width = layers.first + len(layers.counts) + depth + 1
     shoes: list[tuple[int, ...]] = []
@@ -493,29 +498,17 @@ def solve_ups(
     stand_in = first.batch.joint_stands([c.batch for c in contexts[1:]], columns, payoff)
     if stand_in is None:
         stand_in = np.concatenate([c.batch.stand_numerators(columns, payoff) for c in contexts])
-    can_hit = [size < limit for size in sizes]
-    double_layer = sizes.index(2) if 2 in sizes and can_hit[sizes.index(2)] else None
-    n = len(contexts) * copies * rows
-    stand, blackjack, hit, best = (np.empty(n) for _ in range(4))
-    decision = np.empty(n, dtype=np.int64)
-    double = one_card = None
-    if double_layer is not None:
-        double, one_card = (np.empty(len(contexts) * copies * len(layers.counts[double_layer])) for _ in range(2))
-    player_kernel.solve(
-        np.ascontiguousarray(flat.counts, dtype=np.int64), np.ascontiguousarray(flat.children, dtype=np.intp),
-        np.ascontiguousarray(flat.starts, dtype=np.int64), np.array(shoes, dtype=np.int64).reshape(-1, 10),
-        stand_in, suffixes, None,
-        None if decisions is None else np.concatenate([np.ascontiguousarray(flat_rows(d), dtype=np.int64)
-                                                       for d in decisions]),
-        stand, blackjack, hit, best, decision, double, one_card,
-        layers.first, -1 if first.bj_rank is None else first.bj_rank, int(first.peeked), loss, first.double_loss,
-        limit, -1 if double_layer is None else double_layer, depth, None, None, None, decisions is not None,
-        np.repeat(np.array([c.depth for c in contexts], dtype=np.int64), copies), copies,
-        np.repeat(np.array([-1 if c.bj_rank is None else c.bj_rank for c in contexts], dtype=np.int64), copies),
+    can_hit, double_layer = drawing_layers(layers, limit)
+    passed = _compiled_pass(
+        layers, len(contexts) * copies, shoes, scales, np.array(shoes, dtype=np.int64).reshape(-1, 10), stand_in,
+        suffixes, None if decisions is None else np.concatenate([np.ascontiguousarray(flat_rows(d), dtype=np.int64)
+                                                                 for d in decisions]),
+        bj_rank=-1, peeked=first.peeked, loss=loss, double_loss=first.double_loss, limit=limit,
+        double_layer=double_layer, depth=depth, roots_only=decisions is not None,
+        depths=np.repeat(np.array([c.depth for c in contexts], dtype=np.int64), copies), per_group=copies,
+        bj_ranks=np.repeat(np.array([-1 if c.bj_rank is None else c.bj_rank for c in contexts], dtype=np.int64),
+                           copies),
     )
-    bounds = (flat.starts * len(contexts) * copies).tolist()
-    passed = _Pass(shoes, scales, _Layers(stand, bounds), _Layers(hit, bounds), _Layers(best, bounds),
-                   _Layers(decision, bounds), _Layers(blackjack, bounds), double, one_card)
     return [PassValues(passed, context.peeked, layers, can_hit, double_layer, u * copies, copies)
             for u, context in enumerate(contexts)]
 
@@ -694,34 +687,53 @@ def _kernel_pass(
     the same way (``roots_only``: :func:`solve_many`'s)."""
     if inputs is None:
         inputs = _kernel_inputs(context, layers, extras)
+    weighted = None
+    if inputs.weights is not None:
+        assert inputs.weight_row is not None
+        weighted = (inputs.weight_row, inputs.weights)
+    return _compiled_pass(
+        layers, len(extras), inputs.shoes, inputs.scales, inputs.shoe_rows, inputs.stand, inputs.suffixes,
+        None if decisions is None else np.ascontiguousarray(flat_rows(decisions), dtype=np.int64),
+        bj_rank=-1 if context.bj_rank is None else context.bj_rank, peeked=context.peeked, loss=loss,
+        double_loss=context.double_loss, limit=limit, double_layer=double_layer, depth=context.depth,
+        may_double=None if may_double is None else np.ascontiguousarray(may_double, dtype=np.uint8),
+        weighted=weighted, roots_only=roots_only,
+    )
+
+
+def _compiled_pass(
+    layers: HandLayers, copies: int, shoes: list[tuple[int, ...]], scales: list[Sequence[int]],
+    shoe_rows: np.ndarray, stand_in: np.ndarray, suffixes: np.ndarray, decisions: np.ndarray | None, *,
+    bj_rank: int, peeked: bool, loss: int, double_loss: int, limit: int, double_layer: int | None, depth: int,
+    may_double: np.ndarray | None = None, weighted: tuple[np.ndarray, np.ndarray] | None = None,
+    roots_only: bool = False, depths: np.ndarray | None = None, per_group: int = 0, bj_ranks: np.ndarray | None = None,
+) -> _Pass:
+    """``player_kernel.solve`` over ``copies`` shoes of ``layers`` (its inputs as it takes them:
+    ``decisions`` flat, ``weighted`` a counter's shoe's weight rows and table; ``depths``,
+    ``per_group`` and ``bj_ranks`` several up cards' copies), its outputs stacked as a
+    :class:`_Pass` of ``shoes`` and ``scales``."""
     flat = layers.flat
-    copies, rows = len(extras), len(flat.layer)
-    stand, blackjack, hit, best = (np.empty(copies * rows) for _ in range(4))
-    decision = np.empty(copies * rows, dtype=np.int64)
+    n = copies * len(flat.layer)
+    stand, blackjack, hit, best = (np.empty(n) for _ in range(4))
+    decision = np.empty(n, dtype=np.int64)
     double = one_card = None
     if double_layer is not None:
         width = copies * len(layers.counts[double_layer])
         double, one_card = np.empty(width), np.empty(width)
-    weighted: tuple[np.ndarray | None, ...] = (None, None, None)
-    if inputs.weights is not None:
-        assert inputs.weight_row is not None
-        weighted = (inputs.weight_row, inputs.weights, np.empty(copies * rows))
+    weight_out = None if weighted is None else np.empty(n)
     player_kernel.solve(
         np.ascontiguousarray(flat.counts, dtype=np.int64),
         np.ascontiguousarray(flat.children, dtype=np.intp),
         np.ascontiguousarray(flat.starts, dtype=np.int64),
-        inputs.shoe_rows, inputs.stand, inputs.suffixes,
-        None if may_double is None else np.ascontiguousarray(may_double, dtype=np.uint8),
-        None if decisions is None else np.ascontiguousarray(flat_rows(decisions), dtype=np.int64),
+        shoe_rows, stand_in, suffixes, may_double, decisions,
         stand, blackjack, hit, best, decision, double, one_card,
-        layers.first, -1 if context.bj_rank is None else context.bj_rank, int(context.peeked), loss,
-        context.double_loss, limit, -1 if double_layer is None else double_layer, context.depth, *weighted,
-        roots_only,
+        layers.first, bj_rank, int(peeked), loss, double_loss, limit, -1 if double_layer is None else double_layer,
+        depth, *(weighted or (None, None)), weight_out, roots_only, depths, per_group, bj_ranks,
     )
     bounds = (flat.starts * copies).tolist()
-    return _Pass(inputs.shoes, inputs.scales, _Layers(stand, bounds), _Layers(hit, bounds), _Layers(best, bounds),
+    return _Pass(shoes, scales, _Layers(stand, bounds), _Layers(hit, bounds), _Layers(best, bounds),
                  _Layers(decision, bounds), _Layers(blackjack, bounds), double, one_card,
-                 None if weighted[2] is None else _Layers(weighted[2], bounds))
+                 None if weight_out is None else _Layers(weight_out, bounds))
 
 
 # A near tie of the float pass (hit against stand, or double against the better of the two,
