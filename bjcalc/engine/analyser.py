@@ -15,9 +15,8 @@ import numpy as np
 from bjcalc.engine import allocator, pools
 from bjcalc.engine.batch import ShoeIndex, joint_batch
 from bjcalc.engine.context import UpcardContext
-from bjcalc.engine.kernels import player_kernel_available
 from bjcalc.engine.split import Decide, PostSplit, SolvedHands, SplitSolver, reached_rows, solve_together
-from bjcalc.engine.values import HandValues, solve_ups, stop_at, unsplit_layers, unsplit_table
+from bjcalc.engine.values import HandValues, can_solve_ups, solve_ups, stop_at, unsplit_layers, unsplit_table
 from bjcalc.numbers import quotient
 from bjcalc.rules import Rules
 
@@ -162,30 +161,26 @@ class Engine:
         # graphs (8 decks: 72 %): once the unsplit hands are solved, those plays are known, and
         # the later pairs' shoes are registered for the rows reached alone (the first pairs' in
         # full, for the joint pass to work on meanwhile)
-        pruned = (splits and self._joint is not None and not self.exact and self.model is None
-                  and self.post_split is PostSplit.CDZ and player_kernel_available())
+        pruned = (splits and self._joint is not None and self.post_split is PostSplit.CDZ
+                  and all(can_solve_ups(self.context(up)) for up in chosen))
         for up in chosen:
             self.prepare(up, _EARLY_PAIRS if pruned else None)
         if self._joint is not None:
             # the joint pass evaluates the unsplit hands' shoes first, then each pair's split
             # hands' shoes: solve in the same order, so that Python works while it runs
             self._unsplit_tables(chosen)
-            reached: dict[int, np.ndarray] = {}
-            if pruned:
-                for pair in range(10):
-                    solvers = [self.splits(up) for up in chosen if pair in self.splits(up).pairs()]
-                    if pair not in _EARLY_PAIRS and solvers:
-                        reached[pair] = self._register_reached(solvers, pair)
+            solvers = {pair: [self.splits(up) for up in chosen if pair in self.splits(up).pairs()]
+                       for pair in range(10)} if splits else {}
+            reached = {pair: self._register_reached(of_pair, pair) for pair, of_pair in solvers.items()
+                       if pruned and pair not in _EARLY_PAIRS and of_pair}
             for up in chosen:
                 self.context(up).dealt_hands()  # the deal's hands, while the pass goes on
-            if splits:
-                # and each split's value while the next pair's shoes are in the pass: the
-                # round asks for every pair's
-                for pair in range(10):
-                    solvers = [self.splits(up) for up in chosen if pair in self.splits(up).pairs()]
-                    solve_together(solvers, pair, reached.get(pair))  # up cards alike in one pass
-                    for solver in solvers:
-                        solver.value(pair)
+            # and each split's value while the next pair's shoes are in the pass: the round
+            # asks for every pair's
+            for pair, of_pair in solvers.items():
+                solve_together(of_pair, pair, reached.get(pair))  # up cards alike in one pass
+                for solver in of_pair:
+                    solver.value(pair)
 
     def _register_reached(self, solvers: Sequence[SplitSolver], pair: int) -> np.ndarray:
         """Register the shoes of the rows of the split graph of ``pair`` that the solvers'
@@ -205,8 +200,7 @@ class Engine:
         groups: dict[tuple, list[int]] = {}
         for up in ups:
             context = self.context(up)
-            if up in self._tables or context.exact or context.model is not None or context.replacement \
-                    or not player_kernel_available():
+            if up in self._tables or not can_solve_ups(context):
                 self.table(up)
             else:
                 groups.setdefault((context.peeked, context.double_loss), []).append(up)

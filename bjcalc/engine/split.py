@@ -32,10 +32,11 @@ from bjcalc.engine.codes import Code
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.dealer import classify
 from bjcalc.engine.hands import HandLayers, hand_layers
-from bjcalc.engine.kernels import player_kernel, player_kernel_available
+from bjcalc.engine.kernels import player_kernel
 from bjcalc.engine.values import (
     HandValues,
     PassValues,
+    can_solve_ups,
     drawing_layers,
     flat_rows,
     graph_shoe,
@@ -184,6 +185,11 @@ class SolvedHands(Mapping[int, HandValues]):
 
     def put(self, removed: int, values: PassValues, j: int) -> None:
         self._at[removed] = (values, j)
+
+    def put_all(self, removals: Sequence[int], values: PassValues) -> None:
+        """Each of ``removals`` is the shoe of ``values`` at its place."""
+        for j, removed in enumerate(removals):
+            self.put(removed, values, j)
 
     def __getitem__(self, removed: int) -> HandValues:
         values, j = self._at[removed]
@@ -371,8 +377,7 @@ class SplitSolver:
             # split hands played alike are the same values: a chart and CDZ- mostly play a
             # pair's split hands alike, and their solvers share the pass (kept on the context,
             # which the solvers' values live as long as)
-            key = None if decisions is None else ("split hands", layers.key, extras, self.limit(pair),
-                                                  _plays_digest(decisions, may_double))
+            key = None if decisions is None else self._plays_key(pair, extras, decisions)
             many = None if key is None else context.stacks.get(key)
             if many is None:
                 # the recursion reads the split hand's own values (the first layer) and the decisions
@@ -382,15 +387,19 @@ class SplitSolver:
                     context.stacks[key] = many
             if key is not None and not solved:  # these values are every removal's
                 self._play_keys[pair] = key
-            for j, removed in enumerate(removals):
-                solved.put(removed, many, j)
+            solved.put_all(removals, many)
         return solved
+
+    def _plays_key(self, pair: int, extras: tuple[tuple[int, ...], ...], decisions: Sequence[np.ndarray]) -> tuple:
+        """What a pass of the split hands of ``pair`` on the shoes of ``extras``, played by
+        ``decisions``, is kept under on the context: solvers of the same plays share it."""
+        may_double = may_double_after_split(self.context.rules, self.layers(pair), pair)
+        return ("split hands", self.layers(pair).key, extras, self.limit(pair), _plays_digest(decisions, may_double))
 
     def _keep(self, pair: int, key: tuple, removals: tuple[int, ...], many: PassValues) -> None:
         """The split hands of ``pair``, solved elsewhere for every removal with plays ``key``."""
         solved = SolvedHands()
-        for j, removed in enumerate(removals):
-            solved.put(removed, many, j)
+        solved.put_all(removals, many)
         self._solved[pair] = solved
         self._play_keys[pair] = key
 
@@ -479,8 +488,7 @@ def solve_together(solvers: Sequence[SplitSolver], pair: int, reached: np.ndarra
         context = solver.context
         if pair in solver._solved:
             continue
-        if (context.exact or context.model is not None or context.replacement or not player_kernel_available()
-                or solver.decide is not None or solver.strategy is not PostSplit.CDZ):
+        if not can_solve_ups(context) or solver.decide is not None or solver.strategy is not PostSplit.CDZ:
             solver.solve(pair)
             continue
         alike = (context.peeked, context.double_loss, context.split_loss, solver.limit(pair), solver.removals(pair))
@@ -488,11 +496,10 @@ def solve_together(solvers: Sequence[SplitSolver], pair: int, reached: np.ndarra
     for (_, _, loss, limit, removals), group in groups.items():
         layers = group[0].layers(pair)
         extras = tuple(group[0].extra(pair, r) for r in removals)
-        may_double = may_double_after_split(group[0].context.rules, layers, pair)
         todo, decisions, keys = [], [], []
         for solver in group:
             plays = solver.cdz_decisions(pair)
-            key: tuple = ("split hands", layers.key, extras, limit, _plays_digest(plays, may_double))
+            key = solver._plays_key(pair, extras, plays)
             many = solver.context.stacks.get(key)
             if many is None:
                 todo.append(solver)

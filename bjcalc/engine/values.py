@@ -462,6 +462,12 @@ class PassValues(Sequence):
         return list(zip(passed.shoes[self._first : self._first + self._count], hit, after, scales))
 
 
+def can_solve_ups(context: UpcardContext) -> bool:
+    """Whether :func:`solve_ups` can take this up card's context: float mode, a composition
+    shoe, cards drawn without replacement, the compiled loop built."""
+    return not context.exact and context.model is None and not context.replacement and player_kernel_available()
+
+
 def solve_ups(
     contexts: Sequence[UpcardContext], layers: HandLayers, extras: Extras, *, loss: int, limit: int,
     decisions: Sequence[Sequence[np.ndarray]] | None = None, reached: np.ndarray | None = None,
@@ -479,8 +485,8 @@ def solve_ups(
     ``reached``: only these rows' shoes are registered (:meth:`ShoeIndex.register`), which
     must hold every row the plays reach."""
     first = contexts[0]
-    assert all(c.peeked == first.peeked and c.double_loss == first.double_loss
-               and not c.exact and c.model is None and not c.replacement for c in contexts)
+    assert all(c.peeked == first.peeked and c.double_loss == first.double_loss and can_solve_ups(c)
+               for c in contexts)
     copies = len(extras)
     depth = max(c.depth for c in contexts)
     width = layers.first + len(layers.counts) + depth + 1
