@@ -156,7 +156,7 @@ def rule_effects(
     run, then becomes the API's: sympy (35 MB resident) loads after the analyses, not beside
     the largest of them (exact effects of the default game: 232 -> 200 MB). Exact analyses run
     in ``workers`` processes (default one per core; :func:`bjcalc.eor.map_jobs`): each takes a
-    few tenths of a second at least, worth a worker's start (2 decks: 4.3 -> 2.5 s on two
+    few tenths of a second at least, worth a worker's start (2 decks: 4.5 -> 2.9 s on two
     cores); float ones, tens of milliseconds each, run here one after another."""
     from bjcalc.eor import map_jobs
     from bjcalc.numbers import to_api

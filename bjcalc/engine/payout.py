@@ -231,15 +231,8 @@ def best_plays(
     if engine.exact or table.weights is not None or not hands:
         return [best_play(engine, plays, up, counts, same) for counts, same in hands]
     joint = _JointFirst.of(engine, plays, up, hands)
-    values = np.where(joint.offers, joint.values, -np.inf)
-    best = values.argmax(axis=1)  # the first of equal values, as best_play's max
-    value = values[np.arange(len(values)), best]
-    p_bj, surrender = joint.p_bj, engine.rules.surrender
-    if surrender is not Surrender.NONE:
-        value = np.where(best == 4, surrender_value(surrender, table.peeked, p_bj, Frame.UNCONDITIONAL), value)
-    if table.peeked:  # reframe from the joint frame: every play but a natural's and surrender loses to a blackjack
-        settled = (best == 4) | ((best == 0) & joint.natural)
-        value = np.where(settled, value, value + -1 * p_bj)
+    best = np.where(joint.offers, joint.values, -np.inf).argmax(axis=1)  # the first of equal values, as max
+    value = joint.in_frame(engine.rules.surrender, table.peeked, Frame.UNCONDITIONAL)[np.arange(len(best)), best]
     return [(_ACTIONS[b], v) for b, v in zip(best.tolist(), value.tolist())]
 
 
@@ -274,20 +267,12 @@ def first_values(engine: Engine, plays: Plays, up: int, hands: Sequence[tuple[tu
     if engine.exact or table.weights is not None or not hands:
         return None
     joint = _JointFirst.of(engine, plays, up, hands)
-    p_bj, peeked, values = joint.p_bj, table.peeked, joint.values.copy()
-    if frame is Frame.CONDITIONED and peeked and (p_bj == 1).any():
+    if frame is Frame.CONDITIONED and table.peeked and (joint.p_bj == 1).any():
         return None  # action_values raises for those hands
-    surrender = engine.rules.surrender
-    if surrender is not Surrender.NONE:
-        values[:, 4] = surrender_value(surrender, peeked, p_bj, frame)
-    if peeked and frame is Frame.CONDITIONED:
-        values[:, :4] = values[:, :4] / (1 - p_bj)[:, None]
-    elif peeked and frame is Frame.UNCONDITIONAL:  # a natural's stand is settled at a push
-        settled = np.zeros(values.shape, dtype=bool)
-        settled[:, 0] = joint.natural
-        values[:, :4] = np.where(settled[:, :4], values[:, :4], values[:, :4] + -1 * p_bj[:, None])
+    values = joint.in_frame(engine.rules.surrender, table.peeked, frame)
     shown = np.where(joint.natural[:, None], [True, True, table.double is not None, False, False], joint.offers)
-    return FirstValues({hand: row for row, hand in enumerate(hands)}, values.tolist(), shown.tolist(), p_bj.tolist())
+    return FirstValues({hand: row for row, hand in enumerate(hands)}, values.tolist(), shown.tolist(),
+                       joint.p_bj.tolist())
 
 
 class _JointFirst(NamedTuple):
@@ -322,6 +307,22 @@ class _JointFirst(NamedTuple):
         if rules.surrender is not Surrender.NONE:
             values[:, 4] = surrender_value(rules.surrender, table.peeked, p_bj)
         return cls(values, offers, natural, p_bj)
+
+    def in_frame(self, surrender: Surrender, peeked: bool, frame: Frame) -> np.ndarray:
+        """Every play's value in ``frame`` (conditioned or unconditional), as :func:`action_values`
+        reframes them one by one: the same operations (surrender's from its own frame; against a
+        peeking dealer a natural's stand is settled at a push, every other play loses the bet
+        to a blackjack)."""
+        p_bj, values = self.p_bj, self.values.copy()
+        if surrender is not Surrender.NONE:
+            values[:, 4] = surrender_value(surrender, peeked, p_bj, frame)
+        if peeked and frame is Frame.CONDITIONED:
+            values[:, :4] = values[:, :4] / (1 - p_bj)[:, None]
+        elif peeked and frame is Frame.UNCONDITIONAL:
+            settled = np.zeros((len(values), 4), dtype=bool)
+            settled[:, 0] = self.natural
+            values[:, :4] = np.where(settled, values[:, :4], values[:, :4] + -1 * p_bj[:, None])
+        return values
 
 
 class _OfferRules(NamedTuple):
