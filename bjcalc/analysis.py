@@ -24,15 +24,28 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, cast, overload
 import numpy as np
 
 from bjcalc.actions import Action
-from bjcalc.cards import ACE, BLACKJACK, BUST, TEN, Rank, as_cards, counts_total, is_blackjack, parse_card, ten_faces
+from bjcalc.cards import (
+    ACE,
+    BLACKJACK,
+    BUST,
+    RUN_OUT,
+    TEN,
+    Rank,
+    as_cards,
+    counts_total,
+    is_blackjack,
+    parse_card,
+    ten_faces,
+)
 from bjcalc.engine.analyser import Engine
 from bjcalc.engine.codes import Code
 from bjcalc.engine.dealer import compiled_dealer, max_draws, outcome_numerators
+from bjcalc.engine.lastcards import may_run_out
 from bjcalc.engine.payout import FirstValues, Frame, action_values, first_values, hand_frame
 from bjcalc.engine.split import PostSplit
 from bjcalc.engine.walk import Dealt, Optimal, deal, round_totals
 from bjcalc.errors import InvalidChartError, InvalidHandError, InvalidRulesError, InvalidShoeError
-from bjcalc.numbers import constant, falling, ratio, to_api
+from bjcalc.numbers import constant, falling_left, ratio, to_api
 from bjcalc.results import (
     BetBehindResult,
     ChartEvaluation,
@@ -259,8 +272,6 @@ class Analysis(Generic[N]):
         row = np.array([without_up.counts], dtype=np.int64) - np.array([shoe.counts], dtype=np.int64)
         dealer = compiled_dealer(up_rank.index, self.rules.hit_soft_17, self.rules.dealer_max_cards)
         depth = max_draws(dealer, shoe.counts, replacement)
-        if not replacement and depth > len(shoe) - (0 if self.model is None else self.model.hidden):
-            raise InvalidShoeError(f"shoe {self.shoe.notation()} is too small for the dealer to finish")
         model = self.model
         base = 0 if model is None else int(model.rank_codes()[up_rank.index])
         numerators, denominators = outcome_numerators(dealer, without_up.counts, row, depth, self.exact,
@@ -274,15 +285,14 @@ class Analysis(Generic[N]):
                 raise InvalidShoeError(f"{str(up_rank)!r} up" + (f" and {','.join(map(str, gone))}" if gone else "")
                                        + " cannot be dealt from the counter's shoe (probability 0)")
             total = total * weight
-        finished = sum(values.values())
-        if finished != total if self.exact else abs(finished - total) > 1e-9 * total:
-            # some order of drawing empties the shoe before the dealer can stop
-            raise InvalidShoeError(
-                f"shoe {self.shoe.notation()} is too small for the dealer to finish with "
-                f"{str(up_rank)!r} up" + (f" and {','.join(map(str, gone))} removed" if gone else "")
-            )
         for always_shown in (BUST, BLACKJACK):
             values.setdefault(always_shown, total * 0)
+        if not replacement and may_run_out(self.rules, shoe.counts, len(shoe) - (0 if model is None else model.hidden)):
+            # some order of the draws may empty the shoe before the dealer can stop: that deal
+            # is in no outcome (bjcalc.engine.lastcards), and its chance is what they leave
+            left = total - sum(values.values())
+            if left != 0 if self.exact else left > 1e-12 * total:
+                values[RUN_OUT] = left
         if peeked:
             total = total - values.pop(BLACKJACK)
             if total == 0:
@@ -379,7 +389,7 @@ class Analysis(Generic[N]):
         layer, row = found
         context = engine.context(up.index)
         columns = context.batch.index.register(layers, (0,) * 10)[layer][row : row + 1]
-        denominator: Any = falling(context.cards_left - sum(counts), context.depth)
+        denominator: Any = falling_left(context.cards_left - sum(counts), context.depth)
         model = self.model
         if model is not None:  # a counter's shoe: the numerators carry the weight of every card drawn
             weight = model.weights(np.array([context.base + model.code_of(counts)]), self.exact)[0]

@@ -29,6 +29,7 @@ UP_INDICES = tuple(RANK_NOTATION.index(up) for up in UP_ORDER)  # the same order
 # 22, the first total past 21, means three things in the engine's arrays; each has its name:
 BUST = 22  # a dealer outcome code: over 21 (0..21: standing on that total; BLACKJACK beside it)
 BLACKJACK = 23  # a dealer outcome code: a natural
+RUN_OUT = 24  # a dealer outcome code: the shoe ran out of cards before the dealer could stop
 CHARLIE = 22  # a player's payoff: a Charlie hand, which beats every dealer hand but a blackjack
 SOFT_CELL = 22  # a chart cell is a total, plus SOFT_CELL for a soft one (so 44 cells in all)
 

@@ -75,6 +75,18 @@ def as_numbers(array: np.ndarray | Sequence[Any], exact: bool) -> np.ndarray:
     return out
 
 
+def falling_left(n: int, k: int) -> int:
+    """``max(n, 1) max(n-1, 1) ... max(n-k+1, 1)``: the falling factorial of the cards left,
+    each factor at least 1. The engine's denominators for ``k`` more draws from ``n`` cards: where
+    a round could take more cards than are left (a shoe dealt to its last cards), the draws past
+    the last card have no numerator (a card of no rank is left), and their factor is 1, so every
+    denominator stays positive and a path that runs out of cards counts nothing. Equal to
+    :func:`falling` wherever ``n >= k``."""
+    if n >= k:
+        return math.perm(n, k) if k > 0 else 1
+    return math.factorial(n) if n > 0 else 1
+
+
 def falling(n: int, k: int) -> int:
     """``n (n-1) ... (n-k+1)``."""
     if k <= 0:

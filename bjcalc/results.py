@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 from bjcalc.actions import Action
-from bjcalc.cards import BLACKJACK, BUST, UP_ORDER, Rank, is_blackjack
+from bjcalc.cards import BLACKJACK, BUST, RUN_OUT, UP_ORDER, Rank, is_blackjack
 
 N = TypeVar("N")  # float, or sympy.Rational in exact mode
 
@@ -80,7 +80,9 @@ def by_up(values: Mapping[Rank, Any]) -> dict[str, Any]:
 
 class Outcome(str, enum.Enum):
     """A dealer's final outcome: standing on a total, bust, or blackjack. Totals below 17 occur
-    only where a card limit stops the dealer. The value is the JSON key (``"17"``, ``"bust"``)."""
+    only where a card limit stops the dealer; ``run-out`` only on a shoe dealt to its last cards,
+    where some order of the draws empties it before the dealer can stop (such a deal is void).
+    The value is the JSON key (``"17"``, ``"bust"``)."""
 
     TOTAL_4 = "4"
     TOTAL_5 = "5"
@@ -102,6 +104,7 @@ class Outcome(str, enum.Enum):
     TOTAL_21 = "21"
     BUST = "bust"
     BLACKJACK = "blackjack"
+    RUN_OUT = "run-out"  # the shoe ran out of cards before the dealer could stop (bjcalc.engine.lastcards)
 
     @classmethod
     def _missing_(cls, value: object) -> Outcome | None:
@@ -117,7 +120,7 @@ class Outcome(str, enum.Enum):
     @classmethod
     def of_code(cls, code: int) -> Outcome:
         """The engine's outcome code (a total, :data:`~bjcalc.cards.BUST`, :data:`~bjcalc.cards.BLACKJACK`)."""
-        return cls({BUST: "bust", BLACKJACK: "blackjack"}.get(code, str(code)))
+        return cls({BUST: "bust", BLACKJACK: "blackjack", RUN_OUT: "run-out"}.get(code, str(code)))
 
     @property
     def total(self) -> int | None:

@@ -2,7 +2,10 @@
  * analysis (every dealer draw, for tens of thousands of shoes per up card).
  *
  * It computes what bjcalc.engine.dealer._outcome_numerators computes with numpy, for the same
- * flattened dealer graph: for each shoe, the outcome numerators over ff(cards left, depth).
+ * flattened dealer graph: for each shoe, the outcome numerators over ff(cards left, depth),
+ * each factor of that falling factorial at least 1: on a shoe dealt to its last cards the draws
+ * past the last card have no numerator, so a dealer who runs out counts in no outcome
+ * (bjcalc.numbers.falling_left).
  * Float: shoes are processed BLOCK (64) at a time with the block as the innermost index, so
  * that the multiply-adds of one draw run across shoes in vector registers.
  * Exact (numerators_exact): the same sums in integers, EBLOCK shoes side by side, in 64 bits for
@@ -205,7 +208,7 @@ static void run_block(const Graph *g, const ByChild *c, int depth, int n_out, in
     for (int s = 0; s < steps; s++) {
         for (o = 0; o < n_out; o++)
             for (b = 0; b < BLOCK; b++)
-                num[o][b] *= n_left[b] - s;
+                num[o][b] *= n_left[b] - s > 1.0 ? n_left[b] - s : 1.0; /* past the last card: 1 */
         /* each state of the next level: its draws summed in registers, then stored once; a
          * stopping state's sum joins its outcome's */
         const int32_t *stop = g->stop + g->node_start[s];
@@ -376,7 +379,7 @@ static void combine_block(const double *coef, int m, size_t per_shoe, const int6
             /* ff(cards left - L, steps - L) for L = s + 1: the scaling of the later steps */
             f_left[steps - 1] = 1.0;
             for (int s = steps - 2; s >= 0; s--)
-                f_left[s] = f_left[s + 1] * (double)(n_left[shoe] - (s + 1));
+                f_left[s] = f_left[s + 1] * (n_left[shoe] - (s + 1) > 1 ? (double)(n_left[shoe] - (s + 1)) : 1.0);
             /* by h, the block of (outcome, step) sums at once; then each outcome over the steps */
             size_t cells = (size_t)n_out * (size_t)steps;
             for (size_t k = 0; k < cells; k++)
@@ -500,7 +503,7 @@ typedef unsigned __int128 u128;
     for (; s < (last); s++) {                                                                          \
         for (o = 0; o < n_out; o++)                                                                    \
             for (b = 0; b < EBLOCK; b++)                                                               \
-                num[o][b] *= n_left[b] > (uint64_t)s ? n_left[b] - s : 0;                              \
+                num[o][b] *= n_left[b] > (uint64_t)s + 1 ? n_left[b] - s : 1;                          \
         if (g->clear[s])                                                                               \
             memset(nxt, 0, sizeof(T) * EBLOCK * (size_t)g->width[s]);                                  \
         for (int32_t e = g->edge_start[s]; e < g->edge_start[s + 1]; e++) {                            \
@@ -554,7 +557,7 @@ static void run_exact_block(const Graph *g, int depth, int n_out, int n, const i
     int wide = steps;
     u128 bound = 1;
     for (int s = 0; s < steps; s++) {
-        bound *= most - s > 0 ? (uint64_t)(most - s) : 0;
+        bound *= most - s > 1 ? (uint64_t)(most - s) : 1;
         if (bound >> 64) {
             wide = s;
             break;
@@ -886,7 +889,7 @@ static inline void joint_setup(const Joint *j, int n, const int64_t *shoe, const
             if (L <= d)
                 for (b = 0; b < JBLOCK; b++) {
                     double f = total[b] - L;
-                    value[b] *= f > 0.0 ? f : 0.0;
+                    value[b] *= f > 1.0 ? f : 1.0; /* past the last card: 1 (see the top) */
                 }
             if (L <= j->n_levels)
                 memcpy(g + (size_t)L * JBLOCK, value, sizeof value);
@@ -1737,7 +1740,7 @@ static void joint_exact_block(const Joint *j, const int32_t *width, int n, const
      * takes half the time it takes in 128 bits throughout) */
     int small = 0;
     for (u128 bound = 1; small < levels; small++) {
-        bound *= most - small > 0 ? (uint64_t)(most - small) : 0;
+        bound *= most - small > 1 ? (uint64_t)(most - small) : 1;
         if (bound >> 64)
             break;
     }
@@ -1753,7 +1756,7 @@ static void joint_exact_block(const Joint *j, const int32_t *width, int n, const
                     continue;
                 uint64_t f[XBLOCK];
                 for (b = 0; b < XBLOCK; b++)
-                    f[b] = total[b] - L + 1 > 0 ? (uint64_t)(total[b] - L + 1) : 0;
+                    f[b] = total[b] - L + 1 > 1 ? (uint64_t)(total[b] - L + 1) : 1;
                 if (L <= small)
                     JOINT_EXACT_HORNER(sum64)
                 else
@@ -1784,7 +1787,7 @@ static void joint_exact_block(const Joint *j, const int32_t *width, int n, const
             u128 inverse = inverse_odd((uint64_t)t >> shift);
             u128 left = 1; /* the denominator ff(|T| - 1, d_u), less the outcomes other than a bust */
             for (L = 1; L <= j->depth[u]; L++)
-                left *= total[b] - L > 0 ? (uint64_t)(total[b] - L) : 0;
+                left *= total[b] - L > 1 ? (uint64_t)(total[b] - L) : 1;
             for (s = 0; s < width[u]; s++) {
                 if (s == j->bust[u])
                     continue;

@@ -26,6 +26,7 @@ from bjcalc.cards import BLACKJACK, BUST, CHARLIE
 from bjcalc.engine.dealer import (
     CompiledDealer,
     after_up,
+    compiled_dealer,
     dealer_depth,
     exact_halves,
     exact_kernel_fits,
@@ -47,6 +48,7 @@ from bjcalc.engine.kernels import (
     joint_kernel_available,
     player_kernel,
 )
+from bjcalc.engine.lastcards import dealer_may_run_out
 from bjcalc.engine.pools import ahead_thread
 from bjcalc.engine.residues import join_halves
 from bjcalc.numbers import as_numbers
@@ -320,6 +322,7 @@ class JointBatch:
         # a counter's shoe analysed beside others of the same cards seen (shared_stands)
         self.shared = None if model is None else _SHARED.get(model)
         self.exact = exact
+        self.rules = rules
         self.joint = joint_dealer(rules.hit_soft_17, rules.dealer_max_cards)
         full = self.shoe
         self.depths = [
@@ -363,10 +366,54 @@ class JointBatch:
         if self.exact:
             halves = joint_exact_halves(self.joint, self.shoe, rows, self.depths, outs)
             assert halves is not None  # the whole shoe fits (joint_batch), so every shoe left does
+            for at, up, dealer, fixed in self._runs_out(rows):
+                out = halves[up]
+                assert out is not None
+                exact = exact_halves(dealer, after_up(self.shoe, up), rows[at], self.depths[up])
+                assert exact is not None
+                out[at[:, None], fixed[None, :]] = exact
             return halves
         if self.shared is not None:
-            return self.shared.stand(self, rows)
-        return joint_numerators(self.joint, self.shoe, rows, self.depths, self.pay, False, self.model)[1]
+            stand = self.shared.stand(self, rows)
+        else:
+            stand = joint_numerators(self.joint, self.shoe, rows, self.depths, self.pay, False, self.model)[1]
+        for at, up, matrix in self._runs_out_matrices(rows):
+            stand[up, at] = matrix @ self.pay[up]
+        return stand
+
+    def _runs_out(self, rows: np.ndarray) -> Iterator[tuple[np.ndarray, int, CompiledDealer, np.ndarray]]:
+        """The rows on which the dealer could run out of cards, by up card: the joint pass takes
+        a bust as what the other outcomes leave, which would count a dealer who runs out as
+        busting, so these rows take each up card's own pass, which counts every outcome and
+        leaves out the deals that run out (:mod:`bjcalc.engine.lastcards`). Yields (rows,
+        up card, its dealer, the slot of each of its dealer's outcomes in the joint pass's)."""
+        model = self.model
+        hidden = 0 if model is None else model.hidden
+        left = np.asarray(self.shoe, dtype=np.int64)[None, :] - rows
+        risky = np.flatnonzero(dealer_may_run_out(left, left.sum(axis=1) - hidden))
+        if not len(risky):
+            return
+        for up in range(10):
+            if self.depths[up] < 0:
+                continue
+            at = risky[left[risky, up] > 0]  # (a row with no card of the up card's rank gets zeros)
+            if len(at):
+                dealer = compiled_dealer(up, self.rules.hit_soft_17, self.rules.dealer_max_cards)
+                slots = self.joint.outcomes[up]
+                yield at, up, dealer, np.array([slots.index(o) for o in dealer.outcomes], dtype=np.intp)
+
+    def _runs_out_matrices(self, rows: np.ndarray) -> Iterator[tuple[np.ndarray, int, np.ndarray]]:
+        """:meth:`_runs_out` in float mode: (rows, up card, their outcome numerators by the joint
+        pass's slots)."""
+        model = self.model
+        for at, up, dealer, fixed in self._runs_out(rows):
+            base = 0 if model is None else int(model.rank_codes()[up])
+            numerators, _ = outcome_numerators(dealer, after_up(self.shoe, up), rows[at], self.depths[up], False,
+                                               model=model, base=base)
+            matrix = np.zeros((len(at), self.joint.n_out))
+            for o, slot in zip(dealer.outcomes, fixed):
+                matrix[:, slot] = numerators[o]
+            yield at, up, matrix
 
     def halves(self, up: int, need: int) -> np.ndarray | None:
         """Exact mode: up card ``up``'s outcome numerators of the registered columns, at least
@@ -431,9 +478,11 @@ class JointBatch:
         done = 0 if self._matrix is None else self._matrix.shape[1]
         need = int(columns.max()) + 1 if len(columns) else 0
         if need > done:
-            more, _ = joint_numerators(self.joint, self.shoe, self.index.rows(done)[: need - done], self.depths,
-                                       self.pay, model=self.model)
+            rows = self.index.rows(done)[: need - done]
+            more, _ = joint_numerators(self.joint, self.shoe, rows, self.depths, self.pay, model=self.model)
             assert more is not None
+            for at, up, matrix in self._runs_out_matrices(rows):
+                more[up, at] = matrix
             self._matrix = more if self._matrix is None else np.concatenate([self._matrix, more], axis=1)
         n_out = len(self.joint.outcomes[up])
         if self._matrix is None:  # nothing registered, so no column to read

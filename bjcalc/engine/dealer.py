@@ -475,7 +475,7 @@ def _outcome_numerators(dealer, shoe, removed, depth, exact, model=None, base=0)
     values = np.ones((1, n), dtype=dtype)
     numerators = {o: np.zeros(n, dtype=dtype) for o in dealer.outcomes}
     for size, step in enumerate(dealer.steps[:depth]):
-        scale = _as(n_left - size, exact)
+        scale = _as(np.maximum(n_left - size, 1), exact)  # past the last card: 1 (falling_left)
         for outcome in numerators:
             numerators[outcome] = numerators[outcome] * scale
         following = np.zeros((step.width, n), dtype=dtype)
@@ -524,7 +524,7 @@ def _exact_numerators(dealer, shoe, removed, depth, model=None, base=0):
     values = np.ones((len(primes), 1, n), dtype=np.int64)
     residues = {o: np.zeros((len(primes), n), dtype=np.int64) for o in dealer.outcomes}
     for size, step in enumerate(dealer.steps[:depth]):
-        scale = (n_left - size)[None, :]
+        scale = np.maximum(n_left - size, 1)[None, :]  # past the last card: 1 (falling_left)
         for outcome in residues:
             residues[outcome] = residues[outcome] * scale % m2
         following = np.zeros((len(primes), step.width, n), dtype=np.int64)
@@ -545,10 +545,11 @@ def _exact_numerators(dealer, shoe, removed, depth, model=None, base=0):
 
 
 def _denominators(n_left: np.ndarray, depth: int, exact: bool) -> np.ndarray:
-    """``ff(n_left, depth)`` for each shoe: the common denominator of its outcome numerators."""
+    """``ff(n_left, depth)`` for each shoe, each factor at least 1
+    (:func:`bjcalc.numbers.falling_left`): the common denominator of its outcome numerators."""
     out = _as(np.ones(len(n_left), dtype=np.int64), exact)
     for size in range(depth):
-        out = out * _as(n_left - size, exact)
+        out = out * _as(np.maximum(n_left - size, 1), exact)
     return out
 
 

@@ -374,7 +374,7 @@ class DrawModel:
             w_before, w_after = self._known_float_weights(np.array([before, after]))
             pair = known[before, after] = float(w_before), float(w_after)
         w_before, w_after = pair
-        if w_before == 0:
+        if w_before == 0 or sum(drawn) > cards - self.hidden:  # (past the last card left: none)
             return 0.0
         ratio = 1.0
         for i in range(sum(drawn)):

@@ -43,11 +43,11 @@ from bjcalc.engine.dealer import exact_halves, outcome_numerators, projected_num
 from bjcalc.engine.hands import PACK
 from bjcalc.engine.jointdealer import joint_dealer, joint_numerators
 from bjcalc.engine.kernels import dealer_kernel_available, joint_kernel_available, pairs_kernel, pairs_kernel_available
+from bjcalc.engine.lastcards import dealer_may_run_out
 from bjcalc.engine.pools import in_parts
 from bjcalc.engine.residues import from_residues, primes_above
 from bjcalc.engine.values import HandValues, stacked_values
-from bjcalc.errors import InvalidShoeError
-from bjcalc.numbers import falling
+from bjcalc.numbers import falling, falling_left
 
 _CHARLIE = 24  # the "kind" of a Charlie hand; other kinds: its total 4..21, or BUST (22)
 _ONE_MORE = np.eye(10, dtype=np.int64)[None, :, :]  # a hand's counts plus one card of each rank
@@ -517,12 +517,6 @@ class _SplitSquare:
         others = np.delete(np.arange(10), pair)
         within = (rows[:, others] <= self.shoe(0)[others][None, :]).all(axis=1)
         feasible = {r: np.flatnonzero(within & (rows[:, pair] <= self.shoe(r)[pair])) for r in removals}
-        for r in removals:
-            if len(feasible[r]) and int(sizes[feasible[r]].max()) + depth > int(self.shoe(r).sum()) - hidden:
-                rules = self.context.rules
-                raise InvalidShoeError(
-                    f"shoe {','.join(map(str, rules.shoe_counts))} is too small: split hands and the "
-                    "dealer could run out of cards")
         # out of the up card's shoe: the multiset, both pair cards and r more (packed keys).
         # M at removal r + 1 leaves the shoe M + P leaves at r: each shoe is evaluated once (at
         # one removal the multisets are distinct already)
@@ -586,13 +580,13 @@ class _SplitSquare:
             denominator = denominators[at_r]
             if exact:
                 present = sorted(set(sizes[idx].tolist()))
-                scale = math.lcm(*(falling(n_r, k + depth) for k in present)) if len(idx) else 1
+                scale = math.lcm(*(falling_left(n_r, k + depth) for k in present)) if len(idx) else 1
                 # prod_k ff(R_r[k], M_k) by rank, then the lift of M's size to the common scale:
                 # big integers in object arrays, one multiplication per rank and multiset
                 deepest = int(rows[idx].max(initial=0)) + 1
                 lift = np.zeros(max(present, default=0) + 1, dtype=object)
                 for k in present:
-                    lift[k] = scale // falling(n_r, k + depth)
+                    lift[k] = scale // falling_left(n_r, k + depth)
                 draws = lift[sizes[idx]]
                 for rank, left in enumerate(shoe.tolist()):
                     draws = draws * _object_array([falling(left, m) for m in range(deepest)])[rows[idx, rank]]
@@ -632,8 +626,9 @@ class _SplitSquare:
         n_r = int(shoe.sum())
         depth = self.context.depth
         present = sorted(set(sizes[feasible].tolist()))
-        scale = math.lcm(*(falling(n_r, k + depth) for k in present)) if len(feasible) else 1
-        lift = [scale // falling(n_r, k + depth) if k in present else 0 for k in range(max(present, default=0) + 1)]
+        scale = math.lcm(*(falling_left(n_r, k + depth) for k in present)) if len(feasible) else 1
+        lift = [scale // falling_left(n_r, k + depth) if k in present else 0
+                for k in range(max(present, default=0) + 1)]
         chosen = rows[feasible]
         deepest = int(chosen.max(initial=0)) + 1
         where = np.full(size, -1, dtype=np.int64)
@@ -871,7 +866,11 @@ def _dealer_numerators(context: UpcardContext, removed: np.ndarray) -> tuple[dic
     compiled loop for this up card alone (the numpy pass with weights made the variance
     of a 6-deck counter's shoe 3.7 times a composition's)."""
     model = context.model
-    if model is None or context.exact or not joint_kernel_available():
+    removed = np.asarray(removed, dtype=np.int64).reshape(-1, 10)
+    left = np.asarray(context.shoe, dtype=np.int64)[None, :] - removed
+    if (model is None or context.exact or not joint_kernel_available()
+            # the joint pass would count a dealer who runs out as busting (batch.JointBatch._runs_out)
+            or dealer_may_run_out(left, left.sum(axis=1) - model.hidden).any()):
         return outcome_numerators(context.dealer, context.shoe, removed, context.depth, context.exact, model=model,
                                   base=context.base)
     rules = context.rules
@@ -884,7 +883,7 @@ def _dealer_numerators(context: UpcardContext, removed: np.ndarray) -> tuple[dic
     left = context.cards_left - np.asarray(removed, dtype=np.int64).reshape(-1, 10).sum(axis=1)
     denominators = np.ones(len(left))
     for size in range(context.depth):
-        denominators = denominators * (left - size)
+        denominators = denominators * np.maximum(left - size, 1)  # past the last card: 1 (falling_left)
     return numerators, denominators
 
 
@@ -1008,8 +1007,8 @@ def unsplit_squares(context: UpcardContext, table: HandValues) -> UnsplitSquares
         # carry the weights already, so only the certain events need it)
         g = scale if table.weights is None else table.weights[k] * scale
         outcomes = context.batch.outcomes(columns[k])
-        lift = scale // falling(n0 - size, context.depth) if exact else (
-            float(scale) / float(falling(n0 - size, context.depth)))
+        lift = scale // falling_left(n0 - size, context.depth) if exact else (
+            float(scale) / float(falling_left(n0 - size, context.depth)))
         push = np.zeros(len(totals), dtype=object if exact else float)
         charlie = rules.charlie is not None and size >= rules.charlie
         if not charlie:

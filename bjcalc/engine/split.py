@@ -27,10 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from bjcalc.cards import ACE, TEN, hard_total
+from bjcalc.cards import ACE, TEN
 from bjcalc.engine.codes import Code
 from bjcalc.engine.context import UpcardContext
-from bjcalc.engine.dealer import classify
 from bjcalc.engine.hands import HandLayers, hand_layers
 from bjcalc.engine.kernels import player_kernel
 from bjcalc.engine.values import (
@@ -45,7 +44,6 @@ from bjcalc.engine.values import (
     solve_ups,
     stop_at,
 )
-from bjcalc.errors import InvalidShoeError
 from bjcalc.numbers import quotient
 from bjcalc.rules import Rules
 
@@ -226,7 +224,6 @@ class SplitSolver:
         self._layers: dict[int, HandLayers] = {}  # pair -> split-hand graph
         self._plays: CdzPlays | None = None  # the unsplit plays CDZ- copies
         self._cdz: dict[int, Sequence[np.ndarray]] = {}  # pair -> CDZ- decisions (cdz_decisions)
-        self._checked: set[int] = set()  # pairs whose deals cannot run out of cards
         self._split_values: dict[tuple[int, bool], Fraction | float] = {}  # see value
         # pair -> its split hands' plays as a value, where one pass solved every removal of them
         self._play_keys: dict[int, tuple] = {}
@@ -452,12 +449,6 @@ class SplitSolver:
         return self._split_values[pair, first_hand_only]
 
     def _value(self, pair: int, first_hand_only: bool) -> Fraction | float:
-        if pair not in self._checked:
-            if _RunsOut(self, pair).anywhere():
-                counts = ",".join(map(str, self.context.rules.shoe_counts))
-                raise InvalidShoeError(f"shoe {counts} is too small: splitting a pair of {_RANK_NAMES[pair]} against "
-                                       f"{_RANK_NAMES[self.context.up]} could run out of cards")
-            self._checked.add(pair)
         most = max_hands(self.context.rules, pair)
         if not self.same_face(pair):
             total = split_recursion(functools.partial(self._values, pair), most, first_hand_only)
@@ -544,112 +535,6 @@ def _plays_digest(decisions: Sequence[np.ndarray], may_double: np.ndarray | None
     digest = hashlib.blake2b(flat_rows(decisions).astype(np.int8, casting="unsafe").tobytes())
     digest.update(b"-" if may_double is None else np.asarray(may_double, dtype=np.uint8).tobytes())
     return digest.digest()
-
-
-class _RunsOut:
-    """Whether some deal of a split (resplitting as the rules allow, each hand played by the
-    solver's decisions) and then the dealer's hand could need a card from an empty shoe, where
-    the split's EV is undefined. A depth-first search over the deals, memoised by the cards
-    left, for shoes small enough to run out: a hand's cards are worth at most 30 (it draws
-    only below 21, and then at most a ten) and the dealer's at most 26, so a shoe worth more
-    than that in all can never be emptied."""
-
-    def __init__(self, solver: SplitSolver, pair: int) -> None:
-        self.solver, self.pair = solver, pair
-        self.context = solver.context
-        self.most = max_hands(self.context.rules, pair)
-        self.memo: dict[tuple, bool] = {}
-        self.decisions: dict[int, list[list[int]]] = {}  # hands made -> each split hand's play, by layer
-
-    def anywhere(self) -> bool:
-        context = self.context
-        left = list(context.shoe)
-        worth = sum((r + 1) * c for r, c in enumerate(left)) + context.up + 1
-        left[self.pair] -= 2
-        if context.replacement or min(left) < 0 or worth > 30 * self.most + 26:
-            return False
-        self.layers = self.solver.layers(self.pair)
-        self.removals = self.solver.removals(self.pair)
-        return self.hands(tuple(left), 2, 2)
-
-    def hands(self, left: tuple[int, ...], made: int, waiting: int) -> bool:
-        """The next of ``waiting`` split hands (``made`` in all so far) about to draw its second card."""
-        return self.play(left, made, waiting, 0, 0) if waiting else self.dealer(left)
-
-    def play(self, left: tuple[int, ...], made: int, waiting: int, layer: int, row: int) -> bool:
-        key = (left, made, waiting, layer, row)
-        if key not in self.memo:
-            self.memo[key] = self._fits(left, made, waiting, layer, row) and self._play(left, made, waiting, layer, row)
-        return self.memo[key]
-
-    def _fits(self, left: tuple[int, ...], made: int, waiting: int, layer: int, row: int) -> bool:
-        """Whether the cards left are worth no more than the rest of the deal could take: the
-        hand being played up to 31 less its hard total (its last draw comes at 21 or less),
-        every other waiting hand 31 less its pair card, every resplit still possible 31, and
-        the dealer 26 less the up card. Where they are worth more, the shoe cannot run out."""
-        worth = sum((r + 1) * c for r, c in enumerate(left))
-        hard = hard_total(tuple(self.layers.counts[layer][row]))
-        spare = 31 - hard + (waiting - 1) * (30 - self.pair) + (self.most - made) * 31 + 25 - self.context.up
-        return worth <= spare
-
-    def _play(self, left: tuple[int, ...], made: int, waiting: int, layer: int, row: int) -> bool:
-        code = Code.HIT if layer == 0 else self.decision(made, layer, row)
-        if code == Code.STAND:
-            return self.hands(left, made, waiting - 1)
-        if not sum(left):
-            return True  # a draw from an empty shoe
-        for rank in (r for r in range(10) if left[r]):
-            after = left[:rank] + (left[rank] - 1,) + left[rank + 1 :]
-            if layer == 0 and rank == self.pair and made < self.most:
-                # a resplit (for one face of tens, only a card of that face: both may happen)
-                if self.play(after, made + 1, waiting + 1, 0, 0):
-                    return True
-                if not self.solver.same_face(self.pair):
-                    continue
-            child = int(self.layers.children[layer][row, rank])
-            if child < 0 or code == Code.DOUBLE:
-                done = self.hands(after, made, waiting - 1)
-            else:
-                done = self.play(after, made, waiting, layer + 1, child)
-            if done:
-                return True
-        return False
-
-    def decision(self, made: int, layer: int, row: int) -> int:
-        """The play of a split hand, as solved for the pair cards removed so far."""
-        if made not in self.decisions:
-            removed = max((r for r in self.removals if r <= made - 2), default=min(self.removals))
-            self.decisions[made] = [d.tolist() for d in self.solver.hand_values(self.pair, removed).decision]
-        decisions = self.decisions[made]
-        return decisions[layer][row] if layer < len(decisions) else Code.STAND
-
-    def dealer(self, left: tuple[int, ...]) -> bool:
-        """Whether the dealer could need a card that is not there (some order of its draws
-        from ``left`` never stops)."""
-        rules = self.context.rules
-        return dealer_runs_out(self.context.up, left, rules.hit_soft_17, rules.dealer_max_cards)
-
-
-@functools.lru_cache(maxsize=4096)
-def dealer_runs_out(up: int, left: tuple[int, ...], hit_soft_17: bool, max_cards: int | None) -> bool:
-    """Whether some legal order of the dealer's draws (after ``up``) takes every card of
-    ``left`` and still draws. Only when the dealer holding all of them would draw can that
-    happen, so the search runs only then (rarely)."""
-    if classify(up, left, hit_soft_17, max_cards) is not None:
-        return False
-    seen: set[tuple[int, ...]] = set()
-    frontier: list[tuple[int, ...]] = [(0,) * 10]
-    while frontier:
-        drawn = frontier.pop()
-        if drawn == left:
-            return True
-        for rank in range(10):
-            if drawn[rank] < left[rank]:
-                child = drawn[:rank] + (drawn[rank] + 1,) + drawn[rank + 1 :]
-                if child not in seen and classify(up, child, hit_soft_17, max_cards) is None:
-                    seen.add(child)
-                    frontier.append(child)
-    return False
 
 
 @functools.lru_cache(maxsize=1024)

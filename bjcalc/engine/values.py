@@ -46,7 +46,6 @@ from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.hands import HandLayers, hand_layers
 from bjcalc.engine.kernels import player_kernel, player_kernel_available
 from bjcalc.engine.residues import primes_above
-from bjcalc.errors import InvalidShoeError
 from bjcalc.numbers import as_numbers
 from bjcalc.rules import Rules
 
@@ -88,10 +87,6 @@ def _suffixes(
     suffixes = []
     for shoe in shoes:
         n0 = sum(shoe) - (0 if context.model is None else context.model.hidden)  # the cards left
-        if n0 < top and not context.replacement:
-            raise InvalidShoeError(
-                f"shoe {','.join(map(str, context.rules.shoe_counts))} is too small: a round could run out of cards"
-            )
         suffixes.append(_suffix(n0, top, context.replacement))
     return shoes, suffixes
 
@@ -99,12 +94,14 @@ def _suffixes(
 @functools.lru_cache(maxsize=4096)
 def _suffix(n0: int, top: int, replacement: bool) -> tuple[int, ...]:
     """``ff(n0 - s, top - s)`` for ``s = 0 .. top`` (with replacement, ``n0 ** (top - s)``): the
-    same few for every shoe of one size, so kept."""
+    same few for every shoe of one size, so kept. Each factor is at least 1
+    (:func:`bjcalc.numbers.falling_left`): on a shoe dealt to its last cards the draws past the
+    last card have no numerator, and a path that runs out counts nothing (docs/model.md)."""
     if replacement:  # every draw from all n0: the falling factorials become powers
         return tuple(n0 ** (top - s) for s in range(top + 1))
     suffix = [1] * (top + 1)
     for s in range(top - 1, -1, -1):
-        suffix[s] = suffix[s + 1] * (n0 - s)
+        suffix[s] = suffix[s + 1] * max(n0 - s, 1)
     return tuple(suffix)
 
 
