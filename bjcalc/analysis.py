@@ -17,7 +17,7 @@ and frame; numbers are ``float``, or ``sympy.Rational`` with ``exact=True``.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Generic, Literal, cast, overload
 
@@ -38,10 +38,11 @@ from bjcalc.cards import (
     ten_faces,
 )
 from bjcalc.engine.analyser import Engine
-from bjcalc.engine.codes import Code
+from bjcalc.engine.codes import CODE, Code
 from bjcalc.engine.dealer import compiled_dealer, max_draws, outcome_numerators
 from bjcalc.engine.lastcards import may_run_out
 from bjcalc.engine.payout import FirstValues, Frame, action_values, first_values, hand_frame
+from bjcalc.engine.runout import HandWalk, engine_may_run_out, hand_walk, most_staked
 from bjcalc.engine.split import PostSplit
 from bjcalc.engine.walk import Dealt, Optimal, deal, round_totals
 from bjcalc.errors import InvalidChartError, InvalidHandError, InvalidRulesError, InvalidShoeError
@@ -57,6 +58,7 @@ from bjcalc.results import (
     N,
     Outcome,
     RoundResult,
+    RunOut,
     Strategy,
     Variance,
 )
@@ -69,6 +71,21 @@ if TYPE_CHECKING:
     from bjcalc.chart import Chart
     from bjcalc.chartpolicy import ChartPolicy
     from bjcalc.countshoe import CountShoe
+
+
+ROUND_CARDS = 4  # the fewest cards a round is dealt from: the player's two, the dealer's up and hole cards
+
+
+def _check_dealable(rules: Rules, count_shoe: CountShoe | None) -> None:
+    """A round needs four cards to start; with fewer, say so, naming the cards left. (Any shoe
+    of four or more is dealt to its last card: a deal that runs out is void, docs/model.md.)"""
+    if rules.infinite:
+        return
+    left = sum(rules.shoe_counts) if count_shoe is None else count_shoe.cards_left
+    if left < ROUND_CARDS:
+        where = f"shoe {','.join(map(str, rules.shoe_counts))}" if count_shoe is None else "the counter's shoe"
+        raise InvalidShoeError(f"{where} has {left} card{'s' * (left != 1)} left: a round needs at least "
+                               f"{ROUND_CARDS} (two for the player, the dealer's up card and hole card)")
 
 
 def _checked_count_shoe(rules: Rules, shoe: CountShoe | None) -> CountShoe | None:
@@ -137,11 +154,13 @@ class Analysis(Generic[N]):
         self.exact = exact
         self.shoe = Shoe(rules.shoe_counts)
         self.count_shoe = _checked_count_shoe(rules, shoe)
+        _check_dealable(rules, self.count_shoe)
         self.model = None if self.count_shoe is None else self.count_shoe.draw_model()
         self.engine = Engine(rules, exact, self.post_split, self.model)
         self._float_engine: Engine | None = None if exact else self.engine
         self._charts: dict[bool, Chart] = {}
         self._first: dict[tuple[int, Frame], FirstValues | None] = {}  # see _first_values
+        self._walks: dict[int, tuple[HandWalk, HandWalk]] = {}  # see _run_out
         self._chart_policies: dict[tuple[bool, tuple], ChartPolicy] = {}
 
     # -- strategies ---------------------------------------------------------------------------
@@ -190,8 +209,8 @@ class Analysis(Generic[N]):
         card and insurance off the top."""
         from bjcalc.round import round_result
 
-        return round_result(self.engine, round_totals(self.engine, Optimal(self.engine)), self.cd,
-                            self._insurance_off_top())
+        policy = Optimal(self.engine)
+        return round_result(self.engine, round_totals(self.engine, policy), self.cd, self._insurance_off_top(), policy)
 
     def chart(self, two_card_plays: bool = True) -> Chart:
         """The total-dependent basic strategy chart (decisions chosen in floating point). A
@@ -212,7 +231,7 @@ class Analysis(Generic[N]):
         policy, strategy = self._policy(chart)
         totals = round_totals(self.engine, policy)
         plays = tuple(self._hand_play(d) for d in totals.plays)
-        return ChartEvaluation(round_result(self.engine, totals, strategy, self._insurance_off_top()), plays)
+        return ChartEvaluation(round_result(self.engine, totals, strategy, self._insurance_off_top(), policy), plays)
 
     def _hand_play(self, dealt: Dealt) -> HandPlay[N]:
         cards = tuple(Rank.from_index(r) for r in range(10) for _ in range(dealt.counts[r]))
@@ -462,6 +481,7 @@ class Analysis(Generic[N]):
             insurance = self.insurance(up_rank, hand)
             if natural:
                 even_money = constant(1, self.exact)
+        run_out = self._run_out(up_rank.index, counts, evs, conditioned)
         return HandResult(
             cards=hand,
             up=up_rank,
@@ -472,4 +492,28 @@ class Analysis(Generic[N]):
             even_money=even_money,
             strategy=self.cd if Action.SPLIT in evs else _CD,
             faces=() if rules.split_unlike_tens else tuple("T" if f == "10" else f for f in faces),
+            run_out=run_out,
         )
+
+    def _run_out(self, up: int, counts: tuple[int, ...], evs: Mapping[Action, Any], conditioned: bool
+                 ) -> dict[Action, RunOut[N]] | None:
+        """Each action's chance that the deal runs out of cards, in the frame of the hand's EVs
+        (:mod:`bjcalc.engine.runout`), where some deal of the round can; else ``None``."""
+        engine = self.engine
+        if not engine_may_run_out(engine):
+            return None
+        if up not in self._walks:
+            self._walks[up] = hand_walk(engine, Optimal(engine), up), hand_walk(engine, Optimal(engine), up, worst=True)
+        walk, worst = self._walks[up]
+        frame = "conditioned" if conditioned else "unconditional"
+        out: dict[Action, RunOut[N]] = {}
+        for action in evs:
+            chance, most = walk.hand_chance(counts, CODE[action]), worst.hand_chance(counts, CODE[action])
+            if not conditioned:
+                chance, most = chance * walk.no_blackjack(counts), most * walk.no_blackjack(counts)
+            # what the deal stakes: a double two bets; a split every hand it can make, twice
+            # over (each split hand is valued on its own deal: bjcalc.engine.runout)
+            stakes = {Action.DOUBLE: 2, Action.SPLIT: 2 * most_staked(self.rules)}.get(action, 1)
+            out[action] = RunOut(to_api(chance, self.exact), to_api(most * stakes, self.exact),
+                                 exact=not (walk.bounded or worst.bounded), most=to_api(most, self.exact), frame=frame)
+        return out if any(r.most != 0 for r in out.values()) else None

@@ -201,6 +201,36 @@ class DealerResult(_Data, Mapping[Outcome, N], Generic[N]):
 
 
 @dataclasses.dataclass(frozen=True)
+class RunOut(_Data, Generic[N]):
+    """How likely a deal is to run out of cards (a shoe dealt to its last cards), with the
+    plays its numbers assume. bjcalc counts a deal that needs a card the shoe no longer has as
+    **void** (every bet returned: the rule ``"void"``); a casino shuffles its discards and deals
+    on, which moves the EV by at most ``bound`` either way, whatever the discards hold.
+    ``exact``: ``probability`` is worked out; else it is an upper bound (on a counter's shoe
+    the deals of a split are bounded, not walked). The casino's best play may differ from
+    bjcalc's, so ``bound`` is the stakes times ``most``, the chance of running out when every
+    play after the first (and for a round, the first too) is the one likeliest to run out.
+    ``frame``: that of the EV it goes with."""
+
+    probability: N
+    bound: N
+    exact: bool
+    most: N  # the chance if every play after the first were the likeliest to run out (what ``bound`` uses)
+    frame: str = "unconditional"
+    rule: str = "void"
+
+    def describe(self, shown: str) -> str:
+        """One line: ``shown`` is the probability as printed."""
+        chance = f"{shown}" if self.exact else f"at most {shown}"
+        return (f"runs out of cards with probability {chance} ({self.frame}): such deals count as void (bets "
+                f"returned); a casino's reshuffle of its discards moves the EV by at most {float(self.bound):.3g}")  # type: ignore[arg-type]
+
+    def to_data(self) -> dict[str, Any]:
+        return {"probability": self.probability, "exact": self.exact, "most": self.most, "frame": self.frame,
+                "rule": self.rule, "casino_bound": self.bound}
+
+
+@dataclasses.dataclass(frozen=True)
 class HandResult(_Data, Generic[N]):
     """EVs of every available action for one hand against one up card.
 
@@ -220,6 +250,8 @@ class HandResult(_Data, Generic[N]):
     even_money: N | None = None
     strategy: Strategy = Strategy("CD")
     faces: tuple[str, ...] = ()  # the ten-valued cards' faces as given, where they matter
+    # on a shoe dealt to its last cards: each action's chance of running out (None: none can)
+    run_out: dict[Action, RunOut[N]] | None = None
 
     @property
     def notation(self) -> str:
@@ -265,6 +297,8 @@ class HandResult(_Data, Generic[N]):
         out["conditioned"] = self.conditioned
         out["frames"] = frames
         out["strategy"] = self.strategy.to_dict()
+        if self.run_out is not None:
+            out["run_out"] = {action.key: r.to_data() for action, r in self.run_out.items()}
         return out
 
 
@@ -280,6 +314,7 @@ class RoundResult(_Data, Generic[N]):
     upcard_probability: dict[Rank, N]
     strategy: Strategy
     insurance: N | None
+    run_out: RunOut[N] | None = None  # on a shoe dealt to its last cards (None: no deal runs out)
 
     @property
     def house_edge(self) -> N:
@@ -299,6 +334,7 @@ class RoundResult(_Data, Generic[N]):
             "insurance": self.insurance,
             "by_upcard": by_up(self.by_upcard),
             "upcard_probability": by_up(self.upcard_probability),
+            **({} if self.run_out is None else {"run_out": self.run_out.to_data()}),
         }
 
 

@@ -11,21 +11,29 @@ from bjcalc.cards import Rank, is_blackjack
 from bjcalc.engine.analyser import Engine
 from bjcalc.engine.moments import unsplit_squares
 from bjcalc.engine.payout import Frame, natural_value, reframe, surrender_value
+from bjcalc.engine.runout import casino_bound, round_run_out
 from bjcalc.engine.walk import Policy, RoundTotals, deal
 from bjcalc.numbers import to_api
-from bjcalc.results import RoundResult, Strategy
+from bjcalc.results import RoundResult, RunOut, Strategy
 
 
-def round_result(engine: Engine, totals: RoundTotals, strategy: Strategy, insurance: Any | None) -> RoundResult:
-    """A walk's totals (:func:`bjcalc.engine.walk.round_totals`) as the API's result, with the
-    insurance EV off the top (``None`` where not offered)."""
+def round_result(engine: Engine, totals: RoundTotals, strategy: Strategy, insurance: Any | None,
+                 policy: Policy) -> RoundResult:
+    """A walk's totals (:func:`bjcalc.engine.walk.round_totals`) under ``policy`` as the API's
+    result, with the insurance EV off the top (``None`` where not offered) and, on a shoe dealt
+    to its last cards, how likely the round is to run out (:mod:`bjcalc.engine.runout`)."""
     exact = engine.exact
+    chances = round_run_out(engine, policy, totals.plays)
+    run_out = None if chances is None or chances.most == 0 else RunOut(
+        probability=to_api(chances.probability, exact), bound=to_api(casino_bound(engine.rules, chances.most), exact),
+        exact=chances.exact, most=to_api(chances.most, exact))
     return RoundResult(
         ev=to_api(totals.ev, exact),
         by_upcard={Rank.from_index(u): to_api(v, exact) for u, v in totals.by_upcard.items()},
         upcard_probability={Rank.from_index(u): to_api(p, exact) for u, p in totals.upcard_probability.items()},
         strategy=strategy,
         insurance=insurance,
+        run_out=run_out,
     )
 
 

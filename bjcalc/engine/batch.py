@@ -326,7 +326,7 @@ class JointBatch:
         self.joint = joint_dealer(rules.hit_soft_17, rules.dealer_max_cards)
         full = self.shoe
         self.depths = [
-            dealer_depth(up, rules.hit_soft_17, rules.dealer_max_cards, after_up(full, up)) if full[up] else -1
+            max(dealer_depth(up, rules.hit_soft_17, rules.dealer_max_cards, after_up(full, up)), 1) if full[up] else -1
             for up in range(10)
         ]
         tables = [pay_tables(np.array(codes)) for codes in self.joint.outcomes]

@@ -40,7 +40,8 @@ class UpcardContext:
         self.replacement = rules.infinite
         self.shoe = full if self.replacement else after_up(full, up)
         self.dealer = compiled_dealer(up, rules.hit_soft_17, rules.dealer_max_cards)
-        self.depth = dealer_depth(up, rules.hit_soft_17, rules.dealer_max_cards, self.shoe, self.replacement)
+        # at least one draw: a dealer who cannot stop on these cards (four aces) runs out on every deal
+        self.depth = max(dealer_depth(up, rules.hit_soft_17, rules.dealer_max_cards, self.shoe, self.replacement), 1)
         self.bj_rank = {ACE: TEN, TEN: ACE}.get(up)
         self.peeked = rules.peek and self.bj_rank is not None
         takes = rules.blackjack_takes

@@ -82,8 +82,12 @@ class HandWalk:
     its split hands' solver (``None``: no splits are walked). Chances are conditioned on no
     dealer blackjack where the dealer peeks at an A or T (``peeked``), else unconditional."""
 
-    def __init__(self, context: UpcardContext, unsplit: HandValues | None, splits: SplitSolver | None) -> None:
-        self.context, self.unsplit, self.splits = context, unsplit, splits
+    def __init__(self, context: UpcardContext, unsplit: HandValues | None, splits: SplitSolver | None,
+                 worst: bool = False) -> None:
+        """``worst``: after the first play, every hand is played to make running out likeliest
+        (the player choosing hit, stand and double seeing even the hole card): the most any
+        play can make that chance, which bounds what the casino's rule does to an optimal EV."""
+        self.context, self.unsplit, self.splits, self.worst = context, unsplit, splits, worst
         self.rules = context.rules
         self.up, self.exact = context.up, context.exact
         self.zero: Number = context.draw_chance((0,) * 10, 0) * 0
@@ -254,10 +258,20 @@ class HandWalk:
         assert self.bj_rank is not None
         return self.one - self.chance(counts, self.bj_rank)
 
+    def first_plays(self, dealt: Dealt) -> list[Code]:
+        """The first plays that draw a card which the rules may allow the hand ``dealt`` (more
+        than it has only raises the bound): stand, hit, double, split."""
+        plays = [Code.STAND, Code.HIT]
+        if self.rules.double is not Doubling.NONE:
+            plays.append(Code.DOUBLE)
+        if dealt.pair is not None and dealt.same_face and self.splits is not None:
+            plays.append(Code.SPLIT)
+        return plays
+
     def hand_chance(self, counts: Counts, first: Code) -> Number:
         """P(the deal runs out) for the two-card hand ``counts`` played ``first`` and then by
         the policy (nothing is drawn for a blackjack, whose round is settled)."""
-        if _soft_total(counts)[0] == 21:
+        if sum(counts) == 2 and _soft_total(counts)[0] == 21:
             return self.zero
         return self.hand(counts, first)
 
@@ -300,12 +314,16 @@ class HandWalk:
         return self._memo[key]
 
     def _next_play(self, hand: Counts, out: Counts, hole: int | None) -> Number:
-        """A hand after a hit: the policy's play and on."""
+        """A hand after a hit: the policy's play (or the one likeliest to run out) and on."""
         layers = None if self.unsplit is None else self.unsplit.layers
         found = None if layers is None else layers.index.get(hand)
-        if found is None or self.unsplit is None:
+        if found is None or self.unsplit is None or layers is None:
             return self.finish(out, hole, busted=False)  # the card limit or a charlie: the hand stops
         layer, row = found
+        if self.worst:
+            if layer + 1 >= len(layers.counts):
+                return self.finish(out, hole, busted=False)
+            return max(self._unsplit(hand, out, hole, Code.STAND), self._unsplit(hand, out, hole, Code.HIT))
         decisions = self.unsplit.decision
         play = Code(int(decisions[layer][row])) if layer < len(decisions) else Code.STAND
         return self._unsplit(hand, out, hole, play)
@@ -407,6 +425,15 @@ class HandWalk:
             return self._hands(pair, out, hole, made, waiting - 1)
         if play == Code.DOUBLE:
             return self._hands(pair, out, hole, made, waiting - 1)
+        if self.worst:
+            assert self.splits is not None
+            layers = self.splits.layers(pair)
+            found = layers.index.get(hand)
+            if found is None or found[0] + 1 >= len(layers.counts):
+                return self._hands(pair, out, hole, made, waiting - 1)
+            plays = [Code.STAND, Code.HIT] + ([Code.DOUBLE] if sum(hand) == 2 and self.rules.double_after_split
+                                              else [])
+            return max(self._split_hand(pair, hand, out, hole, made, waiting, play) for play in plays)
         return self._split_hand(pair, hand, out, hole, made, waiting, self._split_play(pair, hand, made))
 
     def _split_play(self, pair: int, hand: Counts, made: int) -> Code:
@@ -422,6 +449,13 @@ class HandWalk:
         return Code(int(decisions[layer][row])) if layer < len(decisions) else Code.STAND
 
 
+
+
+def casino_bound(rules: Rules, probability: Number, split: bool = True) -> Number:
+    """The most the casino's reshuffle can move an EV whose deal runs out with ``probability``:
+    the stakes on the table, times two where split hands are valued on their own deals
+    (module docstring)."""
+    return probability * most_staked(rules) * (2 if split and rules.split_hands > 1 else 1)
 
 
 def most_staked(rules: Rules) -> int:
@@ -440,6 +474,8 @@ class RoundRunOut:
 
     probability: Number
     by_upcard: dict[int, Number]
+    exact: bool  # False: a counter's shoe's split deals are bounded (HandWalk.split), so this is an upper bound
+    most: Number  # the chance with the first plays by EV and every play after the likeliest to run out
 
 
 def round_run_out(engine: Engine, policy: Policy, plays: Sequence[Dealt]) -> RoundRunOut | None:
@@ -449,18 +485,23 @@ def round_run_out(engine: Engine, policy: Policy, plays: Sequence[Dealt]) -> Rou
     if not engine_may_run_out(engine):
         return None
     number = engine.number
-    walks: dict[int, HandWalk] = {}
+    walks: dict[int, tuple[HandWalk, HandWalk]] = {}
     by_upcard: dict[int, Number] = {}
+    most_by: dict[int, Number] = {}
     p_ups: dict[int, Number] = {}
     for dealt in plays:
         up = dealt.up
         if up not in walks:
-            walks[up] = hand_walk(engine, policy, up)
-            by_upcard[up], p_ups[up] = number(0), number(dealt.p_up)
-        walk = walks[up]
-        chance = walk.hand_chance(dealt.counts, CODE[dealt.action])
-        by_upcard[up] += number(dealt.p_hand) * walk.no_blackjack(dealt.counts) * chance
-    return RoundRunOut(sum((p_ups[up] * by_upcard[up] for up in walks), number(0)), by_upcard)
+            walks[up] = hand_walk(engine, policy, up), hand_walk(engine, policy, up, worst=True)
+            by_upcard[up], most_by[up], p_ups[up] = number(0), number(0), number(dealt.p_up)
+        walk, worst = walks[up]
+        weight = number(dealt.p_hand) * walk.no_blackjack(dealt.counts)
+        by_upcard[up] += weight * walk.hand_chance(dealt.counts, CODE[dealt.action])
+        # the casino's best first play may differ from bjcalc's: the likeliest of them
+        most_by[up] += weight * max(worst.hand_chance(dealt.counts, play) for play in worst.first_plays(dealt))
+    return RoundRunOut(sum((p_ups[up] * by_upcard[up] for up in walks), number(0)), by_upcard,
+                       not any(w.bounded for pair in walks.values() for w in pair),
+                       sum((p_ups[up] * most_by[up] for up in walks), number(0)))
 
 
 def engine_may_run_out(engine: Engine) -> bool:
@@ -470,6 +511,7 @@ def engine_may_run_out(engine: Engine) -> bool:
     return may_run_out(rules, counts, sum(counts) - (0 if model is None else model.hidden))
 
 
-def hand_walk(engine: Engine, policy: Policy, up: int) -> HandWalk:
-    """The walk of ``up``'s hands played by ``policy``."""
-    return HandWalk(engine.context(up), policy.hands(up), policy.splits(up) if engine.rules.split_hands > 1 else None)
+def hand_walk(engine: Engine, policy: Policy, up: int, worst: bool = False) -> HandWalk:
+    """The walk of ``up``'s hands played by ``policy`` (``worst``: see :class:`HandWalk`)."""
+    return HandWalk(engine.context(up), policy.hands(up), policy.splits(up) if engine.rules.split_hands > 1 else None,
+                    worst)

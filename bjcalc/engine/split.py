@@ -419,6 +419,8 @@ class SplitSolver:
         pair_term = pair_left * after if after is not None and pair_left > 0 else 0
         exact = context.exact
         # float(Fraction(a, b)) is a / b correctly rounded, as a / b is: no Fraction in float mode
+        if n_left <= 0:  # no card left for a second card: no resplit (the deals run out)
+            pair_left, n_left, pair_term = 0, 1, 0
         q: Fraction | float = Fraction(pair_left, n_left) if exact else pair_left / n_left
         if context.model is not None:  # a counter's shoe: the pair card's odds carry its weights
             model = context.model

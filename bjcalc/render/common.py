@@ -157,6 +157,14 @@ def eor_rows(result: EffectsOfRemoval, plays: Sequence[PlayEffects]) -> list[tup
     return rows
 
 
+def run_out_line(run_out: Any, exact: bool, what: str = "the round") -> str:
+    """One line on a shoe dealt to its last cards (:class:`bjcalc.results.RunOut`): how likely
+    ``what`` is to run out of cards, how bjcalc counts that, and how far a casino's rule moves
+    the EV."""
+    shown = f"{float(run_out.probability):.6g}" + (f" ({run_out.probability})" if exact else "")
+    return f"{what} {run_out.describe(shown)}"
+
+
 def report_figures(report: Report) -> list[tuple[str, str]]:
     """The report's headline figures as (label, value) text."""
     figures = [
@@ -168,6 +176,9 @@ def report_figures(report: Report) -> list[tuple[str, str]]:
             figures.append((f"standard deviation per round, {label}", fixed(variance.sd, 4)))
     if report.cd.insurance is not None:
         figures.append(("insurance EV, off the top", fixed(report.cd.insurance)))
+    for label, result in (("basic chart", report.basic), ("CD play (CDZ-)", report.cd)):
+        if result.run_out is not None:
+            figures.append((f"a round runs out of cards, {label}", run_out_line(result.run_out, False, "")[1:]))
     for bet in report.side_bets:
         figures.append((f"house edge, {bet.name}", f"{fixed(-100 * float(bet.expected_return), 4)} %"))
     return figures

@@ -35,6 +35,7 @@ from bjcalc.render.common import (
     report_sections,
     rules_line,
     rules_rows,
+    run_out_line,
     truecount_footer,
     truecount_heading,
     truecount_rows,
@@ -511,7 +512,9 @@ def chart_html(chart, result, exceptions_, seen: Sequence[str] = (), counter: st
         title=f"Basic strategy: {rules_line(chart.rules, seen)}",
         rules=rules_rows(chart.rules, seen) + ([("counter's shoe", counter)] if counter else []),
         figures=[("player EV per round (unconditional)", fixed(result.ev)),
-                 ("house edge", f"{fixed(100 * float(result.house_edge), 4)} %")],
+                 ("house edge", f"{fixed(100 * float(result.house_edge), 4)} %")]
+                + ([] if result.run_out is None else [("a round runs out of cards",
+                                                        run_out_line(result.run_out, False, "")[1:])]),
         exceptions=_exceptions_dicts(exceptions_),
     )
 

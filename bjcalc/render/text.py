@@ -42,6 +42,7 @@ from bjcalc.render.common import (
     report_sections,
     rules_line,
     rules_rows,
+    run_out_line,
     shoe_words,
     truecount_footer,
     truecount_heading,
@@ -111,6 +112,9 @@ def hand_text(result: HandResult, rules: Rules, exact: bool, seen: Sequence[str]
     rows = [[action.key, number(ev, exact)] for action, ev in result.ranked]
     lines.append(tabulate(rows, headers=["action", f"EV ({frame})"], tablefmt="simple", disable_numparse=True))
     lines.append(f"best: {result.best.key}")
+    if result.run_out is not None:
+        lines += [f"{action.key}: " + run_out_line(r, exact, "the deal")
+                  for action, r in result.run_out.items() if r.most != 0]
     if result.is_blackjack:
         lines.append(blackjack_note(result, rules))
     if result.insurance is not None:
@@ -204,7 +208,7 @@ def edge_summary(result, exact: bool) -> list[str]:
     return [
         (f"player EV per round: {number(result.ev, exact)} (unconditional; house edge "
         f"{fixed(100 * float(result.house_edge), 4)} %), strategy: {result.strategy}"),
-    ]
+    ] + ([] if result.run_out is None else [run_out_line(result.run_out, exact)])
 
 
 def exceptions_lines(exceptions_, markdown: bool = False) -> list[str]:
@@ -227,6 +231,8 @@ def edge_text(result: RoundResult, rules: Rules, exact: bool, variance: Variance
     lines = [f"House edge   {rules_line(rules, seen)}", f"strategy: {result.strategy}"]
     lines.append(f"player EV per round (unconditional): {number(result.ev, exact)}")
     lines.append(f"house edge: {fixed(100 * float(result.house_edge))} %")
+    if result.run_out is not None:
+        lines.append(run_out_line(result.run_out, exact))
     if variance is not None and variance.variance is not None:
         lines.append(f"standard deviation per round: {fixed(variance.sd)} "
                      f"(variance {number(variance.variance, exact)}, exact)")
