@@ -58,7 +58,7 @@ def counter_analysis(rules: Rules, tags, seen: int, rc: int, exact: bool) -> Ana
 # -- every card of a tag class gone: the cards left are a known composition ------------------------
 
 
-@pytest.mark.parametrize("rc, left", [(20, LOW_GONE)])
+@pytest.mark.parametrize("rc, left", [(20, LOW_GONE), (-20, HIGH_GONE)])
 def test_edge_with_a_class_certainly_gone_is_the_composition_left(rc, left):
     counted = run_json("edge", *ONE_DECK_COUNTER, "--running-count", str(rc))
     plain = run_json("edge", "--shoe", as_shoe(left), "--exact")
@@ -69,7 +69,10 @@ def test_edge_with_a_class_certainly_gone_is_the_composition_left(rc, left):
         assert close(counted["by_upcard"][up], plain["exact"]["by_upcard"].get(up, 0)), up
     gone = [up for up, p in counted["upcard_probability"].items() if p == 0]
     assert gone == (["2", "3", "4", "5", "6"] if rc > 0 else ["T", "A"])
-    assert close(counted["insurance"], plain["exact"]["insurance"])
+    # with every ace gone no insurance is offered, as with a shoe without aces
+    assert (counted["insurance"] is None) == (rc < 0)
+    if rc > 0:
+        assert close(counted["insurance"], plain["exact"]["insurance"])
 
 
 def test_matrix_with_every_low_card_gone_is_the_composition_left():
