@@ -321,8 +321,13 @@ class Analysis(Generic[N]):
         return DealerResult(up_rank, probabilities, peeked, tuple(gone))
 
     def _insurance_off_top(self) -> N | None:
-        """Insurance with nothing seen but the ace, where the rules offer it and an ace can show."""
-        return self.insurance("A") if self.rules.insurance and self.rules.shoe_counts[ACE] else None
+        """Insurance with nothing seen but the ace, where the rules offer it and an ace can show
+        (a counter's shoe may have every ace certainly gone: then none is ever offered)."""
+        if not self.rules.insurance or not self.rules.shoe_counts[ACE]:
+            return None
+        if self.count_shoe is not None and not self.count_shoe.can_deal((Rank.ACE,)):
+            return None
+        return self.insurance("A")
 
     def insurance(self, up: Rank | str = "A", removed: str | Sequence[Rank] = ()) -> N:
         """EV of insurance per unit of insurance bet, with ``up`` (an ace) and ``removed`` out.

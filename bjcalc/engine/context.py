@@ -69,6 +69,14 @@ class UpcardContext:
             p *= self.model.draw_factor(0, tuple(int(r == self.up) for r in range(10)), sum(full))
         return p
 
+    def can_deal(self, out: tuple[int, ...]) -> bool:
+        """Whether the cards ``out`` (rank counts, beyond the up card) can be dealt with this up
+        card showing: always where the shoe holds them, but a counter's shoe may have a rank's
+        cards certainly gone (the state then has probability 0, exactly)."""
+        if not self.replacement and any(o > s for o, s in zip(out, self.shoe)):
+            return False
+        return self.model is None or self.model.can_draw(self.base + self.model.code_of(out))
+
     def draw_chance(self, out: tuple[int, ...], rank: int, favourable: int | None = None) -> Fraction | float:
         """P(the next card is of ``rank``) once the cards ``out`` (rank counts, beyond the up
         card; none with replacement) were drawn, in the engine's number type (a counter's shoe:

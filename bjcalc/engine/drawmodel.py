@@ -338,6 +338,22 @@ class DrawModel:
     def code_of(self, counts: tuple[int, ...]) -> int:
         return sum(map(operator.mul, counts, self._rank_code_ints))
 
+    def can_draw(self, code: int) -> bool:
+        """Whether cards of the class totals ``code`` (packed) can all be drawn: some split of
+        the discards in the posterior's support leaves each class at least that many cards
+        (``Z(M - A) > 0``; its weight is 0, exactly, otherwise). Where a rank is certainly gone,
+        a state holding it has probability 0 and no value to condition on."""
+        known = self._drawable
+        if code not in known:
+            _, left = self._float_support
+            drawn = self._unpack(np.array(code))
+            known[code] = bool((left >= drawn).all(axis=1).any())
+        return known[code]
+
+    @functools.cached_property
+    def _drawable(self) -> dict[int, bool]:
+        return {}
+
     def draw_factor(self, before: int, drawn: tuple[int, ...], cards: int) -> Fraction:
         """How much likelier drawing the cards ``drawn`` (rank counts, in a given order) is on
         this shoe than on the composition of its counts, once cards of class totals ``before``

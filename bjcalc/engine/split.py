@@ -255,11 +255,15 @@ class SplitSolver:
         return self._layers[pair]
 
     def pairs(self) -> list[int]:
-        """The ranks that can be split against this up card from this shoe."""
-        if self.context.rules.split_hands < 2:
+        """The ranks that can be split against this up card from this shoe: on a counter's
+        shoe, only the pairs it can deal with this up card (a pair it cannot deal, or any pair
+        against an up card it cannot show, has probability 0 and no split value)."""
+        context = self.context
+        if context.rules.split_hands < 2:
             return []
-        least = 1 if self.context.replacement else 2
-        return [p for p in range(10) if self.context.shoe[p] >= least]
+        least = 1 if context.replacement else 2
+        return [p for p in range(10) if context.shoe[p] >= least
+                and context.can_deal(tuple(2 * (r == p) for r in range(10)))]
 
     def removals(self, pair: int) -> tuple[int, ...]:
         """The numbers of pair cards (beyond the first two) removed from the shoe in the
