@@ -61,6 +61,7 @@ from bjcalc.countshoe import (
 from bjcalc.engine.batch import shared_stands, stands_together
 from bjcalc.engine.codes import Code
 from bjcalc.engine.payout import Frame, action_values
+from bjcalc.engine.runout import casino_bound, round_run_out
 from bjcalc.engine.walk import Optimal, RoundTotals, round_totals
 from bjcalc.errors import BjcalcError, InvalidShoeError
 from bjcalc.indices import Convention, IndexPlay, default_plays, index_table
@@ -969,7 +970,12 @@ def _state_values(rules: Rules, tags: tuple[Fraction, ...], seen: int, running_c
         indexed += p_ace_number * insurance / 2
     if insurance > 0:
         cd += p_ace_number * insurance / 2
-    return {"basic": basic, "indices": indexed, "cd": cd, "p_ace": p_ace_number, "insurance": insurance}
+    out = {"basic": basic, "indices": indexed, "cd": cd, "p_ace": p_ace_number, "insurance": insurance}
+    chances = round_run_out(engine, chart_policy, chart_round.plays)  # None: no deal of this state runs out
+    if chances is not None and chances.most != 0:
+        out.update(run_out=number(chances.probability), run_out_most=number(chances.most),
+                   run_out_exact=chances.exact)
+    return out
 
 
 def _states_together(calls: Sequence[tuple]) -> contextlib.ExitStack:
@@ -1050,6 +1056,7 @@ class TrueCountResult(_Data):
     placement: str = "renewal"
     shares: tuple[Fraction, ...] = ()  # the share of the rounds that start at each of ``starts``
     rounds_per_shoe: float = 0.0
+    run_out: RunOutShare | None = None  # deep shoes: how likely a round is to run out of cards
 
     def to_data(self) -> dict[str, Any]:
         def tcs(values: dict[Fraction, Any]) -> list[dict[str, Any]]:
@@ -1080,6 +1087,7 @@ class TrueCountResult(_Data):
             "left_out": self.left_out, "bound": self.bound,
             "wong_in": self.wong_in, "wong_out": self.wong_out,
             "run": self.run.to_data(),
+            **({} if self.run_out is None else {"run_out": self.run_out.to_data()}),
         }
 
 
@@ -1239,12 +1247,49 @@ def truecount_analysis(
                    key=lambda s: figures(cut, s).score)
         optimal = (best, figures(cut, best))
     bound = left_out * MOST_PER_ROUND * max(b for _, _, b in spread.steps)
+    run_out = _run_out_share(rules, starts, rounds, values, spread, zero, number)
     return TrueCountResult(
         rules, system, tags, pen, cut, seats, convention, per_round, starts, counts, frequencies, advantage,
         flat_all, second_moment, win, tuple(by_penetration), optimal, tuple((p.name, i) for p, i in plays),
         insurance_index, index_depth if indices == "computed" else None, left_out if exact else float(left_out),
         bound if exact else float(bound),
-        wong_in, wong_out, exact, run, placement, shares, rounds_per_shoe)
+        wong_in, wong_out, exact, run, placement, shares, rounds_per_shoe, run_out)
+
+
+def _run_out_share(rules: Rules, starts: Sequence[int], rounds: Sequence[dict[Fraction, Any]],
+                   values: dict[tuple[int, Fraction], Any], spread: Spread, zero: Any,
+                   number: Callable[[Any], Any]) -> RunOutShare | None:
+    """How likely a round of the shoe is to run out of cards, over the rounds analysed (the
+    basic chart's plays; bjcalc.engine.runout), and the most a casino's reshuffle could move the
+    win per round (the largest bet times the stakes times the chance with the plays likeliest to
+    run out); ``None`` where no analysed round can run out."""
+    played = most = whole = zero
+    exact = True
+    for n, at in zip(starts, rounds):
+        for rc, w in at.items():
+            value = values.get((n, rc))
+            if value is not None:
+                whole += number(w)
+                played += number(w) * value.get("run_out", zero)
+                most += number(w) * value.get("run_out_most", zero)
+                exact = exact and value.get("run_out_exact", True)
+    if whole == 0 or most == 0:
+        return None
+    top = max(b for _, _, b in spread.steps)
+    return RunOutShare(played / whole, casino_bound(rules, most / whole) * top, exact)
+
+
+@dataclasses.dataclass(frozen=True)
+class RunOutShare:
+    """The share of a shoe's rounds that run out of cards (``exact``: worked out; else an upper
+    bound) and the most the casino's reshuffle could move the win per round by."""
+
+    probability: Any
+    bound: Any
+    exact: bool
+
+    def to_data(self) -> dict[str, Any]:
+        return {"probability": self.probability, "exact": self.exact, "rule": "void", "casino_bound": self.bound}
 
 
 def run_states(tasks: Sequence[Task], store: TaskStore, job: str, cards: int, pen: Fraction, remedy: str, *,

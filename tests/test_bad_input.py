@@ -76,10 +76,10 @@ BAD_INPUTS = [
     (["dealer", "--shoe", "a,b,c,d,e,f,g,h,i,j"], "shoe must be ten whole-number counts"),
     (["dealer", "--shoe", "0,0,0,0,0,0,0,0,0,0"], "holds no cards"),
     (["dealer", "--shoe", "1,1,1,1,1,1,1,1,1,999999999"], "shoe must hold at most 52000000 cards"),
-    (["dealer", "T", "--shoe", "0,0,0,0,0,1,0,0,0,1"], "too small for the dealer to finish with 'T' up"),
-    (["hand", "T6", "--up", "6", "--shoe", "0,0,0,0,0,2,0,0,0,3"], "too small"),
+    (["dealer", "T", "--shoe", "0,0,0,0,0,1,0,0,0,1"], "has 2 cards left: a round needs at least 4"),
+    (["hand", "T6", "--up", "6", "--shoe", "0,0,0,0,0,1,0,0,0,2"], "has 3 cards left: a round needs at least 4"),
     # a progress bar must not print before the first error (found by the random options below)
-    (["effects", "--split-hands", "5", "--shoe", "1,1,1,1,1,1,1,1,1,8"], "too small: a round could run out of cards"),
+    (["effects", "--split-hands", "5", "--shoe", "1,1,1,0,0,0,0,0,0,0"], "a round needs at least 4"),
     (["dealer", "--decks", "2", "--shoe", "4,4,4,4,4,4,4,4,4,16"], "give --decks or --shoe, not both"),
     (["edge", "--no-unlike-tens", "--shoe", "4,4,4,4,4,4,4,4,4,15"], "four equal faces"),
     # payouts

@@ -79,8 +79,16 @@ def test_options_override_the_preset():
 
 
 def test_too_small_shoe_is_refused():
-    result = run("hand", "T6", "--up", "6", "--shoe", "0,0,0,0,0,2,0,0,0,3")
-    assert result.exit_code == 2 and "too small" in result.output
+    result = run("hand", "T6", "--up", "6", "--shoe", "0,0,0,0,0,1,0,0,0,2")
+    assert result.exit_code == 2 and "has 3 cards left: a round needs at least 4" in result.output
+
+
+def test_a_shoe_dealt_to_its_last_cards_is_analysed():
+    """Issue 42: four cards, T,6 v 6 and a ten in the hole: standing, the dealer draws to 16
+    from an empty shoe. The hand is dealt; the run-out is reported."""
+    result = run("hand", "T6", "--up", "6", "--shoe", "0,0,0,0,0,2,0,0,0,2")
+    assert result.exit_code == 0, result.output
+    assert "runs out of cards with probability" in result.output and "void" in result.output
 
 
 def test_chart_default_game_text():

@@ -234,7 +234,7 @@ def test_ranks_without_an_eor_are_listed_in_text_and_json():
     (["--count", "hi-lo", "--running-count", "9", "--cards-seen", "3"], "cannot be reached with 3 cards seen"),
     (["--count", "hi-lo", "--running-count", "1/2", "--cards-seen", "3"], "not a sum of the tags"),
     (["--count", "zip", "--running-count", "1", "--cards-seen", "3"], "unknown count system 'zip'"),
-    (["--count", "hi-lo", "--running-count", "0", "--cards-seen", "25"], "too small"),
+    (["--count", "hi-lo", "--running-count", "0", "--cards-seen", "25"], "has 1 card left: a round needs at least 4"),
 ])
 def test_bad_input_is_one_line_and_exit_status_2(args, words):
     result = CliRunner().invoke(cli, ["eor", *SMALL_ARGS, *args])

@@ -16,7 +16,13 @@ from fractions import Fraction
 
 import pytest
 from oracles.naive_lastcards import Rules as OracleRules
-from oracles.naive_lastcards import dealer_distribution, hand_evs, round_ev, round_runout_probability, runout_probability
+from oracles.naive_lastcards import (
+    dealer_distribution,
+    hand_evs,
+    round_ev,
+    round_runout_probability,
+    runout_probability,
+)
 
 from bjcalc import Analysis, Rules
 from bjcalc.errors import InvalidShoeError

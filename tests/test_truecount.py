@@ -479,7 +479,7 @@ def test_the_command_prints_every_format(tmp_path):
     (["--count", "omega-ii", "--wong-out", "0"], "at most 4 distinct tags"),
     (["--decks", "inf"], "infinite deck has no count"),
     (["--bankroll", "-5"], "bankroll must be above 0"),
-    (["--penetration", "0.75", "--placement", "spaced", "--indices", "published"], "a smaller --penetration"),
+    (["--penetration", "0.99"], "leaves 2 cards at the last round's start"),
     (["--placement", "renewal", "--wong-out", "0"], "needs placement chain or spaced"),
 ])
 def test_bad_input_is_one_line_exit_2(args, words):

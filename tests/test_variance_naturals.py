@@ -15,7 +15,7 @@ import pytest
 from oracles import naive_reference as naive
 from oracles import naive_split
 
-from bjcalc import Analysis, InvalidShoeError, Rules
+from bjcalc import Action, Analysis, Rules
 from bjcalc.numbers import to_fraction
 
 ACE, TEN = 1, 10
@@ -331,10 +331,10 @@ def test_the_dealer_blackjack_policy_changes_the_variance():
     assert len(variances) == 2
 
 
-def test_a_shoe_that_a_split_can_exhaust_is_refused():
-    """docs/model.md: 'bjcalc refuses a shoe in which a round could run out of cards'. Here
-    splitting T,T v 8 and resplitting to four hands can empty the shoe before the dealer
-    finishes (the oracle plays such an ordering); bjcalc refuses the hand and the round."""
+def test_a_shoe_that_a_split_can_exhaust_reports_the_run_out():
+    """Issue 42: splitting T,T v 8 and resplitting to four hands can empty the shoe before the
+    dealer finishes (the oracle plays such an ordering); bjcalc deals the shoe to its last card
+    and says how likely the split's deal is to run out (docs/model.md)."""
     shoe = (1, 0, 0, 0, 0, 0, 0, 4, 1, 4)  # A, four 8s, 9, four tens
     engine_rules, oracle_rules = game("none", "all", split_hands=4)
     # T,T v 8, resplit to four hands (T,A  T,8  T,9  T,8), the dealer's second card an 8: 16, to draw
@@ -345,16 +345,15 @@ def test_a_shoe_that_a_split_can_exhaust_is_refused():
         play.play((10, 8, 10, 10, 10, 1, 8, 9, 8, 8))
     with pytest.raises(naive.ShoeExhausted):
         naive_split.naive_split(shoe, 8, 10, oracle_rules)
-    with pytest.raises(InvalidShoeError, match="splitting a pair of T against 8 could run out of cards"):
-        Analysis(Rules(shoe=shoe, **engine_rules), exact=True).hand("T,T", "8")
-    with pytest.raises(InvalidShoeError):
-        Analysis(Rules(shoe=shoe, **engine_rules), exact=True).round()
+    result = Analysis(Rules(shoe=shoe, **engine_rules), exact=True).hand("T,T", "8")
+    assert result.run_out is not None and result.run_out[Action.SPLIT].probability > 0
+    assert Analysis(Rules(shoe=shoe, **engine_rules), exact=True).round().run_out is not None
 
 
-def test_whenever_a_split_can_run_out_bjcalc_refuses_the_shoe():
+def test_whenever_a_split_can_run_out_bjcalc_says_so():
     """Random shoes of 8 to 11 cards with a pair to split: wherever the naive split oracle finds
-    an ordering that empties the shoe, bjcalc refuses the hand (it may refuse more: its checks
-    are sufficient conditions, not exact ones)."""
+    an ordering that empties the shoe, bjcalc reports a chance that the split runs out, at
+    least with the plays likeliest to run out (issue 42)."""
     import random
 
     rng = random.Random(5)
@@ -372,6 +371,6 @@ def test_whenever_a_split_can_run_out_bjcalc_refuses_the_shoe():
         except naive.ShoeExhausted:
             exhausted += 1
             rules = Rules(shoe=tuple(shoe), split_hands=hands, surrender="none", double_after_split=True)
-            with pytest.raises(InvalidShoeError):
-                Analysis(rules, exact=True).hand(["A23456789T"[pair]] * 2, "A23456789T"[up])
+            result = Analysis(rules, exact=True).hand(["A23456789T"[pair]] * 2, "A23456789T"[up])
+            assert result.run_out is not None and result.run_out[Action.SPLIT].most > 0
     assert exhausted >= 5

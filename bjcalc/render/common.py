@@ -427,7 +427,11 @@ PENETRATION_HEADERS = ["penetration", "win /100", "SD /round", "SCORE"]
 
 def truecount_footer(result: TrueCountResult) -> list[str]:
     run = result.run
-    return [
+    run_out = result.run_out
+    return ([] if run_out is None else [
+        f"run out of cards: {'' if run_out.exact else 'at most '}{float(run_out.probability):.3g} of the rounds "
+        f"(basic chart's plays): counted as void (bets returned); a casino's reshuffle of its discards could "
+        f"move the win per round by at most {float(run_out.bound):.2g} units"]) + [
         f"left out: {float(result.left_out):.2g} of the rounds (the least likely running counts at each depth); "
         f"they could change the win per round by at most {float(result.bound):.2g} units",
         f"run: {run.computed} analyses computed, {run.stored} found in the store; {run.wall:.1f} s wall, "
