@@ -12,7 +12,7 @@ from bjcalc.engine.analyser import Engine
 from bjcalc.engine.moments import unsplit_squares
 from bjcalc.engine.payout import Frame, natural_value, reframe, surrender_value
 from bjcalc.engine.runout import casino_bound, round_run_out
-from bjcalc.engine.walk import Policy, RoundTotals, deal
+from bjcalc.engine.walk import Optimal, Policy, RoundTotals, deal
 from bjcalc.numbers import to_api
 from bjcalc.results import RoundResult, RunOut, Strategy
 
@@ -23,7 +23,7 @@ def round_result(engine: Engine, totals: RoundTotals, strategy: Strategy, insura
     result, with the insurance EV off the top (``None`` where not offered) and, on a shoe dealt
     to its last cards, how likely the round is to run out (:mod:`bjcalc.engine.runout`)."""
     exact = engine.exact
-    chances = round_run_out(engine, policy, totals.plays)
+    chances = round_run_out(engine, policy, totals.plays, fixed=not isinstance(policy, Optimal))
     run_out = None if chances is None or chances.most == 0 else RunOut(
         probability=to_api(chances.probability, exact), bound=to_api(casino_bound(engine.rules, chances.most), exact),
         exact=chances.exact, most=to_api(chances.most, exact))

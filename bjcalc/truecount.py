@@ -971,7 +971,8 @@ def _state_values(rules: Rules, tags: tuple[Fraction, ...], seen: int, running_c
     if insurance > 0:
         cd += p_ace_number * insurance / 2
     out = {"basic": basic, "indices": indexed, "cd": cd, "p_ace": p_ace_number, "insurance": insurance}
-    chances = round_run_out(engine, chart_policy, chart_round.plays)  # None: no deal of this state runs out
+    # None: no deal of this state runs out; a chart plays alike under the casino's rule
+    chances = round_run_out(engine, chart_policy, chart_round.plays, fixed=True)
     if chances is not None and chances.most != 0:
         out.update(run_out=number(chances.probability), run_out_most=number(chances.most),
                    run_out_exact=chances.exact)

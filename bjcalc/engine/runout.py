@@ -478,10 +478,12 @@ class RoundRunOut:
     most: Number  # the chance with the first plays by EV and every play after the likeliest to run out
 
 
-def round_run_out(engine: Engine, policy: Policy, plays: Sequence[Dealt]) -> RoundRunOut | None:
+def round_run_out(engine: Engine, policy: Policy, plays: Sequence[Dealt], fixed: bool = False) -> RoundRunOut | None:
     """:class:`RoundRunOut` for a round played by ``policy`` (``plays``: its first decision for
     every hand, :attr:`~bjcalc.engine.walk.RoundTotals.plays`), or ``None`` where no deal of
-    the round can run out (:func:`~bjcalc.engine.lastcards.may_run_out`)."""
+    the round can run out (:func:`~bjcalc.engine.lastcards.may_run_out`). ``fixed``: the
+    policy's plays are the same under the casino's rule (a chart's), so ``most`` is the chance
+    with them: the casino's EV of the same plays is what the bound is about."""
     if not engine_may_run_out(engine):
         return None
     number = engine.number
@@ -496,9 +498,11 @@ def round_run_out(engine: Engine, policy: Policy, plays: Sequence[Dealt]) -> Rou
             by_upcard[up], most_by[up], p_ups[up] = number(0), number(0), number(dealt.p_up)
         walk, worst = walks[up]
         weight = number(dealt.p_hand) * walk.no_blackjack(dealt.counts)
-        by_upcard[up] += weight * walk.hand_chance(dealt.counts, CODE[dealt.action])
+        chance = walk.hand_chance(dealt.counts, CODE[dealt.action])
+        by_upcard[up] += weight * chance
         # the casino's best first play may differ from bjcalc's: the likeliest of them
-        most_by[up] += weight * max(worst.hand_chance(dealt.counts, play) for play in worst.first_plays(dealt))
+        most_by[up] += weight * (chance if fixed else
+                                 max(worst.hand_chance(dealt.counts, play) for play in worst.first_plays(dealt)))
     return RoundRunOut(sum((p_ups[up] * by_upcard[up] for up in walks), number(0)), by_upcard,
                        not any(w.bounded for pair in walks.values() for w in pair),
                        sum((p_ups[up] * most_by[up] for up in walks), number(0)))
