@@ -87,19 +87,25 @@ def run(args: list[str]) -> tuple[float, float]:
     process reads of itself and its finished workers at the end, and the high-water marks of
     the process tree read every 100 ms while it runs (worker processes a pool ends without
     waiting for them count too)."""
+    wall, peak, _ = run_with_output(args, keep=False)
+    return wall, peak
+
+
+def run_with_output(args: list[str], keep: bool = True) -> tuple[float, float, str]:
+    """:func:`run`, and what the command printed (``keep``; else nothing is kept)."""
     started = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-c", _CLI.format(args=args)], stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen([sys.executable, "-c", _CLI.format(args=args)],
+                             stdout=subprocess.PIPE if keep else subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     peaks: list[float] = []
     watcher = threading.Thread(target=lambda: peaks.extend(_watch(child)), daemon=True)
     watcher.start()
-    _, err = child.communicate()
+    out, err = child.communicate()
     wall = time.perf_counter() - started
     watcher.join()
     if child.returncode:
         sys.exit(f"bjcalc {' '.join(args)} failed:\n{err}")
     line = next(x for x in err.splitlines() if x.startswith("BENCH"))
-    return wall, max([float(line.split()[1]), *peaks])
+    return wall, max([float(line.split()[1]), *peaks]), out or ""
 
 
 def _watch(child: subprocess.Popen[str]) -> list[float]:

@@ -12,13 +12,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
-import threading
-import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from commands import _CLI, _watch  # noqa: E402
+from commands import run_with_output  # noqa: E402
 
 RUNS: list[tuple[str, list[str]]] = [
     ("truecount-1-0.75", ["truecount", "--decks", "1", "--store", "none"]),
@@ -32,23 +29,6 @@ RUNS: list[tuple[str, list[str]]] = [
 ]
 
 
-def run(args: list[str]) -> tuple[float, float, str]:
-    """Wall seconds, peak resident MB (as benchmarks/commands.py measures them) and the output."""
-    started = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-c", _CLI.format(args=args)], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
-    peaks: list[float] = []
-    watcher = threading.Thread(target=lambda: peaks.extend(_watch(child)), daemon=True)
-    watcher.start()
-    out, err = child.communicate()
-    wall = time.perf_counter() - started
-    watcher.join()
-    if child.returncode:
-        sys.exit(f"bjcalc {' '.join(args)} failed:\n{err}")
-    line = next(x for x in err.splitlines() if x.startswith("BENCH"))
-    return wall, max([float(line.split()[1]), *peaks]), out
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="+", default=None, help="Only these rows (by name).")
@@ -56,7 +36,7 @@ def main() -> None:
     for name, args in RUNS:
         if options.only and name not in options.only:
             continue
-        wall, peak, said = run(args)
+        wall, peak, said = run_with_output(args)
         lines = [line for line in said.splitlines() if "runs out" in line or "run out" in line][:2]
         print(f"{name:22} {wall:8.1f} s {peak:8.0f} MB   bjcalc {' '.join(args)}")
         for line in lines:
