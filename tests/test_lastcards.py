@@ -169,3 +169,13 @@ def test_dealer_who_cannot_stop_runs_out_every_time():
     # four aces: the dealer's ace and aces drawn never reach 17
     dealer = Analysis(Rules(shoe=(4, 0, 0, 0, 0, 0, 0, 0, 0, 0)), exact=True).dealer("A")
     assert dealer[Outcome.RUN_OUT] == 1
+
+
+def test_variance_on_a_shoe_that_runs_out_float_equals_exact():
+    """The second moments read the dealer's outcome matrix of every up card on a shoe whose
+    rows the joint pass hands to each up card's own pass (batch.JointBatch._runs_out)."""
+    shoe = (4, 4, 2, 0, 0, 0, 0, 0, 0, 0)
+    exact = Analysis(Rules(shoe=shoe, split_hands=2), exact=True).variance().variance
+    floats = Analysis(Rules(shoe=shoe, split_hands=2)).variance().variance
+    assert exact is not None and floats is not None
+    assert float(exact) == pytest.approx(floats, rel=1e-12)

@@ -377,8 +377,8 @@ class JointBatch:
             stand = self.shared.stand(self, rows)
         else:
             stand = joint_numerators(self.joint, self.shoe, rows, self.depths, self.pay, False, self.model)[1]
-        for at, up, matrix in self._runs_out_matrices(rows):
-            stand[up, at] = matrix @ self.pay[up]
+        for at, runs_out_up, numerators in self._runs_out_matrices(rows):
+            stand[runs_out_up, at] = numerators @ self.pay[runs_out_up]
         return stand
 
     def _runs_out(self, rows: np.ndarray) -> Iterator[tuple[np.ndarray, int, CompiledDealer, np.ndarray]]:
@@ -481,8 +481,8 @@ class JointBatch:
             rows = self.index.rows(done)[: need - done]
             more, _ = joint_numerators(self.joint, self.shoe, rows, self.depths, self.pay, model=self.model)
             assert more is not None
-            for at, up, matrix in self._runs_out_matrices(rows):
-                more[up, at] = matrix
+            for at, runs_out_up, numerators in self._runs_out_matrices(rows):
+                more[runs_out_up, at] = numerators
             self._matrix = more if self._matrix is None else np.concatenate([self._matrix, more], axis=1)
         n_out = len(self.joint.outcomes[up])
         if self._matrix is None:  # nothing registered, so no column to read
