@@ -236,7 +236,7 @@ def dealer(up: str | None, peeked: bool, fmt: str, exact: bool, **options: Any) 
                      "a dealer with no hole card does not peek")
     counter = build_counter(count, rules, up=up)
     analysis = Analysis(rules, exact=exact, shoe=None if counter is None else counter.for_analysis())
-    ups = [parse_card(up)] if up is not None else list(Rank)
+    ups = [parse_card(up)] if up is not None else [u for u in Rank if rules.infinite or rules.shoe_counts[u.index]]
     if counter is not None:  # up cards the counter's shoe cannot deal have no table
         ups = [u for u in ups if counter.for_analysis().draw_probability([u])]
     tables = [analysis.dealer(u, peeked=peeked) for u in ups]

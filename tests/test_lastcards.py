@@ -179,3 +179,16 @@ def test_variance_on_a_shoe_that_runs_out_float_equals_exact():
     floats = Analysis(Rules(shoe=shoe, split_hands=2)).variance().variance
     assert exact is not None and floats is not None
     assert float(exact) == pytest.approx(floats, rel=1e-12)
+
+
+def test_dealer_leaves_out_up_cards_the_shoe_cannot_deal():
+    """docs: an up card the shoe cannot deal is left out (issue 45, item 7): every ace seen."""
+    import json
+
+    from click.testing import CliRunner
+
+    from bjcalc.cli import cli
+
+    out = CliRunner().invoke(cli, ["dealer", "--decks", "1", "--removed", "A,A,A,A", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    assert sorted(json.loads(out.output)["probabilities"]) == sorted("23456789T")
