@@ -151,7 +151,7 @@ def test_float_agrees_with_exact(system, seen, running_count, strategy):
 
 def test_ranks_the_shoe_cannot_show_next_are_stated_not_computed():
     """Ten cards seen at Hi-Lo +10 from the 26-card shoe: every low card is among them, so no 2..6
-    can be seen next; at 17 seen one more would leave too few cards for a round."""
+    can be seen next; at 22 seen one more would leave too few cards for a round."""
     shoe = CountShoe(shoe=SMALL.shoe_counts, tags=TAGS["hi-lo"], seen=10, running_count=10)
     assert seen_one_more(shoe, "5") is None
     after = seen_one_more(shoe, "T")
@@ -161,10 +161,15 @@ def test_ranks_the_shoe_cannot_show_next_are_stated_not_computed():
     assert set(result.not_removable) == low and set(result.eor) == set(Rank) - low
     assert all("every card tagged +1 (2,3,4,5,6) is among the cards seen" in why
                for why in result.not_removable.values())
+    # a round is dealt to the last card (issue 42): with 17 seen, one more leaves 8 cards, which
+    # are analysed; with 22 seen, one more leaves 3, too few for a round's four
     late = CountShoe(shoe=SMALL.shoe_counts, tags=TAGS["hi-lo"], seen=17, running_count=2)
     result = effects_of_removal(SMALL, "cd", shoe=late, workers=1)
+    assert set(result.eor) | set(result.not_removable) == set(Rank) and result.eor
+    last = CountShoe(shoe=SMALL.shoe_counts, tags=TAGS["hi-lo"], seen=22, running_count=2)
+    result = effects_of_removal(SMALL, "cd", shoe=last, workers=1)
     assert result.eor == {} and set(result.not_removable) == set(Rank)
-    assert all("8 cards are left: too few for a round" in why for why in result.not_removable.values())
+    assert all("3 cards left: a round needs at least 4" in why for why in result.not_removable.values())
 
 
 def test_the_library_refuses_what_it_does_not_compute():
