@@ -192,3 +192,28 @@ def test_dealer_leaves_out_up_cards_the_shoe_cannot_deal():
     out = CliRunner().invoke(cli, ["dealer", "--decks", "1", "--removed", "A,A,A,A", "--format", "json"])
     assert out.exit_code == 0, out.output
     assert sorted(json.loads(out.output)["probabilities"]) == sorted("23456789T")
+
+
+@pytest.mark.parametrize("args", [
+    ["edge", "--shoe", "2,2,1,1,1,1,1,1,1,2"],
+    ["edge", "--shoe", "2,2,1,1,1,1,1,1,1,2", "--exact"],
+    ["hand", "T6", "--up", "6", "--shoe", "0,0,0,0,0,2,0,0,0,2"],
+    ["dealer", "--shoe", "2,3,2,0,0,0,0,0,0,0"],
+    ["chart", "--shoe", "2,2,1,1,1,1,1,1,1,2"],
+])
+def test_run_out_in_json_follows_the_schema(args):
+    """The JSON of a shoe dealt to its last cards carries run_out (or the dealer's run-out
+    outcome) and follows docs/bjcalc.schema.json."""
+    import json
+    import pathlib
+
+    import jsonschema
+    from click.testing import CliRunner
+
+    from bjcalc.cli import cli
+
+    out = CliRunner().invoke(cli, [*args, "--format", "json"])
+    assert out.exit_code == 0, out.output
+    schema = json.loads((pathlib.Path(__file__).parent.parent / "docs" / "bjcalc.schema.json").read_text())
+    jsonschema.validate(json.loads(out.output), schema)
+    assert "run_out" in out.output or "run-out" in out.output
