@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from bjcalc.cards import ACE, TEN
+from bjcalc.cards import TEN, counts_total, hard_total, is_blackjack
 from bjcalc.engine.codes import CODE, Code
 from bjcalc.engine.lastcards import DEALER_ASKS, HAND_WORTH, may_run_out
 from bjcalc.engine.split import max_hands
@@ -48,7 +48,6 @@ Number = Any  # Fraction (exact) or float
 
 Counts = tuple[int, ...]
 
-_WORTH = tuple(range(1, 11))  # an ace is worth 1, a ten 10
 
 
 def _convolve(a: list[Number], b: list[Number], most: int) -> list[Number]:
@@ -63,16 +62,6 @@ def _convolve(a: list[Number], b: list[Number], most: int) -> list[Number]:
 
 def _plus(counts: Counts, rank: int, n: int = 1) -> Counts:
     return counts[:rank] + (counts[rank] + n,) + counts[rank + 1 :]
-
-
-def _hard(counts: Counts) -> int:
-    return sum(c * w for c, w in zip(counts, _WORTH))
-
-
-def _soft_total(counts: Counts) -> tuple[int, bool]:
-    hard = _hard(counts)
-    soft = counts[ACE] > 0 and hard + 10 <= 21
-    return (hard + 10 if soft else hard), soft
 
 
 class HandWalk:
@@ -229,7 +218,7 @@ class HandWalk:
         return self._dealer(out, held)
 
     def _dealer(self, out: Counts, held: Counts) -> Number:
-        total, soft = _soft_total(held)
+        total, soft = counts_total(held)
         n = sum(held)
         limit = self.rules.dealer_max_cards
         if n >= 2 and (total > 21 or total > 17 or (total == 17 and not (soft and self.rules.hit_soft_17))
@@ -237,7 +226,7 @@ class HandWalk:
             return self.zero
         if n == 2 and total == 21:
             return self.zero  # a blackjack
-        if not self.can_run_out(out, DEALER_ASKS - _hard(held)):
+        if not self.can_run_out(out, DEALER_ASKS - hard_total(held)):
             return self.zero
         key = ("dealer", out, held)
         if key not in self._memo:
@@ -271,7 +260,7 @@ class HandWalk:
     def hand_chance(self, counts: Counts, first: Code) -> Number:
         """P(the deal runs out) for the two-card hand ``counts`` played ``first`` and then by
         the policy (nothing is drawn for a blackjack, whose round is settled)."""
-        if sum(counts) == 2 and _soft_total(counts)[0] == 21:
+        if is_blackjack(counts):
             return self.zero
         return self.hand(counts, first)
 
@@ -295,7 +284,7 @@ class HandWalk:
         DOUBLE) and then on, for one hole card (``None``: dealt after the player)."""
         if play == Code.STAND:
             return self.finish(out, hole, busted=False)
-        if not self.can_run_out(out, HAND_WORTH - _hard(hand) + DEALER_ASKS):
+        if not self.can_run_out(out, HAND_WORTH - hard_total(hand) + DEALER_ASKS):
             return self.zero
         key = ("hand", hand, out, hole, play)
         if key not in self._memo:
@@ -304,7 +293,7 @@ class HandWalk:
             for r, p in ranks:
                 child = _plus(hand, r)
                 after = _plus(out, r)
-                if _hard(child) > 21:
+                if hard_total(child) > 21:
                     value += p * self.finish(after, hole, busted=True)
                 elif play == Code.DOUBLE:
                     value += p * self.finish(after, hole, busted=False)
@@ -375,7 +364,7 @@ class HandWalk:
         resplits = max_hands(self.rules, pair) - made  # each needs a pair card: at most those off the table
         resplits = min(resplits, max(self.shoe[pair] - 2 - (made - 2), 0))
         dealer = DEALER_ASKS - self.up - 1 - (0 if hole is None else hole + 1)
-        return (HAND_WORTH - _hard(hand) + (waiting - 1) * (HAND_WORTH - pair - 1) + resplits * HAND_WORTH
+        return (HAND_WORTH - hard_total(hand) + (waiting - 1) * (HAND_WORTH - pair - 1) + resplits * HAND_WORTH
                 + max(dealer, 0))
 
     def _split_hand(self, pair: int, hand: Counts, out: Counts, hole: int | None, made: int, waiting: int,
@@ -421,7 +410,7 @@ class HandWalk:
     def _after_card(self, pair: int, hand: Counts, out: Counts, hole: int | None, made: int, waiting: int,
                     play: Code) -> Number:
         """A split hand that has just taken a card (``play`` was a hit or a double)."""
-        if _hard(hand) > 21:
+        if hard_total(hand) > 21:
             return self._hands(pair, out, hole, made, waiting - 1)
         if play == Code.DOUBLE:
             return self._hands(pair, out, hole, made, waiting - 1)
