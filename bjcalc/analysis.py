@@ -500,12 +500,17 @@ class Analysis(Generic[N]):
             run_out=run_out,
         )
 
+    @functools.cached_property
+    def _may_run_out(self) -> bool:
+        """Whether some deal of a round from this shoe can run out (asked once, not per hand)."""
+        return engine_may_run_out(self.engine)
+
     def _run_out(self, up: int, counts: tuple[int, ...], evs: Mapping[Action, Any], conditioned: bool
                  ) -> dict[Action, RunOut[N]] | None:
         """Each action's chance that the deal runs out of cards, in the frame of the hand's EVs
         (:mod:`bjcalc.engine.runout`), where some deal of the round can; else ``None``."""
         engine = self.engine
-        if not engine_may_run_out(engine):
+        if not self._may_run_out:
             return None
         if up not in self._walks:
             self._walks[up] = hand_walk(engine, Optimal(engine), up), hand_walk(engine, Optimal(engine), up, worst=True)
