@@ -525,5 +525,5 @@ class Analysis(Generic[N]):
             # over (each split hand is valued on its own deal: bjcalc.engine.runout)
             stakes = {Action.DOUBLE: 2, Action.SPLIT: 2 * most_staked(self.rules)}.get(action, 1)
             out[action] = RunOut(to_api(chance, self.exact), to_api(most * stakes, self.exact),
-                                 exact=not (walk.bounded or worst.bounded), most=to_api(most, self.exact), frame=frame)
+                                 exact=not walk.bounded, most=to_api(most, self.exact), frame=frame)
         return out if any(r.most != 0 for r in out.values()) else None

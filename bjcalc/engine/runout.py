@@ -48,6 +48,12 @@ Number = Any  # Fraction (exact) or float
 
 Counts = tuple[int, ...]
 
+# A split's walk grows with every ordering of up to four hands' cards: a million states for one
+# up card of a 20-card shoe of small cards (30 s), half a million for the worst plays of a
+# 17-card shoe. Past this many split states of one walk (the policy's plays; the worst plays'),
+# a split state not yet walked that could still run out takes 1, a bound
+# (:meth:`HandWalk._split_hand`). A 13-card shoe of ones and twos needs 14,000 and 53,000.
+SPLIT_STATES = {False: 20_000, True: 5_000}
 
 
 def _convolve(a: list[Number], b: list[Number], most: int) -> list[Number]:
@@ -95,6 +101,8 @@ class HandWalk:
         self._memo: dict[tuple, Number] = {}
         self._faces = 0  # same-face tens: the pair's face's cards left after the up card and the pair
         self.bounded = False  # a chance was bounded above, not worked out (worth_at_most)
+        self._split_states = 0  # split states walked (SPLIT_STATES)
+        self._cheapest_left: dict[Counts, int] = {}  # a composition: the cards left's worth, by cards out
 
     # -- chances -----------------------------------------------------------------------------
 
@@ -124,7 +132,10 @@ class HandWalk:
         cards left are known; a counter's shoe's are some of the cards off the table, as many
         of each tag class as one of the posterior's splits leaves (the cheapest such)."""
         if self.model is None:
-            return self._cheapest(out, range(10), self.cards_left - sum(out)) <= worth
+            cheapest = self._cheapest_left.get(out)
+            if cheapest is None:
+                cheapest = self._cheapest_left[out] = self._cheapest(out, range(10), self.cards_left - sum(out))
+            return cheapest <= worth
         drawn = [0] * len(self.model.pool)
         for rank, n in enumerate(out):
             drawn[self.model.of_rank[rank]] += n
@@ -376,6 +387,10 @@ class HandWalk:
         key = ("split", pair, hand, out, hole, made, waiting, play, self._faces)
         if key in self._memo:
             return self._memo[key]
+        if self._split_states >= SPLIT_STATES[self.worst]:
+            # too many states to walk (SPLIT_STATES): this one could run out, so at most surely
+            self.bounded = True
+            return self.one
 
         assert self.splits is not None
         most = max_hands(self.rules, pair)
@@ -396,6 +411,7 @@ class HandWalk:
                 continue
             value += p * self._after_card(pair, _plus(hand, r), after, hole, made, waiting, play)
         self._memo[key] = value
+        self._split_states += 1
         return value
 
     def _same_face_share(self, out: Counts, made: int) -> Number:
@@ -427,6 +443,13 @@ class HandWalk:
 
     def _split_play(self, pair: int, hand: Counts, made: int) -> Code:
         """The policy's play of a split hand, as solved for the pair cards removed so far."""
+        key = ("split play", pair, hand, made)
+        play = self._memo.get(key)
+        if play is None:
+            play = self._memo[key] = self._solved_split_play(pair, hand, made)
+        return play
+
+    def _solved_split_play(self, pair: int, hand: Counts, made: int) -> Code:
         assert self.splits is not None
         found = self.splits.layers(pair).index.get(hand)
         if found is None:
@@ -464,7 +487,9 @@ class RoundRunOut:
     probability: Number
     by_upcard: dict[int, Number]
     exact: bool  # False: a counter's shoe's split deals are bounded (HandWalk.split), so this is an upper bound
-    most: Number  # the chance with the first plays by EV and every play after the likeliest to run out
+    # the chance with the first plays by EV and every play after the likeliest to run out (or a
+    # bound on it, where a split's walk is too large: HandWalk.split)
+    most: Number
 
 
 def round_run_out(engine: Engine, policy: Policy, plays: Sequence[Dealt], fixed: bool = False) -> RoundRunOut | None:
@@ -493,7 +518,7 @@ def round_run_out(engine: Engine, policy: Policy, plays: Sequence[Dealt], fixed:
         most_by[up] += weight * (chance if fixed else
                                  max(worst.hand_chance(dealt.counts, play) for play in worst.first_plays(dealt)))
     return RoundRunOut(sum((p_ups[up] * by_upcard[up] for up in walks), number(0)), by_upcard,
-                       not any(w.bounded for pair in walks.values() for w in pair),
+                       not any(walk.bounded for walk, _ in walks.values()),
                        sum((p_ups[up] * most_by[up] for up in walks), number(0)))
 
 
