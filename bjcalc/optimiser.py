@@ -107,7 +107,8 @@ class _ChartOptimiser:
             if self.context.replacement:
                 left = np.broadcast_to(shoe[None, :] / shoe.sum(), layers.counts[k].shape)
             else:
-                n_left = sum(self.context.shoe) - layers.sizes[k]
+                # past the shoe's last card no rank is left: a factor of 1 (numbers.falling_left)
+                n_left = max(sum(self.context.shoe) - layers.sizes[k], 1)
                 left = np.maximum(shoe[None, :] - layers.counts[k], 0) / n_left
             child = layers.children[k]
             ok = child >= 0

@@ -183,13 +183,28 @@ def _style() -> str:
     return _STYLE % {"ink": TEXT_COLOUR, "cells": cells}
 
 
+def chart_up_cards(chart: Mapping[str, Any]) -> tuple[str, ...]:
+    """The up cards the chart has columns for, in chart order: all ten, or on a deep shoe those
+    it can deal (the first hard row's; every row must have the same).
+
+    >>> chart_up_cards({"hard": {"16": {"A": "H", "T": "Rh", "2": "S"}}})
+    ('2', 'T', 'A')
+    """
+    hard = chart.get("hard")
+    first = next(iter(hard.values()), None) if isinstance(hard, Mapping) else None
+    if not isinstance(first, Mapping) or not first:
+        raise BjcalcError("chart has no 'hard' table")
+    return tuple(up for up in UP_CARDS if up in first)
+
+
 def _check_chart(chart: Mapping[str, Any]) -> None:
+    ups = chart_up_cards(chart)
     for kind, _, _ in CHART_TABLES:
         table = chart.get(kind)
         if not isinstance(table, Mapping) or not table:
             raise BjcalcError(f"chart has no {kind!r} table")
         for row, cells in table.items():
-            for up in UP_CARDS:
+            for up in ups:
                 code = cells.get(up) if isinstance(cells, Mapping) else None
                 if code is None:
                     raise BjcalcError(f"chart {kind} row {row!r} has no cell for up card {up!r}")
@@ -198,6 +213,10 @@ def _check_chart(chart: Mapping[str, Any]) -> None:
                     raise BjcalcError(
                         f"unknown chart code {code!r} in {kind} row {row!r}, up card {up!r}"
                     )
+            extra = sorted(set(cells) - set(ups)) if isinstance(cells, Mapping) else []
+            if extra:
+                raise BjcalcError(f"chart {kind} row {row!r} has a cell for up card {extra[0]!r}, "
+                                  "which the first hard row has not")
 
 
 def codes_used(chart: Mapping[str, Any]) -> list[str]:
@@ -242,12 +261,13 @@ def _cell(kind: str, row: str, up: str, code: str) -> str:
 
 
 def _chart_table(chart: Mapping[str, Any], kind: str, caption: str, label: str) -> str:
-    head = "".join(f'<th scope="col" abbr="up {escape(u)}">{escape(u)}</th>' for u in UP_CARDS)
+    ups = chart_up_cards(chart)
+    head = "".join(f'<th scope="col" abbr="up {escape(u)}">{escape(u)}</th>' for u in ups)
     lines = [
         f'<table class="chart" data-table="{kind}">',
         f"<caption>{escape(caption)}</caption>",
         '<thead><tr><td class="corner"></td>',
-        f'<th scope="colgroup" colspan="{len(UP_CARDS)}" class="upcards">',
+        f'<th scope="colgroup" colspan="{len(ups)}" class="upcards">',
         "Dealer&#x27;s up card</th></tr>",
         f'<tr><th scope="col" abbr="{escape(label)}">{escape(label)}</th>{head}</tr></thead>',
         "<tbody>",
@@ -256,7 +276,7 @@ def _chart_table(chart: Mapping[str, Any], kind: str, caption: str, label: str) 
         row_text = escape(
             _PAIR_NAMES.get(str(row), f"{row},{row}") if kind == "pairs" else str(row)
         )
-        tds = "".join(_cell(kind, str(row), up, cells[up]) for up in UP_CARDS)
+        tds = "".join(_cell(kind, str(row), up, cells[up]) for up in ups)
         lines.append(f'<tr><th scope="row">{row_text}</th>{tds}</tr>')
     lines += ["</tbody>", "</table>"]
     return "\n".join(lines)
@@ -283,9 +303,18 @@ def _chart_card(chart: Mapping[str, Any]) -> str:
             f'<div class="col">{soft}\n{pairs}</div>',
             "</div>",
             _legend(chart),
+            *_missing_up_cards(chart),
             "</div>",
         ]
     )
+
+
+def _missing_up_cards(chart: Mapping[str, Any]) -> list[str]:
+    missing = [up for up in UP_CARDS if up not in chart_up_cards(chart)]
+    if not missing:
+        return []
+    return [f'<p class="notes">No column for {escape(", ".join(missing))}: '
+            "the shoe holds no such card for the dealer's up card.</p>"]
 
 
 def _key_value_table(
