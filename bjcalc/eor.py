@@ -500,7 +500,13 @@ def play_effects(
                 for action in plays:
                     if action not in evs:
                         raise InvalidHandError(f"{action.key} is not a play for {hand} against {up_rank}")
-        ranks = [rank for rank in Rank if left.shoe_counts[rank.index] > 0]
+        ranks, refused = [], {}
+        for rank in (rank for rank in Rank if left.shoe_counts[rank.index] > 0):
+            after_one = left.without([rank]).shoe_counts
+            if any(_hand_weight(after_one, h) for h in hands):
+                ranks.append(rank)
+            else:  # a deep shoe: without one more of the rank, no hand of the total is left to deal
+                refused[rank] = f"with one more {rank} out, the shoe cannot deal a {hand} against {up_rank}"
         shoes = [rules] + [rules.without([rank]) for rank in ranks]
         jobs: list[tuple] = [(shoe, hands, up_rank, plays[0], plays[1], exact, post_split) for shoe in shoes]
         base_difference, *after = map_jobs(_total_difference, jobs, workers, None,
@@ -509,7 +515,7 @@ def play_effects(
         return PlayEffects(
             cards=(), up=up_rank, first=plays[0], second=plays[1], difference=to_api(base_difference, exact),
             after={rank: to_api(d, exact) for rank, d in zip(ranks, after)},
-            conditioned=conditioned, rules=rules, total=hand,
+            conditioned=conditioned, rules=rules, total=hand, not_removable=refused,
         )
     analysis = Analysis(rules, exact=exact, post_split=post_split)
     base = analysis.hand(hand, up)
