@@ -17,6 +17,7 @@ from bjcalc.engine.values import HandValues
 from bjcalc.engine.walk import EngineNumber, Policy, round_totals
 from bjcalc.numbers import to_api
 from bjcalc.results import BetBehindResult, Strategy
+from bjcalc.round import round_run_out_result
 
 
 class Follower:
@@ -48,7 +49,10 @@ class Follower:
 
 def bet_behind(engine: Engine, seated: Policy, strategy: Strategy) -> BetBehindResult:
     """Bet Behind a seated player who plays ``seated`` (described by ``strategy``)."""
-    follow = round_totals(engine, seated).ev
+    totals = round_totals(engine, seated)
     alone = round_totals(engine, Follower(engine, seated)).ev
-    return BetBehindResult(seated=strategy, follows_everything=to_api(follow, engine.exact),
-                           cannot_afford=to_api(alone, engine.exact))
+    exact = engine.exact
+    # the bet behind rides on the seated player's deal: it runs out when that deal does
+    run_out = round_run_out_result(engine, totals, seated)
+    return BetBehindResult(seated=strategy, follows_everything=to_api(totals.ev, exact),
+                           cannot_afford=to_api(alone, exact), run_out=run_out)

@@ -105,6 +105,13 @@ class MatrixCell(_Data, Generic[N]):
         pushes = self.hand.is_blackjack
         return reframe(ev, self.hand.dealer_blackjack, Frame.CONDITIONED, Frame.UNCONDITIONAL, 0 if pushes else -1)  # type: ignore[no-any-return]
 
+    @property
+    def run_out(self) -> N | None:
+        """On a shoe dealt to its last cards: the chance that the best play's deal runs out
+        (void; in the hand's frame), else ``None``."""
+        run_out = self.hand.run_out
+        return None if run_out is None or self.best not in run_out else run_out[self.best].probability
+
     def to_data(self) -> dict[str, Any]:
         hand = self.hand
         out: dict[str, Any] = {"hand": self.cards, "same_face": self.same_face, "up": str(hand.up),
@@ -119,6 +126,8 @@ class MatrixCell(_Data, Generic[N]):
             "push": None if chances is None else chances.push,
             "loss": None if chances is None else chances.loss,
         })
+        if hand.run_out is not None:
+            out["run_out"] = self.run_out
         return out
 
 
@@ -138,6 +147,11 @@ class EvMatrix(_Data, Generic[N]):
     @property
     def strategy(self) -> Strategy:
         return self.round.strategy
+
+    @property
+    def may_run_out(self) -> bool:
+        """Whether some cell's deal can run out of cards (the cells then carry ``run_out``)."""
+        return any(cell.hand.run_out is not None for cell in self.cells)
 
     @property
     def ups(self) -> list[Rank]:
@@ -160,7 +174,8 @@ class EvMatrix(_Data, Generic[N]):
             "round": {"frame": "unconditional", "ev": result.ev, "house_edge": result.house_edge,
                       "house_edge_percent": 100 * result.house_edge,  # type: ignore[operator]
                       "win": self.chances.win, "push": self.chances.push, "loss": self.chances.loss,
-                      "split": self.split},
+                      "split": self.split,
+                      **({} if result.run_out is None else {"run_out": result.run_out.to_data()})},
             "outcomes_note": OUTCOMES_NOTE,
             "cells": [cell.to_data() for cell in self.cells],
         }
@@ -236,8 +251,8 @@ class _Walk:
             play = {Action.STAND: Code.STAND, Action.DOUBLE: Code.DOUBLE}.get(hand.best, Code.HIT)
             joint = self._joint(up, counts, play)
             w, p, lo, bj = joint
-            if hand.conditioned:
-                kept = w + p + lo
+            if hand.conditioned:  # over P(no dealer blackjack): a deal that runs out is in none of the three
+                kept = one - bj
                 w, p, lo = w / kept, p / kept, lo / kept
             else:
                 lo = lo + bj
@@ -263,10 +278,15 @@ class _Walk:
         if joint is None:  # not broken down at all
             return None, (p_bj * 0, p_bj * 0, before, 1 - before)
         w, p, lo = (_number(x, exact) for x in joint[:3])
-        parts = (w, p, lo + before, 1 - before - w - p - lo)  # the rest: the rounds that resplit
+        # the rest: the rounds that resplit, less those that run out of cards (void), where that
+        # chance is known exactly (a bounded one stays in the rest)
+        run_out = hand.run_out[Action.SPLIT] if hand.run_out is not None else None
+        void = p_bj * 0 if run_out is None or not run_out.exact else _number(run_out.probability, exact) * (
+            1 - before)
+        parts = (w, p, lo + before, 1 - before - w - p - lo - void)
         if not joint[3]:
             return None, parts
-        kept = w + p + lo  # P(no dealer blackjack) in a conditioned frame, else 1
+        kept = 1 - before  # P(no dealer blackjack) in a conditioned frame, else 1
         return Chances(to_api(w / kept, exact), to_api(p / kept, exact), to_api(lo / kept, exact)), parts
 
     def _joint(self, up: int, counts: tuple[int, ...], play: Code) -> tuple[Number, ...]:

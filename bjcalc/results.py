@@ -473,13 +473,15 @@ class BetBehindResult(_Data, Generic[N]):
     seated: Strategy
     follows_everything: N
     cannot_afford: N
+    run_out: RunOut[N] | None = None  # on a shoe dealt to its last cards: the seated player's deal's
 
     def to_data(self) -> dict[str, Any]:
         """The two bets, each with its EV, house edge and spread (``variance`` and ``sd`` not
         computed here: ``None``); ``strategy`` is the seated player's."""
         return {"strategy": self.seated.to_dict(), "frame": "unconditional",
                 "follows_everything": bet_figures(self.follows_everything),
-                "cannot_afford": bet_figures(self.cannot_afford)}
+                "cannot_afford": bet_figures(self.cannot_afford),
+                **({} if self.run_out is None else {"run_out": self.run_out.to_data()})}
 
 
 def bet_figures(ev: Any, variance: Any = None) -> dict[str, Any]:

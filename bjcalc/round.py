@@ -23,18 +23,26 @@ def round_result(engine: Engine, totals: RoundTotals, strategy: Strategy, insura
     result, with the insurance EV off the top (``None`` where not offered) and, on a shoe dealt
     to its last cards, how likely the round is to run out (:mod:`bjcalc.engine.runout`)."""
     exact = engine.exact
-    chances = round_run_out(engine, policy, totals.plays, fixed=not isinstance(policy, Optimal))
-    run_out = None if chances is None or chances.most == 0 else RunOut(
-        probability=to_api(chances.probability, exact), bound=to_api(casino_bound(engine.rules, chances.most), exact),
-        exact=chances.exact, most=to_api(chances.most, exact))
     return RoundResult(
         ev=to_api(totals.ev, exact),
         by_upcard={Rank.from_index(u): to_api(v, exact) for u, v in totals.by_upcard.items()},
         upcard_probability={Rank.from_index(u): to_api(p, exact) for u, p in totals.upcard_probability.items()},
         strategy=strategy,
         insurance=insurance,
-        run_out=run_out,
+        run_out=round_run_out_result(engine, totals, policy),
     )
+
+
+def round_run_out_result(engine: Engine, totals: RoundTotals, policy: Policy) -> RunOut | None:
+    """How likely the round walked in ``totals`` is to run out of cards with ``policy``'s plays,
+    and the most a casino's reshuffle could move its EV; ``None`` where no deal can run out."""
+    exact = engine.exact
+    chances = round_run_out(engine, policy, totals.plays, fixed=not isinstance(policy, Optimal))
+    if chances is None or chances.most == 0:
+        return None
+    return RunOut(probability=to_api(chances.probability, exact),
+                  bound=to_api(casino_bound(engine.rules, chances.most), exact),
+                  exact=chances.exact, most=to_api(chances.most, exact))
 
 
 def round_variance(engine: Engine, policy: Policy) -> Any | None:

@@ -118,12 +118,13 @@ def count_csv(plays: Sequence[PlayEffects], figures: Sequence[CountFigures], ind
 def matrix_csv(result: EvMatrix, exact: bool) -> str:
     """One line per (hand, up card): P(up card and hand), every action's EV (empty where not
     allowed) in ``frame``, the best play and its EV unconditional, P(dealer blackjack), and the
-    best play's win/push/loss (empty for a split); exact fractions with ``exact``."""
+    best play's win/push/loss (empty for a split), and on a shoe dealt to its last cards the
+    chance that the best play's deal runs out (``run_out``); exact fractions with ``exact``."""
     header = ["hand", "same_face", "up", "probability", *MATRIX_ACTIONS, "best", "frame", "best_unconditional",
-              "dealer_blackjack", "win", "push", "loss"]
+              "dealer_blackjack", "win", "push", "loss", *(["run_out"] if result.may_run_out else [])]
     rows: list[list[str]] = [header]
     for cell in result.cells:
-        data = cell.to_data()
+        data = {"run_out": 0, **cell.to_data()}
         line = []
         for key in header:
             value = data[key]

@@ -340,7 +340,7 @@ def betbehind_text(result: BetBehindResult, rules: Rules, exact: bool, seen: Seq
         f"follows every double and split: {number(result.follows_everything, exact)}",
         f"cannot afford doubles and splits (one card instead of a double, the right-hand hand "
         f"of a split): {number(result.cannot_afford, exact)}",
-    ]
+    ] + ([] if result.run_out is None else [run_out_line(result.run_out, exact, "the seated player's round")])
     if variance is not None and variance.variance is not None:
         lines.append(f"standard deviation per round of the bet that follows everything (the seated player's round): "
                      f"{fixed(variance.sd)} (variance {number(variance.variance, exact)}, exact)")
@@ -542,9 +542,12 @@ def matrix_round_lines(result: EvMatrix, exact: bool) -> list[str]:
          f"{fixed(-100 * float(ev), 4)} %)"),
         (f"round: win {fixed(chances.win)}, push {fixed(chances.push)}, loss {fixed(chances.loss)}, "
          f"a resplit (not broken down) {fixed(result.split)} (unconditional)"),
-    ]
+    ] + ([] if result.round.run_out is None else [run_out_line(result.round.run_out, exact, "round:")] + (
+        [MATRIX_RUN_OUT_NOTE] if result.may_run_out else []))
 
 
+MATRIX_RUN_OUT_NOTE = ("run out: the chance that the best play's deal runs out of cards, in the table's frame "
+                       "(void: bets returned, in neither win, push nor loss)")
 MATRIX_NOTES = (
     "each table: P = P(this up card and this hand), unconditional; EVs per initial bet, in the frame stated, "
     "CD play after the first decision; * marks the best play; - where the rules do not allow the play",
@@ -562,10 +565,12 @@ def matrix_tables(result: EvMatrix, tablefmt: str, heading: str) -> list[str]:
                  "conditioned on no dealer blackjack" if frames == ["conditioned"] else "unconditional")
         p_up = sum(float(c.probability) for c in cells)
         lines += ["", f"{heading}up card {up}: P(up) {fixed(p_up)}, EVs {frame}", ""]
-        rows = [_matrix_row(c) for c in cells]
-        lines.append(tabulate(rows, headers=["hand", "P", *MATRIX_ACTIONS, "best", "win", "push", "loss"],
+        deep = result.may_run_out
+        rows = [_matrix_row(c) + ([fixed(c.run_out or 0)] if deep else []) for c in cells]
+        lines.append(tabulate(rows, headers=["hand", "P", *MATRIX_ACTIONS, "best", "win", "push", "loss",
+                                             *(["run out"] if deep else [])],
                               tablefmt=tablefmt, disable_numparse=True,
-                              colalign=("left",) + ("right",) * 6 + ("left",) + ("right",) * 3))
+                              colalign=("left",) + ("right",) * 6 + ("left",) + ("right",) * (3 + deep)))
     return lines
 
 
