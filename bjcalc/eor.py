@@ -46,6 +46,7 @@ from bjcalc.cards import ACE, TEN, UP_ORDER, Rank, as_cards, parse_card, parse_c
 from bjcalc.chart import Chart
 from bjcalc.countshoe import CountShoe, InvalidCountError
 from bjcalc.engine import pools
+from bjcalc.engine.lastcards import may_run_out
 from bjcalc.errors import (
     CardNotInShoeError,
     InvalidCardError,
@@ -54,7 +55,7 @@ from bjcalc.errors import (
     InvalidShoeError,
 )
 from bjcalc.numbers import to_api, to_fraction
-from bjcalc.results import Strategy, _Data, by_up
+from bjcalc.results import RunOut, Strategy, _Data, by_up
 from bjcalc.rules import Rules
 
 
@@ -204,6 +205,8 @@ class EffectsOfRemoval(_Data):
     exact: bool
     count_shoe: CountShoe | None = None
     not_removable: dict[Rank, str] = dataclasses.field(default_factory=dict)
+    # on a shoe dealt to its last cards: how likely the starting shoe's round is to run out
+    run_out: RunOut | None = None
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -243,6 +246,7 @@ class EffectsOfRemoval(_Data):
             "eor": by_up(self.eor),
             "eor_percent": by_up(self.effects),
             "not_removable": by_up(self.not_removable),
+            **({} if self.run_out is None else {"run_out": self.run_out.to_data()}),
         }
 
 
@@ -311,7 +315,23 @@ def effects_of_removal(
         exact=exact,
         count_shoe=shoe,
         not_removable=refused,
+        run_out=_run_out(rules, shoe, strategy, chart, exact, post_split),
     )
+
+
+def _run_out(rules: Rules, shoe: CountShoe | None, strategy: EorStrategy, chart: Chart | None, exact: bool,
+             post_split: str) -> RunOut | None:
+    """How likely the starting shoe's round is to run out of cards, played as its EV is (the
+    EV's exact type); ``None`` where no deal can (checked first: no analysis then)."""
+    if shoe is None:
+        if not may_run_out(rules, rules.shoe_counts):
+            return None
+    elif not may_run_out(rules, shoe.off_table, shoe.cards_left):
+        return None
+    analysis = Analysis(rules, exact=exact, post_split=post_split, shoe=shoe)
+    if strategy is EorStrategy.CD:
+        return analysis.round().run_out
+    return analysis.evaluate(chart if chart is not None else analysis.chart()).round.run_out
 
 
 _Play = tuple[EorStrategy, Chart | None, bool, str, bool]  # how each shoe is played: _shoe_ev's arguments

@@ -242,10 +242,11 @@ def effects_json(title: str, effects: RuleEffects, exact: bool) -> str:
             "house_edge_percent": 100 * edge,
             "effect": edge - effects.house_edge,
             "effect_percent": 100 * (edge - effects.house_edge),
+            **({} if change.run_out is None else {"run_out": change.run_out.to_data()}),
         })
     data = {"title": title, "strategy": effects.strategy.to_dict(), "frame": "unconditional",
             "house_edge": effects.house_edge, "house_edge_percent": 100 * effects.house_edge,
-            "changes": changes}
+            "changes": changes, **({} if effects.run_out is None else {"run_out": effects.run_out.to_data()})}
     return dumps(document("effects", data, effects.rules, exact))
 
 
@@ -284,6 +285,7 @@ def eor_data(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strate
         "weighted_sum": result.weighted_sum(),
         "not_removable": by_up(result.not_removable),
         "plays": [play_data(play, play_strategy) for play in plays],
+        **({} if result.run_out is None else {"run_out": result.run_out.to_data()}),
     }
 
 

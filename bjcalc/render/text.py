@@ -55,6 +55,7 @@ from bjcalc.results import (
     DealerResult,
     HandResult,
     RoundResult,
+    RunOut,
     Strategy,
     Variance,
     by_up,
@@ -317,13 +318,21 @@ def exact_base(exact: RuleEffects | None) -> str:
     return "" if exact is None else f" (exactly {exact_text(100 * exact.house_edge)} %)"
 
 
+def effects_run_out(run_out: RunOut | None) -> list[str]:
+    if run_out is None:
+        return []
+    return [run_out_line(run_out, False, "the game's round") + "; the changed games' chances: --format json"]
+
+
 def effects_text(title: str, rules: Rules, base: float, effects: Sequence[tuple[str, float, float]],
-                 exact: RuleEffects | None = None) -> str:
+                 exact: RuleEffects | None = None, run_out: RunOut | None = None) -> str:
+    """``run_out``: the game's own, on a shoe dealt to its last cards (its changes' are in JSON)."""
     rows, headers = effects_rows(effects, exact)
     return "\n".join([
         f"Rule-by-rule effects: {title}",
         (f"baseline: the game as it is ({rules_line(rules)}), house edge {fixed(base, 4)} %{exact_base(exact)} "
         "(CD play, split hands CDZ-, unconditional, reshuffle every round)"),
+        *effects_run_out(run_out),
         "each row changes one rule; effect in percentage points of house edge (+ = worse for the player)",
         "",
         tabulate(rows, headers=headers, disable_numparse=True),
@@ -394,6 +403,9 @@ def eor_head(result: EffectsOfRemoval, plays: Sequence[PlayEffects], play_strate
                  "EOR: the EV once one more card of the rank is seen (cards seen + 1, running count + its tag) minus "
                  "the EV before, in % of the initial bet; the counter keeps the tag, not the rank, so ranks of one "
                  "tag share one EOR"]
+    if result.run_out is not None:
+        lines.append(run_out_line(result.run_out, False, "the round before removal" if result.count_shoe is None
+                                  else "the round on the counter's shoe"))
     if any(p.first is not None for p in plays):
         lines.append(f"plays: the first play's EV minus the second's, per initial bet, in the frame shown "
                      f"(after the decision: {play_strategy})")
