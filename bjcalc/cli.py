@@ -639,7 +639,8 @@ def effects(fmt: str, exact: bool, **options: Any) -> None:
         click.echo(effects_json(title, result, exact))
     else:
         render_fn = effects_markdown if fmt == "markdown" else effects_text
-        click.echo(render_fn(title, rules, result.base_percent, result.rows(), result if exact else None))
+        click.echo(render_fn(title, rules, result.base_percent, result.rows(), result if exact else None,
+                             result.run_out))
 
 
 # -- effects of removal and count systems -------------------------------------------------------

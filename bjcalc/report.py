@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any, Generic
+from typing import TYPE_CHECKING, Any, Generic
 
 from bjcalc.analysis import Analysis
 from bjcalc.chart import Chart
-from bjcalc.results import BetBehindResult, ChartException, N, RoundResult, Strategy, Variance
+from bjcalc.results import BetBehindResult, ChartException, N, RoundResult, RunOut, Strategy, Variance
 from bjcalc.rules import Rules
 from bjcalc.ruleset import one_rule_variants
 from bjcalc.sidebets import SideBetResult
+
+if TYPE_CHECKING:
+    from bjcalc.engine.runout import RoundRunOut
 
 
 @dataclasses.dataclass(frozen=True)
@@ -113,6 +116,7 @@ class RuleChange(Generic[N]):
     words: str
     rules: Rules
     house_edge: N
+    run_out: RunOut[N] | None = None  # on a shoe dealt to its last cards (bjcalc.results.RunOut)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -124,6 +128,7 @@ class RuleEffects(Generic[N]):
     strategy: Strategy
     house_edge: N
     changes: tuple[RuleChange[N], ...]
+    run_out: RunOut[N] | None = None  # the game's own, on a shoe dealt to its last cards
 
     @property
     def base_percent(self) -> float:
@@ -137,13 +142,17 @@ class RuleEffects(Generic[N]):
                 for c in self.changes]
 
 
-def _house_edge(game: Rules, exact: bool) -> tuple[Strategy, Any]:
-    """The CD strategy of ``game`` and its house edge in the engine's numbers (a job of
-    :func:`rule_effects`, run here or in a worker process)."""
+def _house_edge(game: Rules, exact: bool) -> tuple[Strategy, Any, RoundRunOut | None]:
+    """The CD strategy of ``game``, its house edge and, on a shoe dealt to its last cards, how
+    likely its round is to run out, in the engine's numbers (a job of :func:`rule_effects`, run
+    here or in a worker process)."""
+    from bjcalc.engine.runout import round_run_out
     from bjcalc.engine.walk import Optimal, round_totals
 
     analysis = Analysis(game, exact=exact)
-    return analysis.cd, -round_totals(analysis.engine, Optimal(analysis.engine)).ev
+    policy = Optimal(analysis.engine)
+    totals = round_totals(analysis.engine, policy)
+    return analysis.cd, -totals.ev, round_run_out(analysis.engine, policy, totals.plays)
 
 
 def rule_effects(
@@ -176,7 +185,9 @@ def rule_effects(
             if edges:  # the game itself is not a change
                 progress(name)
             edges.append(_house_edge(game, False))
-    (strategy, base), *rest = edges
-    changes = [(words, variant, edge) for (words, variant), (_, edge) in zip(variants, rest)]
-    return RuleEffects(rules, strategy, to_api(base, exact),
-                       tuple(RuleChange(words, variant, to_api(edge, exact)) for words, variant, edge in changes))
+    from bjcalc.round import run_out_result
+
+    (strategy, base, run_out), *rest = edges
+    changes = [RuleChange(words, variant, to_api(edge, exact), run_out_result(variant, out, exact))
+               for (words, variant), (_, edge, out) in zip(variants, rest)]
+    return RuleEffects(rules, strategy, to_api(base, exact), tuple(changes), run_out_result(rules, run_out, exact))

@@ -11,10 +11,11 @@ from bjcalc.cards import Rank, is_blackjack
 from bjcalc.engine.analyser import Engine
 from bjcalc.engine.moments import unsplit_squares
 from bjcalc.engine.payout import Frame, natural_value, reframe, surrender_value
-from bjcalc.engine.runout import casino_bound, round_run_out
+from bjcalc.engine.runout import RoundRunOut, casino_bound, round_run_out
 from bjcalc.engine.walk import Optimal, Policy, RoundTotals, deal
 from bjcalc.numbers import to_api
 from bjcalc.results import RoundResult, RunOut, Strategy
+from bjcalc.rules import Rules
 
 
 def round_result(engine: Engine, totals: RoundTotals, strategy: Strategy, insurance: Any | None,
@@ -36,13 +37,18 @@ def round_result(engine: Engine, totals: RoundTotals, strategy: Strategy, insura
 def round_run_out_result(engine: Engine, totals: RoundTotals, policy: Policy) -> RunOut | None:
     """How likely the round walked in ``totals`` is to run out of cards with ``policy``'s plays,
     and the most a casino's reshuffle could move its EV; ``None`` where no deal can run out."""
-    exact = engine.exact
     chances = round_run_out(engine, policy, totals.plays, fixed=not isinstance(policy, Optimal))
+    return run_out_result(engine.rules, chances, engine.exact)
+
+
+def run_out_result(rules: Rules, chances: RoundRunOut | None, exact: bool) -> RunOut | None:
+    """A round's chances of running out (:func:`~bjcalc.engine.runout.round_run_out`, the
+    engine's numbers) as the API's :class:`RunOut`; ``None`` where it cannot run out."""
     if chances is None or chances.most == 0:
         return None
-    return RunOut(probability=to_api(chances.probability, exact),
-                  bound=to_api(casino_bound(engine.rules, chances.most), exact),
-                  exact=chances.exact, most=to_api(chances.most, exact))
+    bound = casino_bound(rules, chances.most)
+    return RunOut(probability=to_api(chances.probability, exact), bound=to_api(bound, exact), exact=chances.exact,
+                  most=to_api(chances.most, exact))
 
 
 def round_variance(engine: Engine, policy: Policy) -> Any | None:

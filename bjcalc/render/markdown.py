@@ -44,6 +44,7 @@ from bjcalc.render.text import (
     count_tables,
     edge_summary,
     effects_rows,
+    effects_run_out,
     eor_cells,
     eor_head,
     exact_base,
@@ -60,6 +61,7 @@ from bjcalc.render.text import (
 )
 from bjcalc.results import (
     UP_ORDER,
+    RunOut,
     Strategy,
 )
 from bjcalc.rules import Rules
@@ -107,7 +109,7 @@ def report_markdown(report: Report, seen: Sequence[str] = ()) -> str:
 
 
 def effects_markdown(title: str, rules: Rules, base: float, effects: Sequence[tuple[str, float, float]],
-                     exact: RuleEffects | None = None) -> str:
+                     exact: RuleEffects | None = None, run_out: RunOut | None = None) -> str:
     rows, headers = effects_rows(effects, exact)
     return "\n".join([
         f"# Rule-by-rule effects: {title}",
@@ -115,6 +117,7 @@ def effects_markdown(title: str, rules: Rules, base: float, effects: Sequence[tu
         (f"Baseline: the game as it is ({rules_line(rules)}), house edge **{fixed(base, 4)} %**{exact_base(exact)} "
         "(CD play, split hands CDZ-, unconditional, reshuffle every round). Each row changes one "
         "rule; the effect is in percentage points of house edge (+ = worse for the player)."),
+        *[f"\n{line}." for line in effects_run_out(run_out)],
         "",
         tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True),
         "",
