@@ -15,6 +15,7 @@ import json
 import subprocess
 import warnings
 from fractions import Fraction
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
@@ -25,6 +26,7 @@ from test_html import _NEEDS_BROWSER, Page, _headless
 from bjcalc import Analysis, Rules
 from bjcalc.cli import cli
 from bjcalc.engine import runout
+from bjcalc.render.common import index_run_out
 
 # 42 cards seen of one deck: what is left is four aces, four twos and two threes, so the dealer
 # shows only 2, 3 or A and almost every round can run out
@@ -58,8 +60,6 @@ COMMANDS = {
     "counted edge": ["edge", *COUNTED, "--sd"],
     "counted hand": ["hand", "5,6", "--up", "A", *COUNTED],
     "counted chart": ["chart", *COUNTED, "--format", "html"],
-    "counted matrix": ["matrix", *COUNTED],
-    "counted eor": ["eor", *COUNTED, "--play", "T,6 v T stand hit"],
 }
 
 
@@ -151,3 +151,25 @@ def test_the_charts_page_has_a_column_for_each_up_card_the_shoe_holds(tmp_path):
            .startswith("up ")]
     assert ups == ["up 2", "up 3", "up A"] * 3
     assert "No column for 4, 5, 6, 7, 8, 9, T" in dom
+
+
+@pytest.mark.parametrize("command", [["eor", "--strategy", "cd"], ["effects"]])
+def test_eor_and_effects_give_the_rounds_chance_of_running_out(command):
+    """The EORs' starting round and the effects' game, played CD without splits: the brute force's
+    chance; and the text says so."""
+    shoe = (2, 0, 2, 2, 2, 0, 0, 0, 0, 1)
+    args = [*command, "--shoe", ",".join(map(str, shoe)), "--split-hands", "1", "--workers", "1"] \
+        if command[0] == "eor" else [*command, "--shoe", ",".join(map(str, shoe)), "--split-hands", "1"]
+    data = json.loads(run([*args, "--exact", "--format", "json"]).stdout)["exact"]
+    expected = round_runout_probability(shoe, (0,) * 10, OracleRules(split_hands=1))
+    assert Fraction(data["run_out"]["probability"]) == expected
+    assert "runs out of cards with probability" in run(args).stdout
+
+
+def test_index_at_a_depth_that_can_run_out_says_what_its_evs_assume():
+    """(index itself takes 15 s a depth: its heading's line is checked on the depths alone.) 39
+    cards into one deck, 13 are left: the cheapest 13 cards of a deck (4 aces, 4 twos, 4 threes,
+    a four) are worth 28, less than a round can take; 13 cards in, 39 are left, worth far more."""
+    rules = Rules(decks=1)
+    assert "a round dealt from 13 cards can run out" in index_run_out(SimpleNamespace(cards_seen=39), rules)[0]
+    assert index_run_out(SimpleNamespace(cards_seen=13), rules) == []

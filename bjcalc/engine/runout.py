@@ -108,11 +108,6 @@ class HandWalk:
 
     def chance(self, out: Counts, rank: int) -> Number:
         """P(the next card is ``rank``) once ``out`` (beyond the up card) are dealt."""
-        if self.model is None:  # a composition: the cards of the rank left over the cards left
-            left, cards = self.shoe[rank] - out[rank], self.cards_left - sum(out)
-            if left <= 0 or cards <= 0:
-                return self.zero
-            return self.fraction(left, cards)
         return self.context.draw_chance(out, rank)
 
     def next_cards(self, out: Counts) -> tuple[list[tuple[int, Number]], Number]:

@@ -232,6 +232,18 @@ def is_shoe_average(table: IndexTable | ShoeIndexTable) -> bool:
     return hasattr(table, "penetration")
 
 
+def index_run_out(table: IndexTable | ShoeIndexTable, rules: Rules) -> list[str]:
+    """A line where a round from the (deepest) depth can run out of cards: what the EVs assume."""
+    from bjcalc.engine.lastcards import may_run_out
+
+    deepest = max(cast("ShoeIndexTable", table).starts) if is_shoe_average(table) else \
+        cast("IndexTable", table).cards_seen
+    if not may_run_out(rules, rules.shoe_counts, sum(rules.shoe_counts) - deepest):
+        return []
+    return [f"a round dealt from {sum(rules.shoe_counts) - deepest} cards can run out of cards: every EV counts "
+            "such deals as void (bets returned); bjcalc hand --count prints each play's chance of it"]
+
+
 def index_heading(table: IndexTable | ShoeIndexTable, rules: Rules) -> list[str]:
     """The lines every index output opens with: the game, the count and depth (or the average
     over the shoe), the convention and what every number assumes."""
@@ -258,6 +270,7 @@ def index_heading(table: IndexTable | ShoeIndexTable, rules: Rules) -> list[str]
     return [
         rules_line(rules),
         *where,
+        *index_run_out(table, rules),
         "from the exact model of the counter's shoe: the player knows the count, the cards seen and the table, not the "
         "discards' ranks; CD play after the first decision (split hands CDZ-)",
         f"{meaning}; a total's hands are weighted by how often the counter sees each",
