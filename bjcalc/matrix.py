@@ -252,7 +252,7 @@ class _Walk:
             joint = self._joint(up, counts, play)
             w, p, lo, bj = joint
             if hand.conditioned:  # over P(no dealer blackjack): a deal that runs out is in none of the three
-                kept = one - bj
+                kept = w + p + lo if hand.run_out is None else one - bj  # the same where none can (to the bit)
                 w, p, lo = w / kept, p / kept, lo / kept
             else:
                 lo = lo + bj
@@ -286,7 +286,7 @@ class _Walk:
         parts = (w, p, lo + before, 1 - before - w - p - lo - void)
         if not joint[3]:
             return None, parts
-        kept = 1 - before  # P(no dealer blackjack) in a conditioned frame, else 1
+        kept = w + p + lo if run_out is None else 1 - before  # P(no dealer blackjack) in a conditioned frame, else 1
         return Chances(to_api(w / kept, exact), to_api(p / kept, exact), to_api(lo / kept, exact)), parts
 
     def _joint(self, up: int, counts: tuple[int, ...], play: Code) -> tuple[Number, ...]:
