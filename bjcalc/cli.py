@@ -1090,7 +1090,7 @@ def index(system_name: str | None, tag_text: str | None, cards_seen: int | None,
               help="Leave the shoe at the first round whose true count is below TC.")
 @click.option("--bankroll", type=float, default=None, metavar="UNITS", help="Bankroll for the risk of ruin, in units.")
 @click.option("--optimal-spread", type=float, default=None, metavar="MAX",
-              help="Also the spread with the largest SCORE whose bets run from 1 to MAX.")
+              help="Also the spread with the largest SCORE whose bets run from 1 to MAX (MAX from 1 to 100).")
 @click.option("--indices", type=click.Choice(["computed", "published"]), default="computed",
               help="The index plays: computed by bjcalc index at the middle round's depth, or the common Hi-Lo "
               "list (default computed).")

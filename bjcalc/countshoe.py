@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from bjcalc.cards import ACE, RANK_NOTATION, TEN, UP_INDICES, Rank, as_cards
 from bjcalc.errors import BjcalcError, CardNotInShoeError, InvalidHandError, InvalidShoeError
+from bjcalc.systems import TAG_LIMIT, tag_beyond_limit
 
 if TYPE_CHECKING:
     from bjcalc.engine.drawmodel import DrawModel
@@ -103,9 +104,12 @@ def as_tags(tags: Sequence[Any]) -> tuple[Fraction, ...]:
     if isinstance(tags, (str, bytes)) or not isinstance(tags, Sequence) or len(tags) != 10:
         raise InvalidCountError(f"tags must be ten numbers for A,2,...,9,T, not {tags!r}")
     try:
-        return tuple(Fraction(t) for t in tags)
-    except (TypeError, ValueError, ZeroDivisionError):
+        fractions = tuple(Fraction(t) for t in tags)
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError):  # OverflowError: an infinite float
         raise InvalidCountError(f"tags must be numbers such as 1, -1, 0.5 or '1/2', not {tags!r}") from None
+    if tag_beyond_limit(fractions) is not None:
+        raise InvalidCountError(f"tags must be numbers from -{TAG_LIMIT} to {TAG_LIMIT}, not {tags!r}")
+    return fractions
 
 
 def tag_scale(tags: Sequence[Fraction]) -> int:

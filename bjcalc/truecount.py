@@ -79,6 +79,11 @@ MOST_PER_ROUND = 8
 PATH_CLASSES = 4
 
 
+# the largest max bet ratio --optimal-spread searches: the Kelly scales tried reach it (a larger
+# ratio is never bet), and spreads wider than 1-100 are not played
+OPTIMAL_SPREAD_LIMIT = 100
+
+
 class InvalidSpreadError(BjcalcError):
     """A bet spread, wonging threshold or bankroll that cannot be used."""
 
@@ -1130,8 +1135,10 @@ def truecount_analysis(
     if wong_in is not None and wong_out is not None and wong_out > wong_in:
         raise InvalidSpreadError(f"wong_out {wong_out} is above wong_in {wong_in}: "
                                  "the counter would leave as he enters")
-    if optimal_spread is not None and not optimal_spread >= 1:
-        raise InvalidSpreadError(f"optimal spread must be a max bet ratio >= 1, not {optimal_spread!r}")
+    if optimal_spread is not None and not (isinstance(optimal_spread, (int, float, Fraction))
+                                           and 1 <= optimal_spread <= OPTIMAL_SPREAD_LIMIT):
+        raise InvalidSpreadError(f"optimal spread must be a max bet ratio from 1 to {OPTIMAL_SPREAD_LIMIT}, "
+                                 f"not {optimal_spread!r}")
     spread = spread or Spread.flat()
     irc = Fraction(irc)
     cards = sum(rules.shoe_counts)

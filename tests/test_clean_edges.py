@@ -1,0 +1,61 @@
+"""Issue 45, "clean edges": each item's reproducer gives one ``Error:`` line on stderr, exit
+status 2 and nothing on stdout (the command line), or a :class:`bjcalc.BjcalcError` naming the
+field and the value (the library), before any slow work. Grouped by the issue's item number.
+"""
+
+import pytest
+from click.testing import CliRunner
+
+from bjcalc import BjcalcError, Rules
+from bjcalc.cli import cli
+
+TINY = "1,1,1,1,1,1,1,1,1,8"  # a shoe small enough for any command to finish at once
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def assert_one_line_error(result, *words: str) -> None:
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    assert result.stdout == "", f"half-written output: {result.stdout!r}"
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("Error: "), result.stderr
+    for word in words:
+        assert word in result.stderr, (word, result.stderr)
+
+
+# -- item 2: numbers too large for floating point ---------------------------------------------------
+
+
+def test_item2_count_refuses_a_huge_tag():
+    assert_one_line_error(run("count", "--decks", "1", "--tags", "1e308,1,1,1,1,0,0,0,-1,-1"), "tags", "1e308")
+
+
+def test_item2_library_refuses_a_huge_tag():
+    from bjcalc import CountSystem, parse_tags
+    from bjcalc.countshoe import as_tags
+
+    with pytest.raises(BjcalcError, match="1e308"):
+        parse_tags("1e308,1,1,1,1,0,0,0,-1,-1")
+    with pytest.raises(BjcalcError, match="tags"):
+        as_tags((float("inf"),) + (1,) * 9)
+    with pytest.raises(BjcalcError, match="1000"):
+        CountSystem("big", (-1000,) + (1,) * 9)
+
+
+@pytest.mark.parametrize("value", ["inf", "1e9", "101", "nan", "0.5"])
+def test_item2_optimal_spread_out_of_range_is_refused_first(value):
+    result = run("truecount", "--shoe", TINY, "--store", "none", "--optimal-spread", value)
+    assert_one_line_error(result, "optimal spread", "from 1 to 100")
+
+
+def test_item2_library_refuses_an_optimal_spread_out_of_range():
+    from bjcalc import truecount_analysis
+    from bjcalc.systems import SYSTEMS
+
+    rules = Rules(shoe=tuple(int(n) for n in TINY.split(",")))
+    for value in (float("inf"), 1e9, float("nan")):
+        with pytest.raises(BjcalcError, match="optimal spread"):
+            truecount_analysis(rules, "hi-lo", SYSTEMS["hi-lo"], optimal_spread=value)
