@@ -117,6 +117,10 @@ class TaskStore:
             self._db.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, job TEXT NOT NULL, "
                              "value TEXT NOT NULL, seconds REAL NOT NULL, written REAL NOT NULL)")
             self._db.commit()
+            # a file sqlite could open only for reading fails at the first result, after the
+            # work: write a row now and take it back
+            self._db.execute("INSERT OR REPLACE INTO results VALUES ('', '', '', 0, 0)")
+            self._db.rollback()
         except sqlite3.DatabaseError as error:
             raise TaskError(f"store {self.path!r} cannot be used: {error}") from None
 

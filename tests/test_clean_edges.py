@@ -59,3 +59,59 @@ def test_item2_library_refuses_an_optimal_spread_out_of_range():
     for value in (float("inf"), 1e9, float("nan")):
         with pytest.raises(BjcalcError, match="optimal spread"):
             truecount_analysis(rules, "hi-lo", SYSTEMS["hi-lo"], optimal_spread=value)
+
+
+# -- item 3: a store that cannot be written ---------------------------------------------------------
+
+
+@pytest.fixture
+def read_only_store(tmp_path, monkeypatch):
+    """A store file that sqlite opens for reading only, as it does a file its user may not write
+    (the tests may run as root, whom file modes do not stop)."""
+    import sqlite3
+
+    from bjcalc import TaskStore
+
+    path = tmp_path / "store.sqlite"
+    TaskStore(path).close()
+    connect = sqlite3.connect
+
+    def read_only(database, *args, **kwargs):
+        if str(database) == str(path):
+            return connect(f"file:{database}?mode=ro", *args, uri=True, **kwargs)
+        return connect(database, *args, **kwargs)
+
+    monkeypatch.setattr(sqlite3, "connect", read_only)
+    return str(path)
+
+
+def test_item3_library_refuses_a_read_only_store_when_opened(read_only_store):
+    from bjcalc import TaskStore
+
+    with pytest.raises(BjcalcError, match="readonly") as caught:
+        TaskStore(read_only_store)
+    assert repr(read_only_store) in str(caught.value)
+
+
+@pytest.mark.parametrize("command", [["truecount"], ["index", "--penetration", "0.5"]])
+def test_item3_read_only_store_is_refused_before_work(read_only_store, command, monkeypatch):
+    import bjcalc
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the work started before the store was checked")
+
+    monkeypatch.setattr(bjcalc, "truecount_analysis", no_work)
+    monkeypatch.setattr(bjcalc, "shoe_index_table", no_work)
+    result = run(*command, "--shoe", TINY, "--store", read_only_store)
+    assert_one_line_error(result, "store", read_only_store, "readonly")
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "geteuid") or __import__("os").geteuid() == 0,
+                    reason="root writes a file whatever its mode")
+def test_item3_a_store_file_without_write_permission_is_refused(tmp_path):
+    from bjcalc import TaskStore
+
+    path = tmp_path / "store.sqlite"
+    TaskStore(path).close()
+    path.chmod(0o444)
+    assert_one_line_error(run("truecount", "--shoe", TINY, "--store", str(path)), "store")
