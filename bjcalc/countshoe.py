@@ -112,6 +112,22 @@ def as_tags(tags: Sequence[Any]) -> tuple[Fraction, ...]:
     return fractions
 
 
+def check_initial_running_count(shoe: Sequence[int], tags: Sequence[Fraction], irc: Fraction) -> None:
+    """Refuse an initial running count a count does not start from: any but 0 for a balanced
+    count (its tags sum to 0 over a deck: it starts at 0, and an IRC only shifts its true count),
+    or one larger in size than every tag of the shoe's cards together (no count of this shoe
+    comes near it)."""
+    if not irc or any(not isinstance(n, int) for n in shoe):  # a shoe that is not one is refused with the shoe
+        return
+    if sum(tags[:TEN]) + 4 * tags[TEN] == 0:
+        raise InvalidCountError(f"initial running count (IRC) {irc} is for an unbalanced count such as KO: this "
+                                "count is balanced (its tags sum to 0 over a deck) and starts at 0")
+    most = sum(abs(Fraction(t)) * n for t, n in zip(tags, shoe))
+    if abs(irc) > most:
+        raise InvalidCountError(f"initial running count (IRC) {irc} is beyond what the shoe's cards can produce "
+                                f"(from {-most} to {most})")
+
+
 def tag_scale(tags: Sequence[Fraction]) -> int:
     """The smallest positive integer that makes every tag an integer (2 for Wong Halves)."""
     return math.lcm(*(Fraction(t).denominator for t in tags))
@@ -735,7 +751,8 @@ def insurance_table(shoe: Sequence[int], tags: Sequence[Any], hand: str | Sequen
         raise InvalidShoeError(f"shoe must be ten whole-number counts A..T, each >= 0, not {shoe!r}")
     off = sum(shoe) - len(cards) - 1
     depths = tuple(cards_left) if cards_left is not None else default_depths(off)
-    irc = Fraction(initial_running_count)
+    irc = _number(initial_running_count, "initial running count")
+    check_initial_running_count(shoe, fixed, irc)
     rows = _insurance_rows(tuple(shoe), fixed, cards, depths, irc)
     return InsuranceTable(system, fixed, tuple(shoe), cards, irc, rows)
 
@@ -833,6 +850,7 @@ class Counter:
         if cards_seen > sum(full_shoe):
             raise InvalidShoeError(f"cards seen ({cards_seen}) cannot be more than the shoe's {sum(full_shoe)} cards")
         start = _number(initial_running_count, "initial running count")
+        check_initial_running_count(full_shoe, as_tags(tags), start)
         if true_count is not None:
             tc = _number(true_count, "true count")
             unseen = sum(full_shoe) - cards_seen

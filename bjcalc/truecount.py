@@ -55,6 +55,7 @@ from bjcalc.countshoe import (
     CountShoe,
     TagClasses,
     as_tags,
+    check_initial_running_count,
     running_count_distribution,
     true_count,
 )
@@ -1120,6 +1121,8 @@ def truecount_analysis(
     pen = _fraction(penetration, "penetration")
     if rules.infinite:
         raise InvalidShoeError("an infinite deck has no count: the cards are drawn with replacement")
+    irc = _fraction(irc, "irc")
+    check_initial_running_count(rules.shoe_counts, tags, irc)
     if not 0 < pen < 1:
         raise InvalidShoeError(f"penetration must be above 0 and below 1, not {penetration!r}")
     if not isinstance(seats, int) or isinstance(seats, bool) or not 1 <= seats <= 7:
@@ -1140,7 +1143,6 @@ def truecount_analysis(
         raise InvalidSpreadError(f"optimal spread must be a max bet ratio from 1 to {OPTIMAL_SPREAD_LIMIT}, "
                                  f"not {optimal_spread!r}")
     spread = spread or Spread.flat()
-    irc = Fraction(irc)
     cards = sum(rules.shoe_counts)
     cut = round(pen * cards)
     if cut < 1:

@@ -115,3 +115,39 @@ def test_item3_a_store_file_without_write_permission_is_refused(tmp_path):
     TaskStore(path).close()
     path.chmod(0o444)
     assert_one_line_error(run("truecount", "--shoe", TINY, "--store", str(path)), "store")
+
+
+# -- item 5: an initial running count a count does not start from --------------------------------
+
+
+@pytest.mark.parametrize("args, words", [
+    (["hand", "T,6", "--up", "T", "--decks", "6", "--count", "hi-lo", "--irc", "100", "--running-count", "100",
+      "--cards-seen", "104"], ["IRC", "100", "balanced"]),
+    (["dealer", "--shoe", TINY, "--count", "hi-lo", "--irc", "1", "--running-count", "1", "--cards-seen", "1"],
+     ["IRC", "1", "balanced"]),
+    (["insurance-index", "--decks", "1", "--irc", "1e30"], ["IRC", "1" + "0" * 30, "balanced"]),
+    (["insurance-index", "--decks", "1", "--count", "ko", "--irc", "1e9"], ["IRC", "1000000000", "-44 to 44"]),
+    (["truecount", "--shoe", TINY, "--store", "none", "--irc", "2"], ["IRC", "2", "balanced"]),
+    (["truecount", "--shoe", TINY, "--store", "none", "--count", "ko", "--irc", "-1000"], ["IRC", "-1000"]),
+    (["hand", "T,6", "--up", "T", "--shoe", TINY, "--irc", "3"], ["--irc", "--count"]),
+])
+def test_item5_an_irc_the_count_does_not_start_from_is_refused(args, words):
+    assert_one_line_error(run(*args), *words)
+
+
+def test_item5_an_unbalanced_counts_irc_is_still_taken():
+    result = run("insurance-index", "--decks", "1", "--count", "ko", "--irc", "-4", "--format", "csv")
+    assert result.exit_code == 0, result.output
+
+
+def test_item5_library_refuses_an_irc_the_count_does_not_start_from():
+    from bjcalc import Counter, insurance_table, truecount_analysis
+    from bjcalc.systems import SYSTEMS
+
+    one_deck = (4,) * 9 + (16,)
+    with pytest.raises(BjcalcError, match=r"IRC\) 2 "):
+        Counter.of(one_deck, "hi-lo", SYSTEMS["hi-lo"], 10, running_count=2, initial_running_count=2)
+    with pytest.raises(BjcalcError, match=r"IRC\) 1000000000 "):
+        insurance_table(one_deck, SYSTEMS["ko"], "", initial_running_count=10 ** 9)
+    with pytest.raises(BjcalcError, match=r"IRC\) 1 "):
+        truecount_analysis(Rules(shoe=one_deck), "hi-lo", SYSTEMS["hi-lo"], irc=1)
