@@ -37,6 +37,9 @@ class _OneLineErrors(click.Group):
              standalone_mode: bool = True, **extra: Any) -> Any:
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as error:  # ``bjcalc`` alone: the help, as click shows it
+            error.show()
+            sys.exit(error.exit_code)
         except click.ClickException as error:
             click.echo(f"Error: {error.format_message()}", err=True)
             sys.exit(error.exit_code)

@@ -151,3 +151,15 @@ def test_item5_library_refuses_an_irc_the_count_does_not_start_from():
         insurance_table(one_deck, SYSTEMS["ko"], "", initial_running_count=10 ** 9)
     with pytest.raises(BjcalcError, match=r"IRC\) 1 "):
         truecount_analysis(Rules(shoe=one_deck), "hi-lo", SYSTEMS["hi-lo"], irc=1)
+
+
+# -- item 6: bjcalc alone ---------------------------------------------------------------------------
+
+
+def test_item6_bjcalc_alone_prints_the_help_without_error():
+    result = run()
+    assert result.exit_code == 2  # as click does for a group called with nothing
+    assert result.stdout == ""
+    assert result.stderr.startswith("Usage: "), result.stderr[:80]
+    assert "Error" not in result.stderr
+    assert "Commands:" in result.stderr and "truecount" in result.stderr
