@@ -53,7 +53,7 @@ from bjcalc.indices import (
 )
 from bjcalc.results import _Data
 from bjcalc.rules import Rules
-from bjcalc.tasks import RunStats, Task, TaskStore, task_key
+from bjcalc.tasks import RunStats, Task, TaskStore, check_scheduler, task_key
 from bjcalc.truecount import _fraction, round_start_states, run_states
 
 STRATEGY = "CD play after the first decision, on the counter's shoe; split hands CDZ-"
@@ -173,6 +173,8 @@ def shoe_index_table(rules: Rules, system: str, tags: Sequence[Any],
     cut = round(pen * cards)
     if cut < 1:
         raise InvalidShoeError(f"penetration {penetration} puts the cut card before the first card")
+    if scheduler is not None:
+        check_scheduler(scheduler)
     plays = tuple(default_plays(rules) if plays is None else plays)
     wanted = wanted_hands(rules, plays)
     insure = insurance and rules.insurance

@@ -313,15 +313,85 @@ def _on_processes(todo: Sequence[Task], workers: int | None, batch: int | None,
         # else a worker died (killed, out of memory): what it held is re-run in a new pool
 
 
+# seconds a scheduler has to accept a connection and to greet it
+CONNECT_TIMEOUT = 3.0
+
+# the most a Dask scheduler's greeting (its handshake message) takes, in bytes and frames
+_GREETING_BYTES, _GREETING_FRAMES = 1 << 20, 64
+
+
+def check_scheduler(scheduler: str) -> None:
+    """Refuse, within :data:`CONNECT_TIMEOUT` seconds, a ``scheduler`` address that is not
+    ``[tcp://|tls://]HOST[:PORT]`` (port 8786 by default) or where no Dask scheduler answers.
+
+    A Dask scheduler greets every connection with its handshake, a frame of a few hundred
+    bytes; a server that says nothing (an HTTP server waits for a request: Dask would wait for
+    ever) or something else (a length Dask would allocate, exabytes) is not one. Over TLS only
+    the connection is tried (the greeting is encrypted)."""
+    import importlib.util
+    import socket
+    import struct
+    import urllib.parse
+
+    if importlib.util.find_spec("distributed") is None:
+        raise TaskError("--scheduler needs Dask distributed: pip install 'bjcalc[dask]'")
+    if not isinstance(scheduler, str):
+        raise TaskError(f"scheduler must be an address such as tcp://10.0.0.5:8786, not {scheduler!r}")
+    text = scheduler.strip()
+    scheme, _, rest = text.rpartition("://") if "://" in text else ("tcp", "", text)
+    try:
+        parts = urllib.parse.urlsplit(f"tcp://{rest}")
+        host, port = parts.hostname, parts.port or 8786
+    except ValueError:
+        host = port = None
+    if scheme.lower() not in ("tcp", "tls") or not host or parts.path or parts.query or parts.username:
+        raise TaskError(f"scheduler must be an address such as tcp://10.0.0.5:8786, not {scheduler!r}")
+    unreachable = f"scheduler {scheduler!r} cannot be reached"
+    connected = False
+    try:
+        with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT) as connection:
+            connected = True
+            if scheme.lower() == "tls":
+                return
+            header = _receive(connection, 8)
+            (size,) = struct.unpack("<Q", header)
+            if not 16 <= size <= _GREETING_BYTES:
+                raise TaskError(f"{unreachable}: something answers at {host}:{port}, but not a Dask scheduler")
+            frames = _receive(connection, size)
+            (count,) = struct.unpack("<Q", frames[:8])
+            if not 1 <= count <= _GREETING_FRAMES or 8 * (count + 1) > size:
+                raise TaskError(f"{unreachable}: something answers at {host}:{port}, but not a Dask scheduler")
+    except TimeoutError:
+        if not connected:
+            raise TaskError(f"{unreachable}: no connection to {host}:{port} within {CONNECT_TIMEOUT:g} s") from None
+        raise TaskError(f"{unreachable}: {host}:{port} took the connection but did not greet it as a Dask scheduler "
+                        f"does within {CONNECT_TIMEOUT:g} s (a web server? the dashboard's port? the scheduler's "
+                        "is 8786 by default)") from None
+    except OSError as error:
+        raise TaskError(f"{unreachable}: {error.strerror or error}") from None
+
+
+def _receive(connection: Any, size: int) -> bytes:
+    """Exactly ``size`` bytes from a socket (its timeout applies to each read)."""
+    data = b""
+    while len(data) < size:
+        chunk = connection.recv(size - len(data))
+        if not chunk:
+            raise ConnectionResetError("the connection was closed before a Dask scheduler's greeting")
+        data += chunk
+    return data
+
+
 def _on_dask(todo: Sequence[Task], scheduler: str, batch: int | None,
              finished: Callable[[list[tuple[str, Any, float]]], None], stats: RunStats) -> None:
     try:
         import distributed
     except ImportError:
         raise TaskError("--scheduler needs Dask distributed: pip install 'bjcalc[dask]'") from None
+    check_scheduler(scheduler)
     try:
-        client = distributed.Client(scheduler, timeout="3s")
-    except (OSError, TimeoutError) as error:
+        client = distributed.Client(scheduler, timeout=f"{CONNECT_TIMEOUT:g}s")
+    except (OSError, TimeoutError, ValueError, TypeError) as error:
         raise TaskError(f"scheduler {scheduler!r} cannot be reached: {error}") from None
     try:
         workers = max(1, sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()))

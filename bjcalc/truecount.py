@@ -69,7 +69,7 @@ from bjcalc.indices import Convention, IndexPlay, default_plays, index_table
 from bjcalc.numbers import to_fraction
 from bjcalc.results import _Data
 from bjcalc.rules import Rules
-from bjcalc.tasks import RunStats, Task, TaskStore, run_tasks, task_key
+from bjcalc.tasks import RunStats, Task, TaskStore, check_scheduler, run_tasks, task_key
 
 STRATEGIES = ("basic", "indices", "cd")
 # the largest result of one round per initial bet (four hands split and doubled): bounds what
@@ -1123,6 +1123,8 @@ def truecount_analysis(
         raise InvalidShoeError("an infinite deck has no count: the cards are drawn with replacement")
     irc = _fraction(irc, "irc")
     check_initial_running_count(rules.shoe_counts, tags, irc)
+    if scheduler is not None:
+        check_scheduler(scheduler)
     if not 0 < pen < 1:
         raise InvalidShoeError(f"penetration must be above 0 and below 1, not {penetration!r}")
     if not isinstance(seats, int) or isinstance(seats, bool) or not 1 <= seats <= 7:

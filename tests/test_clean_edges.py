@@ -163,3 +163,85 @@ def test_item6_bjcalc_alone_prints_the_help_without_error():
     assert result.stderr.startswith("Usage: "), result.stderr[:80]
     assert "Error" not in result.stderr
     assert "Commands:" in result.stderr and "truecount" in result.stderr
+
+
+# -- item 12: a --scheduler where no Dask scheduler answers -----------------------------------------
+
+
+@pytest.fixture
+def server():
+    """A local TCP server that answers each connection with ``reply`` (``None``: says nothing,
+    as an HTTP server waiting for a request does); yields a function that sets the reply and
+    returns the address."""
+    import socket
+    import threading
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.2)
+    state = {"reply": None, "stop": False}
+    held = []
+
+    def serve():
+        while not state["stop"]:
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                continue
+            held.append(connection)
+            if state["reply"] is not None:
+                connection.sendall(state["reply"])
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+
+    def address(reply):
+        state["reply"] = reply
+        return f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+
+    yield address
+    state["stop"] = True
+    thread.join()
+    for connection in held:
+        connection.close()
+    listener.close()
+
+
+@pytest.mark.parametrize("reply, words", [
+    (None, ["did not greet it"]),  # an HTTP server: Dask waits for ever
+    (b"SSH-2.0-OpenSSH_9.6\r\n", ["not a Dask scheduler"]),  # Dask reads a length of exabytes
+    (b"\xff" * 8, ["not a Dask scheduler"]),
+])
+def test_item12_a_server_that_is_not_a_dask_scheduler_is_refused(server, reply, words):
+    pytest.importorskip("distributed")
+    address = server(reply)
+    result = run("truecount", "--shoe", TINY, "--store", "none", "--scheduler", address)
+    assert_one_line_error(result, "scheduler", address, *words)
+
+
+@pytest.mark.parametrize("address", ["http://127.0.0.1:8786", "tcp://host:port", "::::", "", "tcp://[::1",
+                                     "tcp://127.0.0.1:99999", "tcp://h:1/path"])
+def test_item12_a_malformed_scheduler_address_is_refused(address):
+    pytest.importorskip("distributed")
+    result = run("index", "--shoe", TINY, "--penetration", "0.5", "--store", "none", "--scheduler", address)
+    assert_one_line_error(result, "scheduler", repr(address))
+
+
+def test_item12_a_closed_port_is_refused_before_work(monkeypatch):
+    pytest.importorskip("distributed")
+    import bjcalc.truecount
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the work started before the scheduler was checked")
+
+    monkeypatch.setattr(bjcalc.truecount, "round_start_states", no_work)
+    result = run("truecount", "--shoe", TINY, "--store", "none", "--scheduler", "tcp://127.0.0.1:1")
+    assert_one_line_error(result, "scheduler", "cannot be reached")
+
+
+def test_item12_library_refuses_a_scheduler_that_is_not_one(server):
+    pytest.importorskip("distributed")
+    from bjcalc import TaskStore, run_tasks
+    from bjcalc.tasks import Task
+
+    with TaskStore(None) as store, pytest.raises(BjcalcError, match="scheduler"):
+        run_tasks([Task("k", abs, (-1,))], store, "job", scheduler=server(b"HTTP/1.1 400 Bad Request\r\n\r\n"))
