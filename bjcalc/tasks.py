@@ -23,12 +23,11 @@ import concurrent.futures
 import contextlib
 import dataclasses
 import hashlib
-import itertools
 import json
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -105,13 +104,20 @@ def default_store() -> str | None:
     return str(folder / "truecount.sqlite")
 
 
+# seconds a store waits for another run's write to the same file
+BUSY_TIMEOUT = 60.0
+
+
 class TaskStore:
-    """Results by task key: an SQLite file in WAL mode (``path``), or memory (``None``)."""
+    """Results by task key: an SQLite file in WAL mode (``path``), or memory (``None``). Runs
+    may share a file: a result another run stored first is kept (a key's result is the same
+    whoever computes it), and :func:`run_tasks` takes it rather than computing it again."""
 
     def __init__(self, path: str | os.PathLike[str] | None) -> None:
         self.path = None if path is None else os.fspath(path)
         try:
-            self._db = sqlite3.connect(":memory:" if self.path is None else self.path)
+            # another run sharing the file may be writing: wait for it rather than fail
+            self._db = sqlite3.connect(":memory:" if self.path is None else self.path, timeout=BUSY_TIMEOUT)
             if self.path is not None:
                 self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, job TEXT NOT NULL, "
@@ -144,15 +150,16 @@ class TaskStore:
         return found
 
     def put(self, key: str, job: str, value: Any, seconds: float) -> None:
-        """Store a finished task's result (once: a second put of a key is refused)."""
+        """Store a finished task's result (a key already stored keeps its row)."""
         self.put_many([(key, job, value, seconds)])
 
     def put_many(self, rows: Iterable[tuple[str, str, Any, float]]) -> None:
         """Store finished tasks' results, (key, job, value, seconds) each, in one transaction:
-        all or none (a batch's results come together; one commit each cost a sync per task)."""
+        all or none (a batch's results come together; one commit each cost a sync per task).
+        A key already stored (by another run sharing the file) keeps its row."""
         now = time.time()
         with self._db:
-            self._db.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?)",
+            self._db.executemany("INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?)",
                                  [(key, job, json.dumps(_plain(value)), seconds, now)
                                   for key, job, value, seconds in rows])
 
@@ -241,16 +248,30 @@ def run_tasks(tasks: Sequence[Task], store: TaskStore, job: str, *, workers: int
         if progress:
             progress(done, len(tasks))
 
+    def unstored(part: Batch) -> Batch:
+        """A batch without the tasks another run sharing the store has stored since: taken."""
+        nonlocal done
+        now = store.has(key for key, _, _ in part)
+        if now:
+            stats.stored += len(now)
+            done += len(now)
+            if progress:
+                progress(done, len(tasks))
+        return [task for task in part if task[0] not in now]
+
     if todo:
         if scheduler is not None:
             _on_dask(todo, scheduler, batch, finished, stats)
         else:
-            _on_processes(todo, workers, batch, finished, stats)
+            _on_processes(todo, workers, batch, finished, stats, unstored)
     stats.wall = time.perf_counter() - start
     return stats
 
 
-def _batches(todo: Sequence[Task], size: int) -> list[list[tuple[str, Callable[..., Any], tuple]]]:
+Batch = list[tuple[str, Callable[..., Any], tuple]]
+
+
+def _batches(todo: Sequence[Task], size: int) -> list[Batch]:
     flat = [(t.key, t.function, t.arguments) for t in todo]
     return [flat[i:i + size] for i in range(0, len(flat), size)]
 
@@ -270,7 +291,10 @@ IN_FLIGHT = 2
 
 
 def _on_processes(todo: Sequence[Task], workers: int | None, batch: int | None,
-                  finished: Callable[[list[tuple[str, Any, float]]], None], stats: RunStats) -> None:
+                  finished: Callable[[list[tuple[str, Any, float]]], None], stats: RunStats,
+                  unstored: Callable[[Batch], Batch] = list) -> None:
+    """The batches in local processes (or here, with one worker), each without the tasks that
+    ``unstored`` finds another run has stored by the time it is sent."""
     from bjcalc.eor import _context
 
     count = workers if workers is not None else (os.cpu_count() or 1)
@@ -280,7 +304,9 @@ def _on_processes(todo: Sequence[Task], workers: int | None, batch: int | None,
     batches = _batches(todo, _batch_size(len(todo), count, batch))
     if count == 1:
         for part in batches:
-            finished(_timed(part))
+            part = unstored(part)
+            if part:
+                finished(_timed(part))
         return
     pending = dict(enumerate(batches))
     while pending:
@@ -291,17 +317,15 @@ def _on_processes(todo: Sequence[Task], workers: int | None, batch: int | None,
                 # results waiting to be stored stay few however fast the workers are, and a
                 # stored batch's future (and its results) is let go at once
                 queue = iter(list(pending))
-                futures = {}
-                for i in itertools.islice(queue, IN_FLIGHT * count):
-                    futures[pool.submit(_timed, pending[i])] = i
+                futures: dict[concurrent.futures.Future[Any], int] = {}
+                _send(IN_FLIGHT * count, pool, queue, pending, futures, unstored)
                 while futures:
                     done, _ = concurrent.futures.wait(futures, return_when=concurrent.futures.FIRST_COMPLETED)
                     for future in done:
                         finished(future.result())
                         del pending[futures.pop(future)]
                         progressed = True
-                        for i in itertools.islice(queue, 1):
-                            futures[pool.submit(_timed, pending[i])] = i
+                        _send(1, pool, queue, pending, futures, unstored)
             except concurrent.futures.process.BrokenProcessPool:
                 stats.restarts += 1
         if pending and not progressed:
@@ -380,6 +404,21 @@ def _receive(connection: Any, size: int) -> bytes:
             raise ConnectionResetError("the connection was closed before a Dask scheduler's greeting")
         data += chunk
     return data
+
+
+def _send(batches: int, pool: Any, queue: Iterator[int], pending: dict[int, Batch],
+          futures: dict[concurrent.futures.Future[Any], int], unstored: Callable[[Batch], Batch]) -> None:
+    """Send the next ``batches`` batches of ``queue`` to ``pool``, each without the tasks
+    another run has stored meanwhile (a batch left empty is done)."""
+    for i in queue:
+        pending[i] = unstored(pending[i])
+        if not pending[i]:
+            del pending[i]
+            continue
+        futures[pool.submit(_timed, pending[i])] = i
+        batches -= 1
+        if not batches:
+            return
 
 
 def _on_dask(todo: Sequence[Task], scheduler: str, batch: int | None,

@@ -245,3 +245,46 @@ def test_item12_library_refuses_a_scheduler_that_is_not_one(server):
 
     with TaskStore(None) as store, pytest.raises(BjcalcError, match="scheduler"):
         run_tasks([Task("k", abs, (-1,))], store, "job", scheduler=server(b"HTTP/1.1 400 Bad Request\r\n\r\n"))
+
+
+# -- item 13: two runs sharing one store ------------------------------------------------------------
+
+_OTHER_RUN: dict = {}  # the other run's store and the calls made here
+
+
+def _meanwhile_the_other_run_stores(key: str, others: tuple[str, ...]) -> str:
+    """A task during which another run sharing the store finishes ``others`` (itself among
+    them: it computed it too)."""
+    _OTHER_RUN["calls"].append(key)
+    _OTHER_RUN["store"].put_many([(k, "job", f"theirs {k}", 0.0) for k in others])
+    return f"ours {key}"
+
+
+def test_item13_a_result_another_run_stored_first_does_not_fail_the_run(tmp_path):
+    from bjcalc import TaskStore, run_tasks
+    from bjcalc.tasks import Task
+
+    path = tmp_path / "shared.sqlite"
+    with TaskStore(path) as ours, TaskStore(path) as theirs:
+        _OTHER_RUN.update(store=theirs, calls=[])
+        stats = run_tasks([Task("a", _meanwhile_the_other_run_stores, ("a", ("a",)))], ours, "job", workers=1)
+        assert stats.computed == 1
+        assert ours.get("a") == "theirs a"  # the row stored first stays: the same result either way
+
+
+def test_item13_a_task_another_run_stored_is_taken_not_computed(tmp_path):
+    from bjcalc import TaskStore, run_tasks
+    from bjcalc.tasks import Task
+
+    path = tmp_path / "shared.sqlite"
+    tasks = [Task("a", _meanwhile_the_other_run_stores, ("a", ("b",))),
+             Task("b", _meanwhile_the_other_run_stores, ("b", ())),
+             Task("c", _meanwhile_the_other_run_stores, ("c", ()))]
+    seen = []
+    with TaskStore(path) as ours, TaskStore(path) as theirs:
+        _OTHER_RUN.update(store=theirs, calls=[])
+        stats = run_tasks(tasks, ours, "job", workers=1, batch=1, progress=lambda done, total: seen.append(done))
+        assert _OTHER_RUN["calls"] == ["a", "c"]
+        assert (stats.computed, stats.stored) == (2, 1)
+        assert [ours.get(k) for k in "abc"] == ["ours a", "theirs b", "ours c"]
+    assert seen[-1] == 3
