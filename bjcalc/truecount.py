@@ -4,8 +4,12 @@ win rate, SD, DI, SCORE, N0 and risk of ruin, from exact counter's-shoe analyses
 The model (docs/truecount.md says what is exact and what is modelled):
 
 - **Rounds along the shoe.** A round uses ``c`` cards with a distribution computed from the
-  strategy with the full shoe's card probabilities (:func:`round_cards`); ``renewal`` (the
-  default) starts rounds where those draws take them, independently of the count:
+  strategy with the full shoe's card probabilities (:func:`round_cards`). The default
+  placement is ``chain`` where it can be followed (floating point, counts of at most
+  :data:`CHAIN_CLASSES` tag values: the cards seen of each tag class followed from round
+  to round, :func:`round_start_chain`), else ``renewal`` (``spaced`` when wonging out:
+  :func:`round_start_states`). ``renewal`` starts rounds where those draws take them,
+  independently of the count:
   ``P(a round starts after N cards) = u(N)``, ``u(0) = 1``, ``u(N) = sum_c P(c) u(N - c)``, for
   every ``N`` below the cut card (:func:`round_start_chances`); ``spaced`` starts round ``k``
   after ``round(k * E[c])`` cards (fewer depths, so faster; needed to follow the count's path

@@ -288,3 +288,33 @@ def test_item13_a_task_another_run_stored_is_taken_not_computed(tmp_path):
         assert (stats.computed, stats.stored) == (2, 1)
         assert [ours.get(k) for k in "abc"] == ["ours a", "theirs b", "ours c"]
     assert seen[-1] == 3
+
+
+# -- item 18: newcomer traps in the documentation --------------------------------------------------
+
+
+def test_item18_the_readme_says_rules_defaults_are_not_the_cli_default_game():
+    import pathlib
+    import re
+
+    from bjcalc import DEFAULT_GAME, game
+
+    readme = (pathlib.Path(__file__).parent.parent / "README.md").read_text()
+    first = readme.index("Rules(")
+    note = readme.index("`Rules()` is not the command line's default game")
+    assert note < readme.index("\n## ", first), "the note belongs where Rules() first appears"
+    assert "game(DEFAULT_GAME).rules" in readme[note:note + 800]
+    spelled = re.findall(r"`(Rules\([^`]*\))`", readme[note:note + 800].replace("\n", " "))[-1]
+    assert eval(spelled, {"Rules": Rules}) == game(DEFAULT_GAME).rules != Rules()
+
+
+def test_item18_the_truecount_docstring_names_the_default_placement():
+    import bjcalc.truecount as truecount
+    from bjcalc import Analysis
+    from bjcalc.systems import SYSTEMS
+
+    doc = " ".join(truecount.__doc__.split())
+    assert "``renewal`` (the default)" not in doc
+    rules = Rules(shoe=tuple(int(n) for n in TINY.split(",")))
+    chosen = truecount.round_start_states(rules, Analysis(rules).chart(), SYSTEMS["hi-lo"], 8).placement
+    assert f"The default placement is ``{chosen}``" in doc
