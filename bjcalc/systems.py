@@ -39,6 +39,8 @@ def tag_beyond_limit(tags: tuple[Fraction, ...]) -> Fraction | None:
 def parse_tags(text: str) -> tuple[Fraction, ...]:
     """Ten tags for 2, 3, ..., 9, T, A (the order of published tables), comma-separated:
     ``"1,1,1,1,1,0,0,0,-1,-1"`` is Hi-Lo. Returned in bjcalc's order, A first."""
+    if not isinstance(text, str):
+        raise InvalidCardError(f"tags must be text, ten numbers for 2,3,4,5,6,7,8,9,T,A, not {text!r}")
     fields = [f for f in text.replace(" ", ",").split(",") if f]
     if len(fields) != 10:
         raise InvalidCardError(f"tags must be ten numbers for 2,3,4,5,6,7,8,9,T,A, not {text!r}")

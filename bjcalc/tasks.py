@@ -180,6 +180,12 @@ class TaskStore:
         return [s for (s,) in self._db.execute("SELECT seconds FROM results WHERE job = ?", (job,))]
 
 
+def check_store(store: Any) -> None:
+    """Refuse a ``store`` argument that is neither a :class:`TaskStore`, a path nor ``None``."""
+    if store is not None and not isinstance(store, (TaskStore, str, os.PathLike)):
+        raise TaskError(f"store must be a TaskStore, a file's path or None (memory), not {store!r}")
+
+
 def _timed(batch: Sequence[tuple[str, Callable[..., Any], tuple]]) -> list[tuple[str, Any, float]]:
     """Run a batch of tasks where it lands (a worker process or a Dask worker)."""
     out = []

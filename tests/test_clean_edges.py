@@ -318,3 +318,94 @@ def test_item18_the_truecount_docstring_names_the_default_placement():
     rules = Rules(shoe=tuple(int(n) for n in TINY.split(",")))
     chosen = truecount.round_start_states(rules, Analysis(rules).chart(), SYSTEMS["hi-lo"], 8).placement
     assert f"The default placement is ``{chosen}``" in doc
+
+
+# -- items 14 and 15: the library's bad arguments ---------------------------------------------------
+
+ONE_DECK = (4,) * 9 + (16,)
+
+
+def _hi_lo():
+    from bjcalc.systems import SYSTEMS
+
+    return SYSTEMS["hi-lo"]
+
+
+def _library_calls():
+    from bjcalc import Analysis, Counter, CountShoe, Rank, Spread, depth_of, parse_tags, rule_effects
+    from bjcalc import truecount_analysis as truecount
+    from bjcalc.actions import Action
+
+    tiny = Rules(shoe=tuple(int(n) for n in TINY.split(",")))
+    return [  # (item, call, words the error names)
+        (14, lambda: CountShoe(shoe=ONE_DECK, tags=_hi_lo(), running_count=float("inf")), ["running_count", "inf"]),
+        (14, lambda: Counter.of(ONE_DECK, "hi-lo", _hi_lo(), 10, running_count=float("inf")), ["running count"]),
+        (14, lambda: truecount(tiny, "hi-lo", _hi_lo(), spread=3), ["spread", "3"]),
+        (14, lambda: truecount(tiny, "hi-lo", _hi_lo(), spread="<=1:1,nonsense"), ["nonsense"]),
+        (14, lambda: truecount(tiny, "hi-lo", _hi_lo(), store=5), ["store", "5"]),
+        (14, lambda: Spread.parse(None), ["spread", "None"]),
+        (14, lambda: Spread.parse(123), ["spread", "123"]),
+        (14, lambda: parse_tags(None), ["tags", "None"]),
+        (14, lambda: Rank("Z"), ["'Z'"]),
+        (14, lambda: Action("fold"), ["'fold'"]),
+        (15, lambda: rule_effects(tiny, exact="no"), ["exact", "'no'"]),
+        (15, lambda: Analysis(tiny).chart(two_card_plays="no"), ["two_card_plays", "'no'"]),
+        (15, lambda: truecount(tiny, "hi-lo", _hi_lo(), wong_in=float("nan")), ["wong_in", "nan"]),
+        (15, lambda: Counter.of((24,) * 9 + (96,), "hi-lo", _hi_lo(), 312, true_count=2), ["true count", "312"]),
+        (15, lambda: depth_of(None, -1, Rules(decks=1)), ["depth", "-1"]),
+        (15, lambda: depth_of(-5, None, Rules(decks=1)), ["cards seen", "-5"]),
+        (15, lambda: truecount(tiny, "zero", (0,) * 10), ["same tag"]),
+        (15, lambda: Counter.of(ONE_DECK, "zero", (0,) * 10, 10, running_count=0), ["same tag"]),
+        (15, lambda: Spread.parse("<=0:1,>=1:1e999"), ["1e999", "at most"]),
+    ]
+
+
+@pytest.mark.parametrize("number", range(len(_library_calls())))
+def test_item14_and_15_library_bad_arguments_are_bjcalc_errors(number):
+    item, call, words = _library_calls()[number]
+    with pytest.raises(BjcalcError) as caught:
+        call()
+    for word in words:
+        assert word in str(caught.value), (item, word, str(caught.value))
+
+
+def test_item14_truecount_takes_a_store_path_and_spread_text(tmp_path, monkeypatch):
+    import bjcalc.truecount
+    from bjcalc import truecount_analysis
+
+    class Reached(Exception):
+        """The analysis got past its arguments to the work."""
+
+    def work(*args, **kwargs):
+        raise Reached
+
+    monkeypatch.setattr(bjcalc.truecount, "round_start_states", work)
+    tiny = Rules(shoe=tuple(int(n) for n in TINY.split(",")))
+    path = tmp_path / "store.sqlite"
+    with pytest.raises(Reached):
+        truecount_analysis(tiny, "hi-lo", _hi_lo(), store=str(path), spread="<=0:1,>=1:2", workers=1)
+    assert path.exists()
+
+
+def test_item14_shoe_index_table_takes_a_store_path_and_plays_as_text(tmp_path):
+    from bjcalc import TaskStore, play_from_text, shoe_index_table
+
+    tiny = Rules(shoe=tuple(int(n) for n in TINY.split(",")))
+    path = tmp_path / "store.sqlite"
+    table = shoe_index_table(tiny, "hi-lo", _hi_lo(), "1/4", plays=["16 v T stand hit"], insurance=False,
+                             store=str(path), workers=1)
+    assert [row.play for row in table.plays] == [play_from_text("16 v T stand hit")]
+    with TaskStore(path) as store:
+        assert store.rows() >= 1
+
+
+def test_item14_index_table_takes_a_play_as_text():
+    from bjcalc import index_table, play_from_text
+
+    rules = Rules(decks=1)
+    as_text = index_table(rules, "hi-lo", _hi_lo(), 26, plays=["16 v T stand hit"], insurance=False, workers=1)
+    as_play = index_table(rules, "hi-lo", _hi_lo(), 26, plays=[play_from_text("16 v T stand hit")], insurance=False,
+                          workers=1)
+    assert as_text.plays == as_play.plays
+    with pytest.raises(BjcalcError, match="16 v T"):
+        index_table(rules, "hi-lo", _hi_lo(), 26, plays="16 v T stand hit")
