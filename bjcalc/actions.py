@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import enum
 
+from bjcalc.errors import InvalidHandError
+
 
 class Action(str, enum.Enum):
     """A player action; its value is the chart letter (``Action.SPLIT == "P"``)."""
@@ -13,6 +15,10 @@ class Action(str, enum.Enum):
     DOUBLE = "D"
     SPLIT = "P"
     SURRENDER = "R"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Action:
+        raise InvalidHandError(f"unknown action {value!r} ({', '.join(repr(a.value) for a in cls)})")
 
     @property
     def key(self) -> str:

@@ -216,6 +216,8 @@ class Analysis(Generic[N]):
         """The total-dependent basic strategy chart (decisions chosen in floating point). A
         cell shows the play of two-card hands and, where it differs, that of three or more
         cards (``H/S``); ``two_card_plays=False``: one play per total, as classic charts."""
+        if not isinstance(two_card_plays, bool):
+            raise InvalidRulesError(f"two_card_plays must be True or False, not {two_card_plays!r}")
         if two_card_plays not in self._charts:
             from bjcalc.optimiser import basic_strategy
 

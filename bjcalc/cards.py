@@ -48,6 +48,10 @@ class Rank(str, enum.Enum):
     NINE = "9"
     TEN = "T"
 
+    @classmethod
+    def _missing_(cls, value: object) -> Rank:
+        raise InvalidCardError(f"unknown card {value!r} (A 2 3 4 5 6 7 8 9 T)")
+
     _slot: int  # set below for every member: ``index`` is read in every hand's hot path
 
     @property

@@ -37,6 +37,9 @@ class _OneLineErrors(click.Group):
              standalone_mode: bool = True, **extra: Any) -> Any:
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as error:  # ``bjcalc`` alone: the help, as click shows it
+            error.show()
+            sys.exit(error.exit_code)
         except click.ClickException as error:
             click.echo(f"Error: {error.format_message()}", err=True)
             sys.exit(error.exit_code)
@@ -107,7 +110,8 @@ _COUNT_OPTIONS = [
     click.option("--cards-seen", "cards_seen", default=None, type=int, metavar="N",
                  help="How many cards have been seen (discards and this round's cards given here)."),
     click.option("--irc", "count_irc", default="0", metavar="N",
-                 help="Initial running count of an unbalanced count such as KO (default 0)."),
+                 help="Initial running count of an unbalanced count such as KO (default 0; a balanced count "
+                 "starts at 0)."),
     click.option("--divisor", "count_divisor", type=click.Choice(["exact", "half-deck", "full-deck"]),
                  default="exact", help="Decks left for --true-count and the true count shown: cards left / 52 "
                  "(exact), or estimated to the half deck or the deck."),
@@ -127,6 +131,8 @@ def pop_count(options: dict[str, Any]) -> dict[str, Any] | None:
     given = {key: options.pop(key) for key in _COUNT_KEYS}
     asked = [flag for flag, key in (("--running-count", "running_count"), ("--true-count", "true_count"),
                                     ("--cards-seen", "cards_seen")) if given[key] is not None]
+    if given["count_irc"] != "0":
+        asked.append("--irc")
     if given["count_system"] is None and given["count_tags"] is None:
         if asked:
             raise click.UsageError(f"{asked[0]} is for a counter's shoe: give the count with --count or --tags")
@@ -932,7 +938,7 @@ def _one_count(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--hand", default=None, metavar="CARDS",
               help="The player's two cards, seen and counted with the dealer's ace (default: none, only the ace).")
 @click.option("--irc", default="0", metavar="N",
-              help="Initial running count (unbalanced counts such as KO; default 0).")
+              help="Initial running count (unbalanced counts such as KO; default 0: a balanced count starts at 0).")
 @click.option("--cards-left", "cards_left_text", default=None, metavar="N,N,...",
               help="Depths (cards not yet seen); default every half deck.")
 @_TABLE_FORMAT
@@ -1073,7 +1079,7 @@ def index(system_name: str | None, tag_text: str | None, cards_seen: int | None,
 @rule_options
 @_one_count
 @click.option("--irc", default="0", metavar="N",
-              help="Initial running count (unbalanced counts such as KO; default 0).")
+              help="Initial running count (unbalanced counts such as KO; default 0: a balanced count starts at 0).")
 @click.option("--penetration", default="0.75", metavar="P",
               help="Share of the shoe dealt before the cut card (default 0.75): a round starts while fewer cards "
               "than that have been dealt.")
@@ -1091,7 +1097,7 @@ def index(system_name: str | None, tag_text: str | None, cards_seen: int | None,
               help="Leave the shoe at the first round whose true count is below TC.")
 @click.option("--bankroll", type=float, default=None, metavar="UNITS", help="Bankroll for the risk of ruin, in units.")
 @click.option("--optimal-spread", type=float, default=None, metavar="MAX",
-              help="Also the spread with the largest SCORE whose bets run from 1 to MAX.")
+              help="Also the spread with the largest SCORE whose bets run from 1 to MAX (MAX from 1 to 100).")
 @click.option("--indices", type=click.Choice(["computed", "published"]), default="computed",
               help="The index plays: computed by bjcalc index at the middle round's depth, or the common Hi-Lo "
               "list (default computed).")

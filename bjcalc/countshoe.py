@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from bjcalc.cards import ACE, RANK_NOTATION, TEN, UP_INDICES, Rank, as_cards
 from bjcalc.errors import BjcalcError, CardNotInShoeError, InvalidHandError, InvalidShoeError
+from bjcalc.systems import TAG_LIMIT, tag_beyond_limit
 
 if TYPE_CHECKING:
     from bjcalc.engine.drawmodel import DrawModel
@@ -103,9 +104,37 @@ def as_tags(tags: Sequence[Any]) -> tuple[Fraction, ...]:
     if isinstance(tags, (str, bytes)) or not isinstance(tags, Sequence) or len(tags) != 10:
         raise InvalidCountError(f"tags must be ten numbers for A,2,...,9,T, not {tags!r}")
     try:
-        return tuple(Fraction(t) for t in tags)
-    except (TypeError, ValueError, ZeroDivisionError):
+        fractions = tuple(Fraction(t) for t in tags)
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError):  # OverflowError: an infinite float
         raise InvalidCountError(f"tags must be numbers such as 1, -1, 0.5 or '1/2', not {tags!r}") from None
+    if tag_beyond_limit(fractions) is not None:
+        raise InvalidCountError(f"tags must be numbers from -{TAG_LIMIT} to {TAG_LIMIT}, not {tags!r}")
+    return fractions
+
+
+def counting_tags(tags: Sequence[Any]) -> tuple[Fraction, ...]:
+    """:func:`as_tags`, refusing tags that are all the same (all 0, say): such a count counts
+    nothing, and an analysis of it is one of the full shoe."""
+    fractions = as_tags(tags)
+    if len(set(fractions)) < 2:
+        raise InvalidCountError(f"tags {tags!r} give every card the same tag: that count counts nothing")
+    return fractions
+
+
+def check_initial_running_count(shoe: Sequence[int], tags: Sequence[Fraction], irc: Fraction) -> None:
+    """Refuse an initial running count a count does not start from: any but 0 for a balanced
+    count (its tags sum to 0 over a deck: it starts at 0, and an IRC only shifts its true count),
+    or one larger in size than every tag of the shoe's cards together (no count of this shoe
+    comes near it)."""
+    if not irc or any(not isinstance(n, int) for n in shoe):  # a shoe that is not one is refused with the shoe
+        return
+    if sum(tags[:TEN]) + 4 * tags[TEN] == 0:
+        raise InvalidCountError(f"initial running count (IRC) {irc} is for an unbalanced count such as KO: this "
+                                "count is balanced (its tags sum to 0 over a deck) and starts at 0")
+    most = sum(abs(Fraction(t)) * n for t, n in zip(tags, shoe))
+    if abs(irc) > most:
+        raise InvalidCountError(f"initial running count (IRC) {irc} is beyond what the shoe's cards can produce "
+                                f"(from {-most} to {most})")
 
 
 def tag_scale(tags: Sequence[Fraction]) -> int:
@@ -275,7 +304,7 @@ class CountShoe:
         for field in ("running_count", "initial_running_count"):
             try:
                 set_(field, Fraction(getattr(self, field)))
-            except (TypeError, ValueError, ZeroDivisionError):
+            except (TypeError, ValueError, ZeroDivisionError, OverflowError):  # OverflowError: inf
                 raise InvalidCountError(f"{field} must be a number, not {getattr(self, field)!r}") from None
         set_("hand", as_cards(self.hand) if self.hand else ())
         set_("others", as_cards(self.others) if self.others else ())
@@ -726,12 +755,13 @@ def insurance_table(shoe: Sequence[int], tags: Sequence[Any], hand: str | Sequen
     """:func:`insurance_index` at each of ``cards_left`` (default :func:`default_depths`), for
     ``hand`` (two cards, as counters print the table for a hand; none: only the ace counted)."""
     cards = as_cards(hand) if hand else ()
-    fixed = as_tags(tuple(tags) if isinstance(tags, Sequence) else tags)
+    fixed = counting_tags(tuple(tags) if isinstance(tags, Sequence) else tags)
     if isinstance(shoe, (str, bytes)) or not isinstance(shoe, Sequence):
         raise InvalidShoeError(f"shoe must be ten whole-number counts A..T, each >= 0, not {shoe!r}")
     off = sum(shoe) - len(cards) - 1
     depths = tuple(cards_left) if cards_left is not None else default_depths(off)
-    irc = Fraction(initial_running_count)
+    irc = _number(initial_running_count, "initial running count")
+    check_initial_running_count(shoe, fixed, irc)
     rows = _insurance_rows(tuple(shoe), fixed, cards, depths, irc)
     return InsuranceTable(system, fixed, tuple(shoe), cards, irc, rows)
 
@@ -829,9 +859,13 @@ class Counter:
         if cards_seen > sum(full_shoe):
             raise InvalidShoeError(f"cards seen ({cards_seen}) cannot be more than the shoe's {sum(full_shoe)} cards")
         start = _number(initial_running_count, "initial running count")
+        check_initial_running_count(full_shoe, counting_tags(tags), start)
         if true_count is not None:
             tc = _number(true_count, "true count")
             unseen = sum(full_shoe) - cards_seen
+            if not unseen:
+                raise InvalidCountError(f"true count {tc} with all {cards_seen} cards seen: no deck is left to divide "
+                                        "by; give the running count")
             decks = decks_left(unseen, estimate) if unseen else Fraction(0)
             rc = start + tc * decks
             classes = _classes(as_tags(tags))
@@ -883,7 +917,7 @@ class Counter:
 def _number(value: Any, field: str) -> Fraction:
     try:
         return Fraction(value.strip() if isinstance(value, str) else value)
-    except (TypeError, ValueError, ZeroDivisionError):
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError):  # OverflowError: inf
         raise InvalidCountError(f"{field} must be a number such as -4, 2.5 or 1/2, not {value!r}") from None
 
 

@@ -39,6 +39,7 @@ from bjcalc.countshoe import (
     Rounding,
     _choice,
     as_tags,
+    counting_tags,
     running_count_distribution,
     true_count,
 )
@@ -114,6 +115,21 @@ def play_from_text(text: str) -> IndexPlay:
     """``--play``: ``"16 v T stand hit"`` (the deviation first, then what is played instead)."""
     hand, up, first, second = parse_play(text)
     return IndexPlay(hand, up, first, (second,), None, "asked")
+
+
+def as_plays(plays: Sequence[IndexPlay | str]) -> tuple[IndexPlay, ...]:
+    """Plays to index: :class:`IndexPlay` values or text as ``--play`` takes it
+    (:func:`play_from_text`), as :func:`bjcalc.eor_table` takes its plays."""
+    if isinstance(plays, (str, bytes)) or not isinstance(plays, Sequence):
+        raise InvalidHandError(f"plays must be a list of plays such as ['16 v T stand hit'], not {plays!r}")
+    out = []
+    for play in plays:
+        if isinstance(play, str):
+            play = play_from_text(play)
+        elif not isinstance(play, IndexPlay):
+            raise InvalidHandError(f"a play must be an IndexPlay or text such as '16 v T stand hit', not {play!r}")
+        out.append(play)
+    return tuple(out)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -237,20 +253,20 @@ def check_cards_seen(rules: Rules, cards_seen: Any) -> None:
 
 
 def index_table(rules: Rules, system: str, tags: Sequence[Any], cards_seen: int,
-                plays: Sequence[IndexPlay] | None = None, convention: Convention | None = None,
+                plays: Sequence[IndexPlay | str] | None = None, convention: Convention | None = None,
                 insurance: bool = True, workers: int | WorkerPool | None = None,
                 progress: Callable[[str, int], None] | None = None, exact: bool = False) -> IndexTable:
     """The exact index of each play (default :func:`default_plays`) and of insurance for a count
     with ``cards_seen`` cards gone before the round (module docstring). ``progress(name, steps)``
     hears of each running count analysed. ``exact``: every counter's shoe in exact arithmetic,
     every difference, gain and crossing a Fraction (slow above a few decks)."""
-    tags = as_tags(tags)
+    tags = counting_tags(tags)
     convention = convention or Convention()
     if rules.infinite:
         raise InvalidShoeError("an infinite deck has no count: the cards are drawn with replacement")
     check_cards_seen(rules, cards_seen)
     total = sum(rules.shoe_counts)
-    plays = tuple(default_plays(rules) if plays is None else plays)
+    plays = default_plays(rules) if plays is None else as_plays(plays)
     wanted = wanted_hands(rules, plays)
     chances = running_count_distribution(rules.shoe_counts, tags, cards_seen)
     top = max(chances.values())
@@ -419,11 +435,16 @@ def depth_of(cards_seen: int | None, decks: str | float | Fraction | None, rules
     if (cards_seen is None) == (decks is None):
         raise InvalidCountError("give the depth as cards seen or as decks dealt (one of them)")
     if cards_seen is not None:
+        check_cards_seen(rules, cards_seen)
         return cards_seen
     try:
         dealt = Fraction(str(decks).strip())
     except (ValueError, ZeroDivisionError):
         raise InvalidCountError(f"depth must be a number of decks such as 3 or 4.5, not {decks!r}") from None
+    most = sum(rules.shoe_counts) - 4
+    if not 0 <= dealt * CARDS_PER_DECK <= most:
+        raise InvalidCountError(f"depth must be from 0 to {most / CARDS_PER_DECK:g} decks (a round needs cards "
+                                f"left), not {decks!r}")
     cards = dealt * CARDS_PER_DECK
     if cards.denominator != 1:
         raise InvalidCountError(f"depth {decks} decks is {float(cards):g} cards: give a whole number of cards")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Generic
 
 from bjcalc.analysis import Analysis
 from bjcalc.chart import Chart
+from bjcalc.errors import InvalidRulesError
 from bjcalc.results import BetBehindResult, ChartException, N, RoundResult, RunOut, Strategy, Variance
 from bjcalc.rules import Rules
 from bjcalc.ruleset import one_rule_variants
@@ -168,6 +169,9 @@ def rule_effects(
     few tenths of a second at least, worth a worker's start (2 decks: 4.5 -> 2.9 s on two
     cores); float ones, tens of milliseconds each, run here one after another."""
     from bjcalc.eor import map_jobs
+
+    if not isinstance(exact, bool):
+        raise InvalidRulesError(f"exact must be True or False, not {exact!r}")
     from bjcalc.numbers import to_api
 
     variants = one_rule_changes(rules)

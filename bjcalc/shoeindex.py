@@ -27,13 +27,14 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
 from bjcalc.actions import Action
 from bjcalc.cards import UP_INDICES
-from bjcalc.countshoe import CARDS_PER_DECK, CountShoe, as_tags, true_count
+from bjcalc.countshoe import CARDS_PER_DECK, CountShoe, counting_tags, true_count
 from bjcalc.engine.batch import shared_stands, stands_together
 from bjcalc.engine.drawmodel import DrawModel
 from bjcalc.errors import InvalidShoeError
@@ -46,6 +47,7 @@ from bjcalc.indices import (
     Wanted,
     _crossing,
     _job,
+    as_plays,
     default_plays,
     insurance_sums,
     play_sums,
@@ -53,7 +55,7 @@ from bjcalc.indices import (
 )
 from bjcalc.results import _Data
 from bjcalc.rules import Rules
-from bjcalc.tasks import RunStats, Task, TaskStore, task_key
+from bjcalc.tasks import RunStats, Task, TaskStore, check_scheduler, check_store, task_key
 from bjcalc.truecount import _fraction, round_start_states, run_states
 
 STRATEGY = "CD play after the first decision, on the counter's shoe; split hands CDZ-"
@@ -148,9 +150,10 @@ def _unstored(value: dict[str, Any]) -> tuple[dict[tuple[tuple[int, ...], int], 
 
 def shoe_index_table(rules: Rules, system: str, tags: Sequence[Any],
                      penetration: Fraction | float | str = Fraction(3, 4),
-                     plays: Sequence[IndexPlay] | None = None, convention: Convention | None = None,
+                     plays: Sequence[IndexPlay | str] | None = None, convention: Convention | None = None,
                      insurance: bool = True, *, placement: str | dict[int, Any] | None = None, seats: int = 1,
-                     store: TaskStore | None = None, workers: int | None = None, scheduler: str | None = None,
+                     store: TaskStore | str | os.PathLike[str] | None = None, workers: int | None = None,
+                     scheduler: str | None = None,
                      progress: Callable[[int, int], None] | None = None, batch: int | None = None,
                      exact: bool = False) -> ShoeIndexTable:
     """The index of each play (default :func:`bjcalc.indices.default_plays`) and of insurance,
@@ -158,11 +161,17 @@ def shoe_index_table(rules: Rules, system: str, tags: Sequence[Any],
     ``placement``: where rounds start (:func:`bjcalc.truecount.round_start_states`; default as
     ``bjcalc truecount``: the chain, renewal with ``exact``); ``store``, ``workers``,
     ``scheduler``, ``progress(done, total)`` and ``batch`` as :func:`bjcalc.tasks.run_tasks`
-    takes them (an interrupted run resumes from the store). ``exact``: every state in exact
-    arithmetic (small shoes)."""
+    takes them (an interrupted run resumes from the store; ``store`` may be a file's path, as
+    ``--store`` takes it). ``plays``: :class:`IndexPlay` values or their text (``"16 v T stand
+    hit"``). ``exact``: every state in exact arithmetic (small shoes)."""
+    check_store(store)
+    if isinstance(store, (str, os.PathLike)):  # a file's path, as --store takes it: open for this run
+        given = {k: v for k, v in locals().items() if k not in ("rules", "system", "tags", "store")}
+        with TaskStore(store) as opened:
+            return shoe_index_table(rules, system, tags, store=opened, **given)
     from bjcalc.analysis import Analysis
 
-    tags = as_tags(tags)
+    tags = counting_tags(tags)
     convention = convention or Convention()
     if rules.infinite:
         raise InvalidShoeError("an infinite deck has no count: the cards are drawn with replacement")
@@ -173,7 +182,9 @@ def shoe_index_table(rules: Rules, system: str, tags: Sequence[Any],
     cut = round(pen * cards)
     if cut < 1:
         raise InvalidShoeError(f"penetration {penetration} puts the cut card before the first card")
-    plays = tuple(default_plays(rules) if plays is None else plays)
+    if scheduler is not None:
+        check_scheduler(scheduler)
+    plays = tuple(default_plays(rules) if plays is None else as_plays(plays))
     wanted = wanted_hands(rules, plays)
     insure = insurance and rules.insurance
     starting = round_start_states(rules, Analysis(rules).chart(), tags, cut, placement=placement, seats=seats,

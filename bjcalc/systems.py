@@ -26,10 +26,21 @@ _TAGS: dict[str, tuple[int | str, ...]] = {
 }
 SYSTEMS: dict[str, tuple[Fraction, ...]] = {name: tuple(map(Fraction, tags)) for name, tags in _TAGS.items()}
 
+# the largest tag in size a count may give (published counts stay within 4): larger tags only
+# overflow floating point (a count is the same scaled down)
+TAG_LIMIT = 100
+
+
+def tag_beyond_limit(tags: tuple[Fraction, ...]) -> Fraction | None:
+    """The first tag larger in size than :data:`TAG_LIMIT`, or ``None``."""
+    return next((t for t in tags if abs(t) > TAG_LIMIT), None)
+
 
 def parse_tags(text: str) -> tuple[Fraction, ...]:
     """Ten tags for 2, 3, ..., 9, T, A (the order of published tables), comma-separated:
     ``"1,1,1,1,1,0,0,0,-1,-1"`` is Hi-Lo. Returned in bjcalc's order, A first."""
+    if not isinstance(text, str):
+        raise InvalidCardError(f"tags must be text, ten numbers for 2,3,4,5,6,7,8,9,T,A, not {text!r}")
     fields = [f for f in text.replace(" ", ",").split(",") if f]
     if len(fields) != 10:
         raise InvalidCardError(f"tags must be ten numbers for 2,3,4,5,6,7,8,9,T,A, not {text!r}")
@@ -37,6 +48,8 @@ def parse_tags(text: str) -> tuple[Fraction, ...]:
         tags = [Fraction(f) for f in fields]
     except (ValueError, ZeroDivisionError):
         raise InvalidCardError(f"tags must be numbers such as 1, -1, 0.5 or 1/2, not {text!r}") from None
+    if tag_beyond_limit(tuple(tags)) is not None:
+        raise InvalidCardError(f"tags must be numbers from -{TAG_LIMIT} to {TAG_LIMIT}, not {text!r}")
     if len(set(tags)) < 2:
         raise InvalidCardError(f"tags {text!r} give every card the same tag: that count counts nothing "
                                "(its correlations are undefined)")
@@ -56,6 +69,10 @@ class CountSystem:
             same = _signed(self.tags[0]) if self.tags else "missing"
             raise InvalidCardError(f"the tags of {self.name!r} are all {same}: a count that gives every card the "
                                    "same tag counts nothing (its correlations are undefined)")
+        beyond = tag_beyond_limit(tuple(Fraction(t) for t in self.tags))
+        if beyond is not None:
+            raise InvalidCardError(f"the tags of {self.name!r} must be numbers from -{TAG_LIMIT} to {TAG_LIMIT}, "
+                                   f"not {_signed(beyond)}")
 
     @classmethod
     def named(cls, name: str) -> CountSystem:

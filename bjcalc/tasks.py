@@ -23,12 +23,11 @@ import concurrent.futures
 import contextlib
 import dataclasses
 import hashlib
-import itertools
 import json
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -105,18 +104,29 @@ def default_store() -> str | None:
     return str(folder / "truecount.sqlite")
 
 
+# seconds a store waits for another run's write to the same file
+BUSY_TIMEOUT = 60.0
+
+
 class TaskStore:
-    """Results by task key: an SQLite file in WAL mode (``path``), or memory (``None``)."""
+    """Results by task key: an SQLite file in WAL mode (``path``), or memory (``None``). Runs
+    may share a file: a result another run stored first is kept (a key's result is the same
+    whoever computes it), and :func:`run_tasks` takes it rather than computing it again."""
 
     def __init__(self, path: str | os.PathLike[str] | None) -> None:
         self.path = None if path is None else os.fspath(path)
         try:
-            self._db = sqlite3.connect(":memory:" if self.path is None else self.path)
+            # another run sharing the file may be writing: wait for it rather than fail
+            self._db = sqlite3.connect(":memory:" if self.path is None else self.path, timeout=BUSY_TIMEOUT)
             if self.path is not None:
                 self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, job TEXT NOT NULL, "
                              "value TEXT NOT NULL, seconds REAL NOT NULL, written REAL NOT NULL)")
             self._db.commit()
+            # a file sqlite could open only for reading fails at the first result, after the
+            # work: write a row now and take it back
+            self._db.execute("INSERT OR REPLACE INTO results VALUES ('', '', '', 0, 0)")
+            self._db.rollback()
         except sqlite3.DatabaseError as error:
             raise TaskError(f"store {self.path!r} cannot be used: {error}") from None
 
@@ -140,15 +150,16 @@ class TaskStore:
         return found
 
     def put(self, key: str, job: str, value: Any, seconds: float) -> None:
-        """Store a finished task's result (once: a second put of a key is refused)."""
+        """Store a finished task's result (a key already stored keeps its row)."""
         self.put_many([(key, job, value, seconds)])
 
     def put_many(self, rows: Iterable[tuple[str, str, Any, float]]) -> None:
         """Store finished tasks' results, (key, job, value, seconds) each, in one transaction:
-        all or none (a batch's results come together; one commit each cost a sync per task)."""
+        all or none (a batch's results come together; one commit each cost a sync per task).
+        A key already stored (by another run sharing the file) keeps its row."""
         now = time.time()
         with self._db:
-            self._db.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?)",
+            self._db.executemany("INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?)",
                                  [(key, job, json.dumps(_plain(value)), seconds, now)
                                   for key, job, value, seconds in rows])
 
@@ -167,6 +178,12 @@ class TaskStore:
     def seconds(self, job: str) -> list[float]:
         """The compute time of each of ``job``'s tasks, as measured where it ran."""
         return [s for (s,) in self._db.execute("SELECT seconds FROM results WHERE job = ?", (job,))]
+
+
+def check_store(store: Any) -> None:
+    """Refuse a ``store`` argument that is neither a :class:`TaskStore`, a path nor ``None``."""
+    if store is not None and not isinstance(store, (TaskStore, str, os.PathLike)):
+        raise TaskError(f"store must be a TaskStore, a file's path or None (memory), not {store!r}")
 
 
 def _timed(batch: Sequence[tuple[str, Callable[..., Any], tuple]]) -> list[tuple[str, Any, float]]:
@@ -237,16 +254,30 @@ def run_tasks(tasks: Sequence[Task], store: TaskStore, job: str, *, workers: int
         if progress:
             progress(done, len(tasks))
 
+    def unstored(part: Batch) -> Batch:
+        """A batch without the tasks another run sharing the store has stored since: taken."""
+        nonlocal done
+        now = store.has(key for key, _, _ in part)
+        if now:
+            stats.stored += len(now)
+            done += len(now)
+            if progress:
+                progress(done, len(tasks))
+        return [task for task in part if task[0] not in now]
+
     if todo:
         if scheduler is not None:
             _on_dask(todo, scheduler, batch, finished, stats)
         else:
-            _on_processes(todo, workers, batch, finished, stats)
+            _on_processes(todo, workers, batch, finished, stats, unstored)
     stats.wall = time.perf_counter() - start
     return stats
 
 
-def _batches(todo: Sequence[Task], size: int) -> list[list[tuple[str, Callable[..., Any], tuple]]]:
+Batch = list[tuple[str, Callable[..., Any], tuple]]
+
+
+def _batches(todo: Sequence[Task], size: int) -> list[Batch]:
     flat = [(t.key, t.function, t.arguments) for t in todo]
     return [flat[i:i + size] for i in range(0, len(flat), size)]
 
@@ -266,7 +297,10 @@ IN_FLIGHT = 2
 
 
 def _on_processes(todo: Sequence[Task], workers: int | None, batch: int | None,
-                  finished: Callable[[list[tuple[str, Any, float]]], None], stats: RunStats) -> None:
+                  finished: Callable[[list[tuple[str, Any, float]]], None], stats: RunStats,
+                  unstored: Callable[[Batch], Batch] = list) -> None:
+    """The batches in local processes (or here, with one worker), each without the tasks that
+    ``unstored`` finds another run has stored by the time it is sent."""
     from bjcalc.eor import _context
 
     count = workers if workers is not None else (os.cpu_count() or 1)
@@ -276,7 +310,9 @@ def _on_processes(todo: Sequence[Task], workers: int | None, batch: int | None,
     batches = _batches(todo, _batch_size(len(todo), count, batch))
     if count == 1:
         for part in batches:
-            finished(_timed(part))
+            part = unstored(part)
+            if part:
+                finished(_timed(part))
         return
     pending = dict(enumerate(batches))
     while pending:
@@ -287,17 +323,15 @@ def _on_processes(todo: Sequence[Task], workers: int | None, batch: int | None,
                 # results waiting to be stored stay few however fast the workers are, and a
                 # stored batch's future (and its results) is let go at once
                 queue = iter(list(pending))
-                futures = {}
-                for i in itertools.islice(queue, IN_FLIGHT * count):
-                    futures[pool.submit(_timed, pending[i])] = i
+                futures: dict[concurrent.futures.Future[Any], int] = {}
+                _send(IN_FLIGHT * count, pool, queue, pending, futures, unstored)
                 while futures:
                     done, _ = concurrent.futures.wait(futures, return_when=concurrent.futures.FIRST_COMPLETED)
                     for future in done:
                         finished(future.result())
                         del pending[futures.pop(future)]
                         progressed = True
-                        for i in itertools.islice(queue, 1):
-                            futures[pool.submit(_timed, pending[i])] = i
+                        _send(1, pool, queue, pending, futures, unstored)
             except concurrent.futures.process.BrokenProcessPool:
                 stats.restarts += 1
         if pending and not progressed:
@@ -309,15 +343,100 @@ def _on_processes(todo: Sequence[Task], workers: int | None, batch: int | None,
         # else a worker died (killed, out of memory): what it held is re-run in a new pool
 
 
+# seconds a scheduler has to accept a connection and to greet it
+CONNECT_TIMEOUT = 3.0
+
+# the most a Dask scheduler's greeting (its handshake message) takes, in bytes and frames
+_GREETING_BYTES, _GREETING_FRAMES = 1 << 20, 64
+
+
+def check_scheduler(scheduler: str) -> None:
+    """Refuse, within :data:`CONNECT_TIMEOUT` seconds, a ``scheduler`` address that is not
+    ``[tcp://|tls://]HOST[:PORT]`` (port 8786 by default) or where no Dask scheduler answers.
+
+    A Dask scheduler greets every connection with its handshake, a frame of a few hundred
+    bytes; a server that says nothing (an HTTP server waits for a request: Dask would wait for
+    ever) or something else (a length Dask would allocate, exabytes) is not one. Over TLS only
+    the connection is tried (the greeting is encrypted)."""
+    import importlib.util
+    import socket
+    import struct
+    import urllib.parse
+
+    if importlib.util.find_spec("distributed") is None:
+        raise TaskError("--scheduler needs Dask distributed: pip install 'bjcalc[dask]'")
+    if not isinstance(scheduler, str):
+        raise TaskError(f"scheduler must be an address such as tcp://10.0.0.5:8786, not {scheduler!r}")
+    text = scheduler.strip()
+    scheme, _, rest = text.rpartition("://") if "://" in text else ("tcp", "", text)
+    try:
+        parts = urllib.parse.urlsplit(f"tcp://{rest}")
+        host, port = parts.hostname, parts.port or 8786
+    except ValueError:
+        host = port = None
+    if scheme.lower() not in ("tcp", "tls") or not host or parts.path or parts.query or parts.username:
+        raise TaskError(f"scheduler must be an address such as tcp://10.0.0.5:8786, not {scheduler!r}")
+    unreachable = f"scheduler {scheduler!r} cannot be reached"
+    connected = False
+    try:
+        with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT) as connection:
+            connected = True
+            if scheme.lower() == "tls":
+                return
+            header = _receive(connection, 8)
+            (size,) = struct.unpack("<Q", header)
+            if not 16 <= size <= _GREETING_BYTES:
+                raise TaskError(f"{unreachable}: something answers at {host}:{port}, but not a Dask scheduler")
+            frames = _receive(connection, size)
+            (count,) = struct.unpack("<Q", frames[:8])
+            if not 1 <= count <= _GREETING_FRAMES or 8 * (count + 1) > size:
+                raise TaskError(f"{unreachable}: something answers at {host}:{port}, but not a Dask scheduler")
+    except TimeoutError:
+        if not connected:
+            raise TaskError(f"{unreachable}: no connection to {host}:{port} within {CONNECT_TIMEOUT:g} s") from None
+        raise TaskError(f"{unreachable}: {host}:{port} took the connection but did not greet it as a Dask scheduler "
+                        f"does within {CONNECT_TIMEOUT:g} s (a web server? the dashboard's port? the scheduler's "
+                        "is 8786 by default)") from None
+    except OSError as error:
+        raise TaskError(f"{unreachable}: {error.strerror or error}") from None
+
+
+def _receive(connection: Any, size: int) -> bytes:
+    """Exactly ``size`` bytes from a socket (its timeout applies to each read)."""
+    data = b""
+    while len(data) < size:
+        chunk = connection.recv(size - len(data))
+        if not chunk:
+            raise ConnectionResetError("the connection was closed before a Dask scheduler's greeting")
+        data += chunk
+    return data
+
+
+def _send(batches: int, pool: Any, queue: Iterator[int], pending: dict[int, Batch],
+          futures: dict[concurrent.futures.Future[Any], int], unstored: Callable[[Batch], Batch]) -> None:
+    """Send the next ``batches`` batches of ``queue`` to ``pool``, each without the tasks
+    another run has stored meanwhile (a batch left empty is done)."""
+    for i in queue:
+        pending[i] = unstored(pending[i])
+        if not pending[i]:
+            del pending[i]
+            continue
+        futures[pool.submit(_timed, pending[i])] = i
+        batches -= 1
+        if not batches:
+            return
+
+
 def _on_dask(todo: Sequence[Task], scheduler: str, batch: int | None,
              finished: Callable[[list[tuple[str, Any, float]]], None], stats: RunStats) -> None:
     try:
         import distributed
     except ImportError:
         raise TaskError("--scheduler needs Dask distributed: pip install 'bjcalc[dask]'") from None
+    check_scheduler(scheduler)
     try:
-        client = distributed.Client(scheduler, timeout="3s")
-    except (OSError, TimeoutError) as error:
+        client = distributed.Client(scheduler, timeout=f"{CONNECT_TIMEOUT:g}s")
+    except (OSError, TimeoutError, ValueError, TypeError) as error:
         raise TaskError(f"scheduler {scheduler!r} cannot be reached: {error}") from None
     try:
         workers = max(1, sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()))

@@ -4,8 +4,12 @@ win rate, SD, DI, SCORE, N0 and risk of ruin, from exact counter's-shoe analyses
 The model (docs/truecount.md says what is exact and what is modelled):
 
 - **Rounds along the shoe.** A round uses ``c`` cards with a distribution computed from the
-  strategy with the full shoe's card probabilities (:func:`round_cards`); ``renewal`` (the
-  default) starts rounds where those draws take them, independently of the count:
+  strategy with the full shoe's card probabilities (:func:`round_cards`). The default
+  placement is ``chain`` where it can be followed (floating point, counts of at most
+  :data:`CHAIN_CLASSES` tag values: the cards seen of each tag class followed from round
+  to round, :func:`round_start_chain`), else ``renewal`` (``spaced`` when wonging out:
+  :func:`round_start_states`). ``renewal`` starts rounds where those draws take them,
+  independently of the count:
   ``P(a round starts after N cards) = u(N)``, ``u(0) = 1``, ``u(N) = sum_c P(c) u(N - c)``, for
   every ``N`` below the cut card (:func:`round_start_chances`); ``spaced`` starts round ``k``
   after ``round(k * E[c])`` cards (fewer depths, so faster; needed to follow the count's path
@@ -41,6 +45,7 @@ import contextlib
 import dataclasses
 import itertools
 import math
+import os
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -55,6 +60,8 @@ from bjcalc.countshoe import (
     CountShoe,
     TagClasses,
     as_tags,
+    check_initial_running_count,
+    counting_tags,
     running_count_distribution,
     true_count,
 )
@@ -68,7 +75,7 @@ from bjcalc.indices import Convention, IndexPlay, default_plays, index_table
 from bjcalc.numbers import to_fraction
 from bjcalc.results import _Data
 from bjcalc.rules import Rules
-from bjcalc.tasks import RunStats, Task, TaskStore, run_tasks, task_key
+from bjcalc.tasks import RunStats, Task, TaskStore, check_scheduler, check_store, run_tasks, task_key
 
 STRATEGIES = ("basic", "indices", "cd")
 # the largest result of one round per initial bet (four hands split and doubled): bounds what
@@ -77,6 +84,15 @@ MOST_PER_ROUND = 8
 # how many tag classes the path of a count is followed for (wong_out): each one more is a
 # dimension of the forward pass
 PATH_CLASSES = 4
+
+
+# the largest max bet ratio --optimal-spread searches: the Kelly scales tried reach it (a larger
+# ratio is never bet), and spreads wider than 1-100 are not played
+OPTIMAL_SPREAD_LIMIT = 100
+
+
+# the largest bet of a spread, in units: larger ones only overflow floating point
+BET_LIMIT = 10 ** 6
 
 
 class InvalidSpreadError(BjcalcError):
@@ -105,6 +121,8 @@ class Spread:
 
     @classmethod
     def parse(cls, text: str) -> Spread:
+        if not isinstance(text, str):
+            raise InvalidSpreadError(f"spread must be text such as '<=1:1,2:2,>=3:4', not {text!r}")
         steps = []
         for field in (f.strip() for f in text.split(",") if f.strip()):
             where, colon, bet_text = field.partition(":")
@@ -129,6 +147,8 @@ class Spread:
                                          "or LOW..HIGH:BET (whole true counts)") from None
             if not colon or bet < 0:
                 raise InvalidSpreadError(f"spread step {field!r} needs a bet >= 0 after a colon")
+            if bet > BET_LIMIT:
+                raise InvalidSpreadError(f"spread step {field!r}: a bet is at most {BET_LIMIT} units")
             if low is not None and high is not None and low > high:
                 raise InvalidSpreadError(f"spread step {field!r}: {low} is above {high}")
             steps.append((low, high, bet))
@@ -1095,9 +1115,10 @@ class TrueCountResult(_Data):
 def truecount_analysis(
         rules: Rules, system: str, tags: Sequence[Any], *, penetration: float | Fraction | str = Fraction(3, 4),
         seats: int = 1, convention: Convention | None = None, strategy: str = "indices",
-        spread: Spread | None = None, wong_in: int | None = None, wong_out: int | None = None,
+        spread: Spread | str | None = None, wong_in: int | None = None, wong_out: int | None = None,
         bankroll: float | None = None, optimal_spread: float | None = None, irc: Fraction | int = 0,
-        tail: float = 1e-9, exact: bool = False, store: TaskStore | None = None, workers: int | None = None,
+        tail: float = 1e-9, exact: bool = False, store: TaskStore | str | os.PathLike[str] | None = None,
+        workers: int | None = None,
         scheduler: str | None = None, progress: Callable[[int, int], None] | None = None, batch: int | None = None,
         penetrations: Sequence[Fraction] | None = None, placement: str | dict[int, Any] | None = None,
         indices: str = "computed") -> TrueCountResult:
@@ -1107,14 +1128,32 @@ def truecount_analysis(
     ``chain``, ``renewal``, ``spaced`` (module docstring) or a mapping depth -> weight; default
     the chain where it can be followed (float, counts of up to three tag values), else renewal
     (spaced when wonging out). ``indices``: ``computed`` (``bjcalc index`` at the middle round's
-    depth, with this convention) or ``published`` (the common Hi-Lo list)."""
+    depth, with this convention) or ``published`` (the common Hi-Lo list). ``store``: a
+    :class:`TaskStore`, a file's path (opened for the run, as ``--store`` takes it) or ``None``
+    (memory); ``spread``: a :class:`Spread` or its text (:meth:`Spread.parse`)."""
+    check_store(store)
+    if isinstance(store, (str, os.PathLike)):  # a file's path, as --store takes it: open for this run
+        given = {k: v for k, v in locals().items() if k not in ("rules", "system", "tags", "store")}
+        with TaskStore(store) as opened:
+            return truecount_analysis(rules, system, tags, store=opened, **given)
     from bjcalc.analysis import Analysis
 
-    tags = as_tags(tags)
+    tags = counting_tags(tags)
     convention = convention or Convention()
     pen = _fraction(penetration, "penetration")
     if rules.infinite:
         raise InvalidShoeError("an infinite deck has no count: the cards are drawn with replacement")
+    if isinstance(spread, str):
+        spread = Spread.parse(spread)
+    if spread is not None and not isinstance(spread, Spread):
+        raise InvalidSpreadError(f"spread must be a Spread or text such as '<=1:1,2:2,>=3:4', not {spread!r}")
+    for name, count in (("wong_in", wong_in), ("wong_out", wong_out)):
+        if count is not None and (not isinstance(count, int) or isinstance(count, bool)):
+            raise InvalidSpreadError(f"{name} must be a whole true count or None, not {count!r}")
+    irc = _fraction(irc, "irc")
+    check_initial_running_count(rules.shoe_counts, tags, irc)
+    if scheduler is not None:
+        check_scheduler(scheduler)
     if not 0 < pen < 1:
         raise InvalidShoeError(f"penetration must be above 0 and below 1, not {penetration!r}")
     if not isinstance(seats, int) or isinstance(seats, bool) or not 1 <= seats <= 7:
@@ -1130,10 +1169,11 @@ def truecount_analysis(
     if wong_in is not None and wong_out is not None and wong_out > wong_in:
         raise InvalidSpreadError(f"wong_out {wong_out} is above wong_in {wong_in}: "
                                  "the counter would leave as he enters")
-    if optimal_spread is not None and not optimal_spread >= 1:
-        raise InvalidSpreadError(f"optimal spread must be a max bet ratio >= 1, not {optimal_spread!r}")
+    if optimal_spread is not None and not (isinstance(optimal_spread, (int, float, Fraction))
+                                           and 1 <= optimal_spread <= OPTIMAL_SPREAD_LIMIT):
+        raise InvalidSpreadError(f"optimal spread must be a max bet ratio from 1 to {OPTIMAL_SPREAD_LIMIT}, "
+                                 f"not {optimal_spread!r}")
     spread = spread or Spread.flat()
-    irc = Fraction(irc)
     cards = sum(rules.shoe_counts)
     cut = round(pen * cards)
     if cut < 1:
