@@ -40,6 +40,7 @@ from bjcalc.cards import TEN, Rank, as_cards, parse_card
 from bjcalc.engine.chances import HandChances, hand_chances
 from bjcalc.engine.codes import Code
 from bjcalc.engine.payout import Frame, reframe
+from bjcalc.errors import InvalidRulesError
 from bjcalc.numbers import to_api, to_fraction
 from bjcalc.results import UP_ORDER, HandResult, N, RoundResult, Strategy, _Data
 
@@ -189,6 +190,8 @@ def ev_matrix(analysis: Analysis[Any], progress: Callable[[str, int], None] | No
     """Every two-card hand against every up card, through :meth:`Analysis.hand`; see the
     module's docstring for what each number means. ``progress(name, steps)`` hears of the
     round and then of each up card as its hands begin."""
+    if not isinstance(analysis, Analysis):
+        raise InvalidRulesError(f"analysis must be a bjcalc Analysis, not {analysis!r}")
     rules, exact = analysis.rules, analysis.exact
     plays = analysis.plays([Rank(up) for up in UP_ORDER])
     ups = list(dict.fromkeys(play.up for play in plays))

@@ -332,7 +332,7 @@ def _hi_lo():
 
 
 def _library_calls():
-    from bjcalc import Analysis, Counter, CountShoe, Rank, Spread, depth_of, parse_tags, rule_effects
+    from bjcalc import Analysis, Counter, CountShoe, Rank, Spread, depth_of, ev_matrix, parse_tags, rule_effects
     from bjcalc import truecount_analysis as truecount
     from bjcalc.actions import Action
 
@@ -348,6 +348,7 @@ def _library_calls():
         (14, lambda: parse_tags(None), ["tags", "None"]),
         (14, lambda: Rank("Z"), ["'Z'"]),
         (14, lambda: Action("fold"), ["'fold'"]),
+        (14, lambda: ev_matrix(None), ["analysis", "None"]),
         (15, lambda: rule_effects(tiny, exact="no"), ["exact", "'no'"]),
         (15, lambda: Analysis(tiny).chart(two_card_plays="no"), ["two_card_plays", "'no'"]),
         (15, lambda: truecount(tiny, "hi-lo", _hi_lo(), wong_in=float("nan")), ["wong_in", "nan"]),
