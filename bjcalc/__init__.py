@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from bjcalc.version import __version__ as __version__
 
 # what the command line prints, each one call away: effects of removal and count systems, the
 # report and rule effects, side bets, the tables, and the names the rule options are built from
@@ -25,24 +25,24 @@ _EVERY_CLI_NUMBER = {
     **dict.fromkeys(
         ["EffectsOfRemoval", "EorStrategy", "EorTable", "HandTotal", "PlayEffects", "WorkerPool", "effects_of_removal",
          "eor_table", "insurance_effects", "parse_hand", "parse_play", "play_effects"],
-        "bjcalc.eor"),
-    **dict.fromkeys(["SYSTEMS", "CountSystem", "parse_tags"], "bjcalc.systems"),
+        "bjcalc.counting.eor"),
+    **dict.fromkeys(["SYSTEMS", "CountSystem", "parse_tags"], "bjcalc.counting.systems"),
     **dict.fromkeys(["CountFigures", "CountTable", "ExactIndex", "ExactIndices", "count_figures", "count_table",
-                     "exact_indices", "play_index"], "bjcalc.counting"),
+                     "exact_indices", "play_index"], "bjcalc.counting.measures"),
     **dict.fromkeys(["REPORT_STEPS", "Report", "RuleChange", "RuleEffects", "build_report", "one_rule_changes",
                      "rule_effects"],
                     "bjcalc.report"),
-    **dict.fromkeys(["SideBets", "side_bets"], "bjcalc.sidebets"),
+    **dict.fromkeys(["SideBets", "side_bets"], "bjcalc.games.sidebets"),
     **dict.fromkeys(["INDEX_TABLES", "table_games", "write_tables"], "bjcalc.tables"),
     **dict.fromkeys(["Spread", "TrueCountResult", "WinFigures", "InvalidSpreadError",
                      "cards_per_round", "round_starts", "IndexPolicy", "truecount_analysis", "RoundStarts",
-                     "round_start_states"], "bjcalc.truecount"),
-    **dict.fromkeys(["ShoeIndexTable", "shoe_index_table"], "bjcalc.shoeindex"),
-    **dict.fromkeys(["TaskStore", "TaskError", "RunStats", "run_tasks", "default_store"], "bjcalc.tasks"),
+                     "round_start_states"], "bjcalc.counting.truecount"),
+    **dict.fromkeys(["ShoeIndexTable", "shoe_index_table"], "bjcalc.counting.shoeindex"),
+    **dict.fromkeys(["TaskStore", "TaskError", "RunStats", "run_tasks", "default_store"], "bjcalc.counting.tasks"),
     **dict.fromkeys(["Convention", "IndexPlay", "IndexTable", "PlayIndex", "convention_of", "default_plays",
-                     "depth_of", "index_table", "play_from_text"], "bjcalc.indices"),
-    **dict.fromkeys(["AllIndices", "IndexCell", "all_indices", "hand_classes"], "bjcalc.indices"),
-    **dict.fromkeys(["DEFAULT_GAME"], "bjcalc.presets"),
+                     "depth_of", "index_table", "play_from_text"], "bjcalc.counting.indices"),
+    **dict.fromkeys(["AllIndices", "IndexCell", "all_indices", "hand_classes"], "bjcalc.counting.indices"),
+    **dict.fromkeys(["DEFAULT_GAME"], "bjcalc.games.presets"),
 }
 
 # public name -> the module that defines it
@@ -57,14 +57,14 @@ _HOMES = {
     "Chart": "bjcalc.chart",
     "load_chart": "bjcalc.chart",
     "simple_policy": "bjcalc.chart",
-    "SuitedShoe": "bjcalc.sidebets",
-    "SideBetResult": "bjcalc.sidebets",
-    "perfect_pairs": "bjcalc.sidebets",
-    "twenty_one_plus_three": "bjcalc.sidebets",
-    "GAMES": "bjcalc.presets",
+    "SuitedShoe": "bjcalc.games.sidebets",
+    "SideBetResult": "bjcalc.games.sidebets",
+    "perfect_pairs": "bjcalc.games.sidebets",
+    "twenty_one_plus_three": "bjcalc.games.sidebets",
+    "GAMES": "bjcalc.games.presets",
     "EvMatrix": "bjcalc.matrix",
     "ev_matrix": "bjcalc.matrix",
-    "game": "bjcalc.presets",
+    "game": "bjcalc.games.presets",
     **dict.fromkeys(
         ["BjcalcError", "CardNotInShoeError", "InvalidCardError", "InvalidChartError", "InvalidHandError",
          "InvalidPayTableError", "InvalidRulesError", "InvalidShoeError", "UnknownGameError"], "bjcalc.errors"),
@@ -78,7 +78,7 @@ _HOMES = {
     **dict.fromkeys(
         ["BestInsuranceIndex", "CountShoe", "Counter", "DeckEstimate", "InsuranceIndex", "InsuranceTable",
          "InvalidCountError", "Rounding", "best_insurance_index", "decks_left", "insurance_index", "insurance_table",
-         "running_count_distribution", "true_count", "true_count_distribution"], "bjcalc.countshoe"),
+         "running_count_distribution", "true_count", "true_count_distribution"], "bjcalc.counting.countshoe"),
 }
 __all__ = [
     "Action",
@@ -239,7 +239,7 @@ if TYPE_CHECKING:
     from bjcalc.analysis import Analysis
     from bjcalc.cards import Rank, parse_card, parse_cards
     from bjcalc.chart import Chart, load_chart, simple_policy
-    from bjcalc.countshoe import (  # the counter's shoe (issue 20)
+    from bjcalc.counting.countshoe import (  # the counter's shoe (issue 20)
         BestInsuranceIndex,
         Counter,
         CountShoe,
@@ -268,8 +268,9 @@ if TYPE_CHECKING:
         InvalidShoeError,
         UnknownGameError,
     )
+    from bjcalc.games.presets import GAMES, game
+    from bjcalc.games.sidebets import SideBetResult, SuitedShoe, perfect_pairs, twenty_one_plus_three
     from bjcalc.matrix import EvMatrix, ev_matrix
-    from bjcalc.presets import GAMES, game
     from bjcalc.results import (
         BetBehindResult,
         ChartEvaluation,
@@ -287,20 +288,9 @@ if TYPE_CHECKING:
     from bjcalc.rules import BlackjackTakes, Doubling, HoleCard, Loss, Rules, Surrender
     from bjcalc.ruleset import DECLARED_RULES, Flag, Rule, rule_flags, rules_from_flags
     from bjcalc.shoe import Shoe
-    from bjcalc.sidebets import SideBetResult, SuitedShoe, perfect_pairs, twenty_one_plus_three
 
 if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
-    from bjcalc.counting import (
-        CountFigures,
-        CountTable,
-        ExactIndex,
-        ExactIndices,
-        count_figures,
-        count_table,
-        exact_indices,
-        play_index,
-    )
-    from bjcalc.eor import (
+    from bjcalc.counting.eor import (
         EffectsOfRemoval,
         EorStrategy,
         EorTable,
@@ -314,7 +304,7 @@ if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
         parse_play,
         play_effects,
     )
-    from bjcalc.indices import (  # exact index numbers (issue 20)
+    from bjcalc.counting.indices import (  # exact index numbers (issue 20)
         AllIndices,
         Convention,
         IndexCell,
@@ -329,31 +319,20 @@ if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
         index_table,
         play_from_text,
     )
-    from bjcalc.presets import (
-        DEFAULT_GAME,
+    from bjcalc.counting.measures import (
+        CountFigures,
+        CountTable,
+        ExactIndex,
+        ExactIndices,
+        count_figures,
+        count_table,
+        exact_indices,
+        play_index,
     )
-    from bjcalc.report import (
-        REPORT_STEPS,
-        Report,
-        RuleChange,
-        RuleEffects,
-        build_report,
-        one_rule_changes,
-        rule_effects,
-    )
-    from bjcalc.shoeindex import ShoeIndexTable, shoe_index_table
-    from bjcalc.sidebets import (
-        SideBets,
-        side_bets,
-    )
-    from bjcalc.systems import SYSTEMS, CountSystem, parse_tags
-    from bjcalc.tables import (
-        INDEX_TABLES,
-        table_games,
-        write_tables,
-    )
-    from bjcalc.tasks import RunStats, TaskError, TaskStore, default_store, run_tasks
-    from bjcalc.truecount import (  # what a count and a spread are worth (issue 21)
+    from bjcalc.counting.shoeindex import ShoeIndexTable, shoe_index_table
+    from bjcalc.counting.systems import SYSTEMS, CountSystem, parse_tags
+    from bjcalc.counting.tasks import RunStats, TaskError, TaskStore, default_store, run_tasks
+    from bjcalc.counting.truecount import (  # what a count and a spread are worth (issue 21)
         IndexPolicy,
         InvalidSpreadError,
         RoundStarts,
@@ -364,4 +343,25 @@ if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
         round_start_states,
         round_starts,
         truecount_analysis,
+    )
+    from bjcalc.games.presets import (
+        DEFAULT_GAME,
+    )
+    from bjcalc.games.sidebets import (
+        SideBets,
+        side_bets,
+    )
+    from bjcalc.report import (
+        REPORT_STEPS,
+        Report,
+        RuleChange,
+        RuleEffects,
+        build_report,
+        one_rule_changes,
+        rule_effects,
+    )
+    from bjcalc.tables import (
+        INDEX_TABLES,
+        table_games,
+        write_tables,
     )

@@ -63,20 +63,19 @@ from bjcalc.results import (
     Variance,
 )
 from bjcalc.rules import Rules
-from bjcalc.shoe import Shoe
+from bjcalc.shoe import Shoe, ShoeModel
 
 if TYPE_CHECKING:
     from sympy import Rational
 
     from bjcalc.chart import Chart
     from bjcalc.chartpolicy import ChartPolicy
-    from bjcalc.countshoe import CountShoe
 
 
 ROUND_CARDS = 4  # the fewest cards a round is dealt from: the player's two, the dealer's up and hole cards
 
 
-def _check_dealable(rules: Rules, count_shoe: CountShoe | None) -> None:
+def _check_dealable(rules: Rules, count_shoe: ShoeModel | None) -> None:
     """A round needs four cards to start; with fewer, say so, naming the cards left. (Any shoe
     of four or more is dealt to its last card: a deal that runs out is void, docs/model.md.)"""
     if rules.infinite:
@@ -88,14 +87,12 @@ def _check_dealable(rules: Rules, count_shoe: CountShoe | None) -> None:
                                f"{ROUND_CARDS} (two for the player, the dealer's up card and hole card)")
 
 
-def _checked_count_shoe(rules: Rules, shoe: CountShoe | None) -> CountShoe | None:
+def _checked_count_shoe(rules: Rules, shoe: ShoeModel | None) -> ShoeModel | None:
     """A counter's shoe for an analysis of ``rules``: its shoe the rules' shoe, nothing on the
     table (the round's cards are the analysis' own)."""
     if shoe is None:
         return None
-    from bjcalc.countshoe import CountShoe
-
-    if not isinstance(shoe, CountShoe):
+    if not isinstance(shoe, ShoeModel):
         raise InvalidShoeError(f"shoe must be a bjcalc.CountShoe (a counter's shoe), not {shoe!r}")
     if rules.infinite:
         raise InvalidShoeError("a counter's shoe is a finite shoe: not with decks=inf")
@@ -126,21 +123,21 @@ class Analysis(Generic[N]):
     @overload
     def __init__(
         self: Analysis[float], rules: Rules, *, exact: Literal[False] = ..., post_split: PostSplit | str = ...,
-        shoe: CountShoe | None = ...,
+        shoe: ShoeModel | None = ...,
     ) -> None: ...
 
     @overload
     def __init__(
         self: Analysis[Rational], rules: Rules, *, exact: Literal[True], post_split: PostSplit | str = ...,
-        shoe: CountShoe | None = ...,
+        shoe: ShoeModel | None = ...,
     ) -> None: ...
 
     @overload
     def __init__(self: Analysis[Any], rules: Rules, *, exact: bool, post_split: PostSplit | str = ...,
-                 shoe: CountShoe | None = ...) -> None: ...
+                 shoe: ShoeModel | None = ...) -> None: ...
 
     def __init__(self, rules: Rules, *, exact: bool = False, post_split: PostSplit | str = PostSplit.CDZ,
-                 shoe: CountShoe | None = None) -> None:
+                 shoe: ShoeModel | None = None) -> None:
         if not isinstance(rules, Rules):
             raise InvalidRulesError(f"rules must be a bjcalc.Rules, not {rules!r}")
         if not isinstance(exact, bool):

@@ -28,7 +28,7 @@ class ChartPolicy:
         self._hands: dict[int, HandValues] = {}
         self._splits: dict[int, SplitSolver] = {}
         # (up, counts, same_face) -> (the chart's play, its EV) on this engine: shared with a
-        # policy that plays the chart's hands alike (bjcalc.truecount.IndexPolicy)
+        # policy that plays the chart's hands alike (bjcalc.counting.truecount.IndexPolicy)
         self._firsts: dict[tuple[int, tuple[int, ...], bool], tuple[Action, EngineNumber]] = {}
         self._actions = _chart_actions(engine.rules, chart)
 

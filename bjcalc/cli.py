@@ -527,7 +527,7 @@ def _progress(label: str, after: float = 0.0) -> Iterator[Callable[[str, int], N
 
 @contextlib.contextmanager
 def _task_progress(label: str) -> Iterator[Callable[[int, int], None]]:
-    """A progress bar on stderr for a run of tasks (bjcalc.tasks.run_tasks' ``progress(done,
+    """A progress bar on stderr for a run of tasks (bjcalc.counting.tasks.run_tasks' ``progress(done,
     total)``), shown only on a terminal and only while something is left to compute (a run
     that finds every task in its store prints none)."""
     with contextlib.ExitStack() as stack:

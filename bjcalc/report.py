@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any, Generic
 from bjcalc.analysis import Analysis
 from bjcalc.chart import Chart
 from bjcalc.errors import InvalidRulesError
+from bjcalc.games.sidebets import SideBetResult
 from bjcalc.results import BetBehindResult, ChartException, N, RoundResult, RunOut, Strategy, Variance
 from bjcalc.rules import Rules
 from bjcalc.ruleset import one_rule_variants
-from bjcalc.sidebets import SideBetResult
 
 if TYPE_CHECKING:
     from bjcalc.engine.runout import RoundRunOut
@@ -67,7 +67,7 @@ def build_report(title: str, rules: Rules, assumed: tuple[str, ...] = (), exact:
     exact round figures with ``exact`` (the chart and its exceptions are chosen in floating
     point either way). ``two_card_plays=False``: the classic chart, one play per total
     (:meth:`Analysis.chart`). ``progress`` hears of each of :data:`REPORT_STEPS` as it is done."""
-    from bjcalc import sidebets
+    from bjcalc.games import sidebets
 
     analysis = Analysis(rules, exact=exact)
     side_bets: tuple[SideBetResult, ...] = ()
@@ -165,10 +165,10 @@ def rule_effects(
     Each analysis' round stays in the engine's numbers (Fractions in exact mode) until all have
     run, then becomes the API's: sympy (35 MB resident) loads after the analyses, not beside
     the largest of them (exact effects of the default game: 232 -> 200 MB). Exact analyses run
-    in ``workers`` processes (default one per core; :func:`bjcalc.eor.map_jobs`): each takes a
+    in ``workers`` processes (default one per core; :func:`bjcalc.counting.eor.map_jobs`): each takes a
     few tenths of a second at least, worth a worker's start (2 decks: 4.5 -> 2.9 s on two
     cores); float ones, tens of milliseconds each, run here one after another."""
-    from bjcalc.eor import map_jobs
+    from bjcalc.counting.eor import map_jobs
 
     if not isinstance(exact, bool):
         raise InvalidRulesError(f"exact must be True or False, not {exact!r}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterable
+from typing import Any, Protocol, runtime_checkable
 
 from bjcalc.cards import RANK_NOTATION, Rank, parse_cards  # noqa: F401  (used by the doctest)
 from bjcalc.errors import CardNotInShoeError, InvalidShoeError
@@ -66,3 +67,32 @@ class Shoe:
 
     def notation(self) -> str:
         return ",".join(map(str, self.counts))
+
+
+@runtime_checkable
+class ShoeModel(Protocol):
+    """A shoe known only in part, as :class:`bjcalc.Analysis` takes it (``shoe=``): what the
+    analysis asks of it. The one kind is the counter's shoe,
+    :class:`bjcalc.counting.countshoe.CountShoe`; naming what it must do here keeps the analysis
+    below the counting layer that makes it."""
+
+    @property
+    def shoe(self) -> tuple[int, ...]:
+        """The shoe before the deal, ten counts aces first."""
+
+    @property
+    def visible(self) -> tuple[Rank, ...]:
+        """The cards on the table, known by rank."""
+
+    @property
+    def cards_left(self) -> int:
+        """How many cards are left (the discards out)."""
+
+    def draw_model(self) -> Any:
+        """The weights of the engine's draws (:class:`bjcalc.engine.drawmodel.DrawModel`)."""
+
+    def draw_probability(self, cards: Any) -> Any:
+        """P(the next cards drawn are ``cards``), exact."""
+
+    def can_deal(self, cards: Any) -> bool:
+        """Whether ``cards`` can be the next cards drawn."""

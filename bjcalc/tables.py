@@ -8,7 +8,7 @@ import pathlib
 from collections.abc import Callable
 from typing import Any
 
-from bjcalc.presets import GAMES
+from bjcalc.games.presets import GAMES
 from bjcalc.report import Report, build_report
 from bjcalc.rules import Rules, Surrender
 
@@ -79,10 +79,10 @@ COUNTING_PLAYS = ("T,6 v T stand hit", "T,2 v 4 stand hit", "A,7 v 2 double stan
 def counting_tables() -> str:
     """Effects of removal (round, a few decisions, insurance) and the count systems' figures for
     :data:`COUNTING_RULES`, in Markdown: what ``COUNTING_COMMAND`` prints, and ``bjcalc count``."""
-    from bjcalc.counting import count_figures
-    from bjcalc.eor import effects_of_removal, insurance_effects, parse_play, play_effects
+    from bjcalc.counting.eor import effects_of_removal, insurance_effects, parse_play, play_effects
+    from bjcalc.counting.measures import count_figures
+    from bjcalc.counting.systems import SYSTEMS, CountSystem
     from bjcalc.render.markdown import count_markdown, eor_markdown
-    from bjcalc.systems import SYSTEMS, CountSystem
 
     rules = COUNTING_RULES
     result = effects_of_removal(rules, "cd", workers=1)
@@ -121,11 +121,11 @@ INDEX_HTML = "index-hi-lo-6-decks-s17"  # also as a page
 def index_files(name: str) -> dict[str, str]:
     """One index table of :data:`INDEX_TABLES` (Markdown, CSV; one also as HTML): ``bjcalc index
     --count hi-lo`` with its rules, mid-shoe (the shoe's cards / 2 dealt before the round)."""
-    from bjcalc.indices import index_table
+    from bjcalc.counting.indices import index_table
+    from bjcalc.counting.systems import CountSystem
     from bjcalc.render.csvfile import index_csv
     from bjcalc.render.html import index_html
     from bjcalc.render.markdown import index_markdown
-    from bjcalc.systems import CountSystem
 
     rules = INDEX_TABLES[name]
     system = CountSystem.named("hi-lo")

@@ -35,7 +35,7 @@ def test_item2_count_refuses_a_huge_tag():
 
 def test_item2_library_refuses_a_huge_tag():
     from bjcalc import CountSystem, parse_tags
-    from bjcalc.countshoe import as_tags
+    from bjcalc.counting.countshoe import as_tags
 
     with pytest.raises(BjcalcError, match="1e308"):
         parse_tags("1e308,1,1,1,1,0,0,0,-1,-1")
@@ -53,7 +53,7 @@ def test_item2_optimal_spread_out_of_range_is_refused_first(value):
 
 def test_item2_library_refuses_an_optimal_spread_out_of_range():
     from bjcalc import truecount_analysis
-    from bjcalc.systems import SYSTEMS
+    from bjcalc.counting.systems import SYSTEMS
 
     rules = Rules(shoe=tuple(int(n) for n in TINY.split(",")))
     for value in (float("inf"), 1e9, float("nan")):
@@ -142,7 +142,7 @@ def test_item5_an_unbalanced_counts_irc_is_still_taken():
 
 def test_item5_library_refuses_an_irc_the_count_does_not_start_from():
     from bjcalc import Counter, insurance_table, truecount_analysis
-    from bjcalc.systems import SYSTEMS
+    from bjcalc.counting.systems import SYSTEMS
 
     one_deck = (4,) * 9 + (16,)
     with pytest.raises(BjcalcError, match=r"IRC\) 2 "):
@@ -228,12 +228,12 @@ def test_item12_a_malformed_scheduler_address_is_refused(address):
 
 def test_item12_a_closed_port_is_refused_before_work(monkeypatch):
     pytest.importorskip("distributed")
-    import bjcalc.truecount
+    import bjcalc.counting.truecount
 
     def no_work(*args, **kwargs):
         raise AssertionError("the work started before the scheduler was checked")
 
-    monkeypatch.setattr(bjcalc.truecount, "round_start_states", no_work)
+    monkeypatch.setattr(bjcalc.counting.truecount, "round_start_states", no_work)
     result = run("truecount", "--shoe", TINY, "--store", "none", "--scheduler", "tcp://127.0.0.1:1")
     assert_one_line_error(result, "scheduler", "cannot be reached")
 
@@ -241,7 +241,7 @@ def test_item12_a_closed_port_is_refused_before_work(monkeypatch):
 def test_item12_library_refuses_a_scheduler_that_is_not_one(server):
     pytest.importorskip("distributed")
     from bjcalc import TaskStore, run_tasks
-    from bjcalc.tasks import Task
+    from bjcalc.counting.tasks import Task
 
     with TaskStore(None) as store, pytest.raises(BjcalcError, match="scheduler"):
         run_tasks([Task("k", abs, (-1,))], store, "job", scheduler=server(b"HTTP/1.1 400 Bad Request\r\n\r\n"))
@@ -262,7 +262,7 @@ def _meanwhile_the_other_run_stores(key: str, others: tuple[str, ...]) -> str:
 
 def test_item13_a_result_another_run_stored_first_does_not_fail_the_run(tmp_path):
     from bjcalc import TaskStore, run_tasks
-    from bjcalc.tasks import Task
+    from bjcalc.counting.tasks import Task
 
     path = tmp_path / "shared.sqlite"
     with TaskStore(path) as ours, TaskStore(path) as theirs:
@@ -274,7 +274,7 @@ def test_item13_a_result_another_run_stored_first_does_not_fail_the_run(tmp_path
 
 def test_item13_a_task_another_run_stored_is_taken_not_computed(tmp_path):
     from bjcalc import TaskStore, run_tasks
-    from bjcalc.tasks import Task
+    from bjcalc.counting.tasks import Task
 
     path = tmp_path / "shared.sqlite"
     tasks = [Task("a", _meanwhile_the_other_run_stores, ("a", ("b",))),
@@ -309,9 +309,9 @@ def test_item18_the_readme_says_rules_defaults_are_not_the_cli_default_game():
 
 
 def test_item18_the_truecount_docstring_names_the_default_placement():
-    import bjcalc.truecount as truecount
+    import bjcalc.counting.truecount as truecount
     from bjcalc import Analysis
-    from bjcalc.systems import SYSTEMS
+    from bjcalc.counting.systems import SYSTEMS
 
     doc = " ".join(truecount.__doc__.split())
     assert "``renewal`` (the default)" not in doc
@@ -326,7 +326,7 @@ ONE_DECK = (4,) * 9 + (16,)
 
 
 def _hi_lo():
-    from bjcalc.systems import SYSTEMS
+    from bjcalc.counting.systems import SYSTEMS
 
     return SYSTEMS["hi-lo"]
 
@@ -371,7 +371,7 @@ def test_item14_and_15_library_bad_arguments_are_bjcalc_errors(number):
 
 
 def test_item14_truecount_takes_a_store_path_and_spread_text(tmp_path, monkeypatch):
-    import bjcalc.truecount
+    import bjcalc.counting.truecount
     from bjcalc import truecount_analysis
 
     class Reached(Exception):
@@ -380,7 +380,7 @@ def test_item14_truecount_takes_a_store_path_and_spread_text(tmp_path, monkeypat
     def work(*args, **kwargs):
         raise Reached
 
-    monkeypatch.setattr(bjcalc.truecount, "round_start_states", work)
+    monkeypatch.setattr(bjcalc.counting.truecount, "round_start_states", work)
     tiny = Rules(shoe=tuple(int(n) for n in TINY.split(",")))
     path = tmp_path / "store.sqlite"
     with pytest.raises(Reached):

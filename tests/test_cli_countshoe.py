@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from oracles import naive_countshoe as naive
 
 from bjcalc.cli import cli
-from bjcalc.systems import SYSTEMS
+from bjcalc.counting.systems import SYSTEMS
 
 SHOE = (1, 1, 1, 1, 1, 1, 1, 1, 1, 4)  # 13 cards
 SHOE_TEXT = ",".join(map(str, SHOE))

@@ -70,8 +70,8 @@ def test_cli_imports_only_bjcalc_the_renderers_click_and_the_stdlib():
 
 
 def test_the_import_walk_sees_a_private_import():
-    tree = ast.parse("def f():\n    from bjcalc.eor import parse_play\n    from bjcalc import _HOMES\n")
-    assert _imports(tree) == [("bjcalc.eor", ["parse_play"]), ("bjcalc", ["_HOMES"])]
+    tree = ast.parse("def f():\n    from bjcalc.counting.eor import parse_play\n    from bjcalc import _HOMES\n")
+    assert _imports(tree) == [("bjcalc.counting.eor", ["parse_play"]), ("bjcalc", ["_HOMES"])]
 
 
 def test_every_cli_number_is_one_library_call_away():
@@ -185,7 +185,7 @@ def test_sidebets_on_an_infinite_deck_says_what_it_needs():
 
 
 def test_sidebets_take_ranks_of_unknown_suit_averaged_over_the_suits():
-    from bjcalc.sidebets import SuitedShoe, twenty_one_plus_three
+    from bjcalc.games.sidebets import SuitedShoe, twenty_one_plus_three
 
     out = run_json("sidebets", "--decks", "1", "--removed", "A,T,5", "--exact")
     total = Fraction(0)

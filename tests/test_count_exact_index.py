@@ -1,5 +1,5 @@
 """``bjcalc count --exact-index``: each play's exact index (the model of the counter's shoe,
-:mod:`bjcalc.indices`, tested against brute force in tests/test_indices.py) printed beside its
+:mod:`bjcalc.counting.indices`, tested against brute force in tests/test_indices.py) printed beside its
 linear estimate. What is tested here is what count adds: the orientation of a play (the first
 action may be the better below the crossing), the integer rule's shift when it is, insurance, and
 the outputs."""
@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from bjcalc import Rules, count_table
 from bjcalc.cli import cli
-from bjcalc.indices import index_table, play_from_text
+from bjcalc.counting.indices import index_table, play_from_text
 
 ONE_DECK = Rules(decks=1, surrender="none")
 HI_LO = (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1)

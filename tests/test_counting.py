@@ -1,4 +1,4 @@
-"""Effects of removal and count systems (bjcalc/eor.py, systems.py, counting.py) against exact identities, the
+"""Effects of removal and count systems (bjcalc/counting/eor.py, systems.py, counting.py) against exact identities, the
 independent naive reference and published figures (../shared/reference/counting.md)."""
 
 from fractions import Fraction
@@ -9,10 +9,10 @@ from oracles import naive_split
 from test_against_naive import naive_rules
 
 from bjcalc import Action, Rank, Rules
-from bjcalc.counting import INSURANCE_VECTOR, correlation, count_figures, linear_index
-from bjcalc.eor import effects_of_removal, insurance_effects, play_effects
+from bjcalc.counting.eor import effects_of_removal, insurance_effects, play_effects
+from bjcalc.counting.measures import INSURANCE_VECTOR, correlation, count_figures, linear_index
+from bjcalc.counting.systems import SYSTEMS, CountSystem, parse_tags
 from bjcalc.numbers import to_fraction
-from bjcalc.systems import SYSTEMS, CountSystem, parse_tags
 
 SMALL = (2, 2, 2, 2, 2, 2, 2, 2, 2, 8)  # half a deck: exact rounds in a fraction of a second
 

@@ -1,4 +1,4 @@
-"""The counter's shoe (bjcalc.countshoe) against the brute-force oracle tests/oracles/naive_countshoe.py:
+"""The counter's shoe (bjcalc.counting.countshoe) against the brute-force oracle tests/oracles/naive_countshoe.py:
 every subset of a tiny shoe consistent with the count, weighted uniformly. Several tag systems,
 multi-level (Hi-Opt II, Omega II, Zen, Uston APC), half-integer (Wong Halves) and unbalanced (KO,
 with an initial running count), and random tags."""
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from oracles import naive_countshoe as naive
 
 from bjcalc.cards import Rank
-from bjcalc.countshoe import (
+from bjcalc.counting.countshoe import (
     CountShoe,
     DeckEstimate,
     InvalidCountError,
@@ -27,8 +27,8 @@ from bjcalc.countshoe import (
     true_count,
     true_count_distribution,
 )
+from bjcalc.counting.systems import SYSTEMS
 from bjcalc.errors import CardNotInShoeError, InvalidHandError, InvalidShoeError
-from bjcalc.systems import SYSTEMS
 
 HI_LO = SYSTEMS["hi-lo"]
 KO = SYSTEMS["ko"]

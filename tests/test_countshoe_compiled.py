@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from bjcalc import Analysis, Rules
-from bjcalc.countshoe import CountShoe, running_count_distribution
+from bjcalc.counting.countshoe import CountShoe, running_count_distribution
+from bjcalc.counting.systems import CountSystem
 from bjcalc.engine import kernels
-from bjcalc.systems import CountSystem
 
 needs_kernels = pytest.mark.skipif(
     kernels.player_kernel is None or not hasattr(kernels.dealer_kernel, "joint"), reason="compiled loops not built")

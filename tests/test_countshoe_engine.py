@@ -1,4 +1,4 @@
-"""The engine on a counter's shoe (bjcalc.countshoe, docs/countshoe.md) against the brute-force
+"""The engine on a counter's shoe (bjcalc.counting.countshoe, docs/countshoe.md) against the brute-force
 oracle tests/oracles/naive_counthand.py (written from the model alone: every discard set, every
 card sequence, an expectimax whose hidden state is the discard set and the hole card), exactly;
 float against exact; and the law of total expectation for a fixed chart over every running
@@ -19,9 +19,9 @@ from test_against_naive import naive_rules, rule_sets
 
 from bjcalc import Action, Analysis, InvalidShoeError, Rules
 from bjcalc.cards import RANK_NOTATION
-from bjcalc.countshoe import CountShoe, running_count_distribution
+from bjcalc.counting.countshoe import CountShoe, running_count_distribution
+from bjcalc.counting.systems import CountSystem
 from bjcalc.numbers import to_fraction
-from bjcalc.systems import CountSystem
 
 HI_LO = (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1)
 TAGS = [HI_LO, (0, 1, 1, 2, 2, 2, 1, 0, -1, -2),  # Omega II

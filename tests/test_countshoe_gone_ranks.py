@@ -22,11 +22,11 @@ from click.testing import CliRunner
 
 from bjcalc import Analysis, Rules, truecount_analysis
 from bjcalc.cli import cli
-from bjcalc.countshoe import Counter, running_count_distribution
+from bjcalc.counting.countshoe import Counter, running_count_distribution
+from bjcalc.counting.systems import SYSTEMS
+from bjcalc.counting.truecount import _likely
 from bjcalc.engine.analyser import Engine
 from bjcalc.engine.split import PostSplit, SplitSolver
-from bjcalc.systems import SYSTEMS
-from bjcalc.truecount import _likely
 
 HI_LO = SYSTEMS["hi-lo"]
 ACES = (-1,) + (0,) * 9  # an ace side count: the running count is minus the aces seen

@@ -15,7 +15,7 @@ import pytest
 from oracles import naive_counthand as oracle
 
 from bjcalc import Action, Analysis, InvalidHandError, Rank, Rules
-from bjcalc.countshoe import CountShoe
+from bjcalc.counting.countshoe import CountShoe
 from bjcalc.numbers import to_fraction
 
 HI_LO = (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1)

@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from bjcalc.countshoe import CountShoe
+from bjcalc.counting.countshoe import CountShoe
 
 
 def _naive_weight(model, drawn):

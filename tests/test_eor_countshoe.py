@@ -24,9 +24,9 @@ from test_json_schema import SCHEMA
 
 from bjcalc import DEFAULT_GAME, Analysis, CountShoe, InvalidHandError, InvalidShoeError, Rank, Rules, game
 from bjcalc.cli import cli
-from bjcalc.eor import effects_of_removal, seen_one_more
+from bjcalc.counting.eor import effects_of_removal, seen_one_more
+from bjcalc.counting.systems import SYSTEMS
 from bjcalc.numbers import to_fraction
-from bjcalc.systems import SYSTEMS
 
 # 13 cards, card limits of 3 and no splits: a composition's exact EV takes a few hundredths of a second
 TINY = Rules(shoe=(1,) * 9 + (4,), player_max_cards=3, dealer_max_cards=3, split_hands=1)

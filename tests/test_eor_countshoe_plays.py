@@ -32,9 +32,9 @@ from test_json_schema import SCHEMA
 
 from bjcalc import DEFAULT_GAME, Action, Analysis, CountShoe, InvalidShoeError, Rank, eor_table, game
 from bjcalc.cli import cli
-from bjcalc.eor import insurance_effects, parse_play, play_effects
+from bjcalc.counting.eor import insurance_effects, parse_play, play_effects
+from bjcalc.counting.systems import SYSTEMS
 from bjcalc.numbers import to_fraction
-from bjcalc.systems import SYSTEMS
 
 # the default game (peek, late surrender) on 13 cards, three cards at most per hand, no splits:
 # a hit or a double is one card, then the hand stands (no later decision the count could change)

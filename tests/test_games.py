@@ -11,8 +11,8 @@ from oracles import naive_reference as naive
 from bjcalc import Analysis, Rules
 from bjcalc.chart import chart_from_tables, simple_policy
 from bjcalc.cli import cli
+from bjcalc.games.presets import game
 from bjcalc.numbers import to_fraction
-from bjcalc.presets import game
 
 
 def run(*args):

@@ -1,4 +1,4 @@
-"""bjcalc index --all (bjcalc.indices.all_indices): every two-card hand class against every up
+"""bjcalc index --all (bjcalc.counting.indices.all_indices): every two-card hand class against every up
 card whose best play the count changes. Oracles: the default run (`index_table` with the
 Illustrious 18) gives the same index for each of its plays; a loop written here over one
 counter's shoe per running count (CountShoe and Analysis.hand, weighted by the deal's
@@ -18,7 +18,7 @@ from bjcalc import Analysis, CountShoe, HandTotal, Rules, all_indices, index_tab
 from bjcalc.actions import Action
 from bjcalc.cards import Rank
 from bjcalc.cli import cli
-from bjcalc.indices import ILLUSTRIOUS_18
+from bjcalc.counting.indices import ILLUSTRIOUS_18
 
 HI_LO = (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1)
 TWOS = (2, 2, 2, 2, 2, 2, 2, 2, 2, 8)  # half a deck: 26 cards

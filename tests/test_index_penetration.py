@@ -1,4 +1,4 @@
-"""bjcalc index --penetration (bjcalc.shoeindex): the indices averaged over the shoe.
+"""bjcalc index --penetration (bjcalc.counting.shoeindex): the indices averaged over the shoe.
 
 On a tiny shoe, in exact arithmetic, each play's pooled EV differences by true count are an
 independent sum, written out here: over every depth a round starts at and every running count
@@ -21,10 +21,10 @@ from click.testing import CliRunner
 
 from bjcalc import Analysis, CountShoe, Rank, Rules, TaskStore, round_start_states, running_count_distribution
 from bjcalc.cli import cli
-from bjcalc.countshoe import DeckEstimate, Rounding, true_count
+from bjcalc.counting.countshoe import DeckEstimate, Rounding, true_count
+from bjcalc.counting.indices import Convention, index_table, play_from_text
+from bjcalc.counting.shoeindex import shoe_index_table
 from bjcalc.errors import InvalidShoeError
-from bjcalc.indices import Convention, index_table, play_from_text
-from bjcalc.shoeindex import shoe_index_table
 
 HI_LO = (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1)
 # 22 cards, ten-rich and short of small cards (a round cannot run out of cards at 8 seen):

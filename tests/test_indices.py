@@ -1,4 +1,4 @@
-"""bjcalc index (bjcalc.indices): each play's EV difference by observed running count equals the
+"""bjcalc index (bjcalc.counting.indices): each play's EV difference by observed running count equals the
 brute-force oracle of the counter's shoe (tests/oracles/naive_counthand.py) on a tiny shoe, its
 weights are the oracle's deal probabilities, and the committed Hi-Lo tables are within one point of
 the common Illustrious 18 / Fab 4 list (../shared/reference/counting.md, section 3)."""
@@ -19,7 +19,7 @@ from oracles.naive_reference import DEFAULT_RULES
 
 from bjcalc import Rules
 from bjcalc.cli import cli
-from bjcalc.indices import index_table, play_from_text
+from bjcalc.counting.indices import index_table, play_from_text
 
 HI_LO = (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1)
 SMALL = (2, 1, 0, 0, 1, 1, 1, 2, 0, 5)  # 13 cards: A A 2 5 6 7 8 8 T T T T T

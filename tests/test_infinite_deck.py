@@ -60,7 +60,7 @@ def test_known_infinite_deck_values(exact):
 def test_seen_cards_and_effects_of_removal_are_refused():
     with pytest.raises(InvalidRulesError, match="infinite"):
         INFINITE.without("A")
-    from bjcalc.eor import effects_of_removal
+    from bjcalc.counting.eor import effects_of_removal
 
     with pytest.raises(InvalidRulesError, match="infinite"):
         effects_of_removal(INFINITE)

@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 
 from bjcalc import Analysis, Rules
-from bjcalc.countshoe import CountShoe
+from bjcalc.counting.countshoe import CountShoe
+from bjcalc.counting.indices import Convention, default_plays
+from bjcalc.counting.tasks import _timed
+from bjcalc.counting.truecount import state_task
 from bjcalc.engine import batch, kernels
 from bjcalc.engine.batch import JointBatch, ShoeIndex, shared_stands
 from bjcalc.engine.jointdealer import joint_numerators, joint_stands
-from bjcalc.indices import Convention, default_plays
-from bjcalc.tasks import _timed
-from bjcalc.truecount import state_task
 
 needs_kernel = pytest.mark.skipif(kernels.dealer_kernel is None, reason="compiled dealer loop not built")
 
@@ -89,8 +89,8 @@ def test_a_batch_of_states_gives_each_state_its_own_numbers():
 
 @needs_kernel
 def test_index_states_of_a_batch_give_each_state_its_own_numbers():
-    from bjcalc.indices import wanted_hands
-    from bjcalc.shoeindex import state_task as index_state
+    from bjcalc.counting.indices import wanted_hands
+    from bjcalc.counting.shoeindex import state_task as index_state
 
     rules = Rules(decks=2)
     wanted = wanted_hands(rules, default_plays(rules))

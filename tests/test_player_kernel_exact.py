@@ -15,7 +15,7 @@ from conftest import both_player_loops
 from test_player_kernel import RULE_SETS
 
 from bjcalc import Analysis, Rules
-from bjcalc.countshoe import CountShoe
+from bjcalc.counting.countshoe import CountShoe
 from bjcalc.engine import kernels
 from bjcalc.engine import values as v
 from bjcalc.engine.codes import Code

@@ -1,4 +1,4 @@
-"""Playing efficiency (bjcalc/efficiency.py: strategy_variations, playing_efficiency): the published
+"""Playing efficiency (bjcalc/counting/efficiency.py: strategy_variations, playing_efficiency): the published
 PE of eight count systems on Griffin's single-deck game, and the pieces of the normal model each
 checked on its own against an independent computation (numerical integration, enumeration of
 every subset of a small shoe, hand-worked deal probabilities). docs/counting.md states the model.
@@ -15,8 +15,7 @@ from click.testing import CliRunner
 
 from bjcalc import Rules
 from bjcalc.cli import cli
-from bjcalc.counting import count_figures
-from bjcalc.efficiency import (
+from bjcalc.counting.efficiency import (
     StrategyVariation,
     even_depths,
     playing_efficiency,
@@ -24,8 +23,9 @@ from bjcalc.efficiency import (
     unit_normal_loss,
     variation_gain,
 )
-from bjcalc.eor import effects_of_removal
-from bjcalc.systems import CountSystem
+from bjcalc.counting.eor import effects_of_removal
+from bjcalc.counting.measures import count_figures
+from bjcalc.counting.systems import CountSystem
 
 # Published playing efficiencies, ../shared/reference/counting.md section 2 (blackjackapprenticeship.com
 # card-counting systems table; lifesagambol.com from the Blackjack Review encyclopedia and QFIT), all in

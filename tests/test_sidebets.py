@@ -1,8 +1,8 @@
-"""Side bets (bjcalc.sidebets): published figures, brute-force oracles, exact sums, bad input.
+"""Side bets (bjcalc.games.sidebets): published figures, brute-force oracles, exact sums, bad input.
 
 Published figures are from /work/shared/reference/published.md section 6; each test names its
 source. The brute-force oracle below lists every unordered combination of physical cards and
-classifies it independently of the counting formulas in bjcalc.sidebets.
+classifies it independently of the counting formulas in bjcalc.games.sidebets.
 """
 
 import itertools
@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bjcalc.errors import CardNotInShoeError, InvalidCardError, InvalidPayTableError, InvalidShoeError
-from bjcalc.sidebets import (
+from bjcalc.games.sidebets import (
     PERFECT_PAIRS_CATEGORIES,
     TWENTY_ONE_PLUS_THREE_CATEGORIES,
     SuitedCard,

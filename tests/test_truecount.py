@@ -29,12 +29,11 @@ from bjcalc import Analysis, Rules, Spread, TaskStore, run_tasks, truecount_anal
 from bjcalc.cards import counts_total
 from bjcalc.chart import cell_of, chart_action
 from bjcalc.cli import cli
-from bjcalc.countshoe import true_count
-from bjcalc.engine.codes import Code
-from bjcalc.indices import default_plays
-from bjcalc.systems import SYSTEMS
-from bjcalc.tasks import Task, TaskError
-from bjcalc.truecount import (
+from bjcalc.counting.countshoe import true_count
+from bjcalc.counting.indices import default_plays
+from bjcalc.counting.systems import SYSTEMS
+from bjcalc.counting.tasks import Task, TaskError
+from bjcalc.counting.truecount import (
     CountPath,
     InvalidSpreadError,
     round_cards,
@@ -42,6 +41,7 @@ from bjcalc.truecount import (
     round_start_chain_playing,
     round_start_chances,
 )
+from bjcalc.engine.codes import Code
 
 HI_LO = SYSTEMS["hi-lo"]
 
@@ -521,10 +521,10 @@ def test_the_index_round_from_the_charts_round_is_the_walked_round(exact):
     """IndexPolicy.round_ev (the chart's round re-valued on the hands with index plays) against
     walking every hand with the index policy: exactly equal in exact mode, to rounding in float."""
     from bjcalc.chartpolicy import ChartPolicy
-    from bjcalc.countshoe import CountShoe
+    from bjcalc.counting.countshoe import CountShoe
+    from bjcalc.counting.indices import Convention, default_plays
+    from bjcalc.counting.truecount import IndexPolicy
     from bjcalc.engine.walk import round_totals
-    from bjcalc.indices import Convention, default_plays
-    from bjcalc.truecount import IndexPolicy
 
     rules = Rules(decks=1 if exact else 2, surrender="late")
     chart = Analysis(rules).chart()

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from bjcalc import Rules, Spread, TaskStore, truecount_analysis
 from bjcalc.cli import cli
-from bjcalc.systems import SYSTEMS
+from bjcalc.counting.systems import SYSTEMS
 
 distributed = pytest.importorskip("distributed")
 

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from bjcalc.chart import CHART_CODES, load_chart
 from bjcalc.cli import cli
 from bjcalc.errors import BjcalcError
-from bjcalc.presets import game
+from bjcalc.games.presets import game
 from bjcalc.render.common import fixed, number
 from bjcalc.render.markdown import effects_markdown
 from bjcalc.render.text import effects_text

@@ -1,7 +1,7 @@
 """How a counter's shoe deals, as the engine sees it: a composition with hidden cards and one
 weight per class total drawn.
 
-A counter's shoe (:class:`bjcalc.countshoe.CountShoe`, docs/countshoe.md) holds ``n_r`` cards of
+A counter's shoe (:class:`bjcalc.counting.countshoe.CountShoe`, docs/countshoe.md) holds ``n_r`` cards of
 each rank off the table, of which ``hidden`` went to the discards unseen; ``L`` are left. The
 probability that the next cards are a given sequence, ``a_r`` of rank ``r`` and ``A_j`` of tag
 class ``j``, is

@@ -16,7 +16,7 @@ Three thread pools, each made at its first use and kept for the life of the proc
 
 One process pool, made per call and never kept:
 
-- :func:`processes`: the worker processes of :mod:`bjcalc.counting` (one analysis of a
+- :func:`processes`: the worker processes of :mod:`bjcalc.counting.measures` (one analysis of a
   depleted shoe each, for effects of removal); the caller uses it in a ``with`` block, which
   shuts it down and waits for its workers.
 
@@ -86,7 +86,7 @@ def moment_threads() -> concurrent.futures.ThreadPoolExecutor:
 
 def processes(workers: int, context: multiprocessing.context.BaseContext) -> concurrent.futures.ProcessPoolExecutor:
     """A pool of ``workers`` processes started by ``context``, for the caller to use in a
-    ``with`` block (:class:`bjcalc.eor.WorkerPool`, which shuts it down when its own block
+    ``with`` block (:class:`bjcalc.counting.eor.WorkerPool`, which shuts it down when its own block
     ends); it is not kept here. The workers share the cores: each cuts its dealer passes into
     its share of them (:func:`_start_worker`)."""
     return concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,

@@ -23,10 +23,10 @@ from bjcalc.results import (
 from bjcalc.rules import Rules
 
 if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
-    from bjcalc.eor import EffectsOfRemoval, PlayEffects
-    from bjcalc.indices import AllIndices, IndexTable
+    from bjcalc.counting.eor import EffectsOfRemoval, PlayEffects
+    from bjcalc.counting.indices import AllIndices, IndexTable
+    from bjcalc.counting.shoeindex import ShoeIndexTable
     from bjcalc.report import Report
-    from bjcalc.shoeindex import ShoeIndexTable
 
 
 def fixed(value: Any, places: int = 6, sign: bool = False) -> str:
@@ -248,7 +248,7 @@ def index_heading(table: IndexTable | ShoeIndexTable, rules: Rules) -> list[str]
     """The lines every index output opens with: the game, the count and depth (or the average
     over the shoe), the convention and what every number assumes."""
     count = f"count: {table.system} (tags 2..A: {' '.join(_signed(table.tags[r]) for r in UP_INDICES)})"
-    if is_shoe_average(table):  # averaged over the shoe (bjcalc.shoeindex)
+    if is_shoe_average(table):  # averaged over the shoe (bjcalc.counting.shoeindex)
         shoe = cast("ShoeIndexTable", table)
         where = [f"{count}; {shoe.averaged()}",
                  f"convention: {table.convention.describe()}"]
@@ -336,7 +336,7 @@ def all_index_grid(result: AllIndices, kind: str) -> list[list[str]]:
 # -- bjcalc truecount ------------------------------------------------------------------------------
 
 if TYPE_CHECKING:
-    from bjcalc.truecount import TrueCountResult, WinFigures
+    from bjcalc.counting.truecount import TrueCountResult, WinFigures
 
 # true counts rarer than this share of rounds are left out of the printed tables and plots (CSV
 # and JSON keep every one)

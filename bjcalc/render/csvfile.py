@@ -24,13 +24,13 @@ from bjcalc.results import (
 )
 
 if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
-    from bjcalc.counting import CountFigures, ExactIndices
-    from bjcalc.countshoe import InsuranceTable
-    from bjcalc.eor import EffectsOfRemoval, PlayEffects
-    from bjcalc.indices import AllIndices, IndexTable
+    from bjcalc.counting.countshoe import InsuranceTable
+    from bjcalc.counting.eor import EffectsOfRemoval, PlayEffects
+    from bjcalc.counting.indices import AllIndices, IndexTable
+    from bjcalc.counting.measures import CountFigures, ExactIndices
+    from bjcalc.counting.shoeindex import ShoeIndexTable
+    from bjcalc.counting.truecount import TrueCountResult
     from bjcalc.matrix import EvMatrix
-    from bjcalc.shoeindex import ShoeIndexTable
-    from bjcalc.truecount import TrueCountResult
 
 
 def _csv(rows: Sequence[Sequence[Any]]) -> str:

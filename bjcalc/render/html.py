@@ -43,11 +43,11 @@ from bjcalc.render.common import (
 )
 
 if TYPE_CHECKING:
-    from bjcalc.indices import AllIndices, IndexTable
+    from bjcalc.counting.indices import AllIndices, IndexTable
+    from bjcalc.counting.shoeindex import ShoeIndexTable
+    from bjcalc.counting.truecount import TrueCountResult
     from bjcalc.report import Report
     from bjcalc.results import ChartException
-    from bjcalc.shoeindex import ShoeIndexTable
-    from bjcalc.truecount import TrueCountResult
 
 #: Column order of every chart table, as printed cards have it.
 UP_CARDS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from bjcalc.cards import RANK_NOTATION
-from bjcalc.presets import Game
+from bjcalc.games.presets import Game
 from bjcalc.render.common import (
     CHART_KINDS,
     RANK_ORDER,
@@ -43,15 +43,15 @@ from bjcalc.rules import Rules
 
 if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
     from bjcalc.chart import Chart
-    from bjcalc.counting import CountFigures, ExactIndex, ExactIndices
-    from bjcalc.countshoe import Counter, InsuranceTable
-    from bjcalc.eor import EffectsOfRemoval, PlayEffects
-    from bjcalc.indices import AllIndices, IndexTable
+    from bjcalc.counting.countshoe import Counter, InsuranceTable
+    from bjcalc.counting.eor import EffectsOfRemoval, PlayEffects
+    from bjcalc.counting.indices import AllIndices, IndexTable
+    from bjcalc.counting.measures import CountFigures, ExactIndex, ExactIndices
+    from bjcalc.counting.shoeindex import ShoeIndexTable
+    from bjcalc.counting.truecount import TrueCountResult
+    from bjcalc.games.sidebets import SideBetResult
     from bjcalc.matrix import EvMatrix
     from bjcalc.report import Report, RuleEffects
-    from bjcalc.shoeindex import ShoeIndexTable
-    from bjcalc.sidebets import SideBetResult
-    from bjcalc.truecount import TrueCountResult
 
 
 SCHEMA = "bjcalc/1"  # every JSON output's "schema"; docs/bjcalc.schema.json describes it

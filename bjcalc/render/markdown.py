@@ -67,14 +67,14 @@ from bjcalc.results import (
 from bjcalc.rules import Rules
 
 if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
-    from bjcalc.counting import CountFigures, ExactIndices
-    from bjcalc.countshoe import InsuranceTable
-    from bjcalc.eor import EffectsOfRemoval, PlayEffects
-    from bjcalc.indices import AllIndices, IndexTable
+    from bjcalc.counting.countshoe import InsuranceTable
+    from bjcalc.counting.eor import EffectsOfRemoval, PlayEffects
+    from bjcalc.counting.indices import AllIndices, IndexTable
+    from bjcalc.counting.measures import CountFigures, ExactIndices
+    from bjcalc.counting.shoeindex import ShoeIndexTable
+    from bjcalc.counting.truecount import TrueCountResult
     from bjcalc.matrix import EvMatrix
     from bjcalc.report import Report, RuleEffects
-    from bjcalc.shoeindex import ShoeIndexTable
-    from bjcalc.truecount import TrueCountResult
 
 
 def chart_markdown(chart, result, exceptions_, exact: bool, seen: Sequence[str] = (),

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from tabulate import tabulate
 
 from bjcalc.cards import RANK_NOTATION
-from bjcalc.presets import Game
+from bjcalc.games.presets import Game
 from bjcalc.render.common import (
     ALL_INDEX_TABLES,
     CHART_KINDS,
@@ -63,16 +63,16 @@ from bjcalc.results import (
 from bjcalc.rules import Rules
 
 if TYPE_CHECKING:
-    from bjcalc.counting import CountFigures, ExactIndex, ExactIndices
-    from bjcalc.countshoe import InsuranceTable
-    from bjcalc.eor import EffectsOfRemoval, PlayEffects
-    from bjcalc.indices import AllIndices, IndexTable
-    from bjcalc.matrix import EvMatrix, MatrixCell
-    from bjcalc.report import Report, RuleEffects
-    from bjcalc.shoeindex import ShoeIndexTable
-    from bjcalc.truecount import (
+    from bjcalc.counting.countshoe import InsuranceTable
+    from bjcalc.counting.eor import EffectsOfRemoval, PlayEffects
+    from bjcalc.counting.indices import AllIndices, IndexTable
+    from bjcalc.counting.measures import CountFigures, ExactIndex, ExactIndices
+    from bjcalc.counting.shoeindex import ShoeIndexTable
+    from bjcalc.counting.truecount import (
         TrueCountResult,  # types only: importing these would load the engine (bjcalc games must not)
     )
+    from bjcalc.matrix import EvMatrix, MatrixCell
+    from bjcalc.report import Report, RuleEffects
 
 
 def hand_frame(result: HandResult) -> str:

@@ -14,7 +14,7 @@ import math
 from fractions import Fraction
 
 from bjcalc import best_insurance_index, parse_cards
-from bjcalc.systems import SYSTEMS
+from bjcalc.counting.systems import SYSTEMS
 
 WONG = {1: "1.4", 2: "2.4", 3: "2.7", 4: "2.9", 5: "3.0", 6: "3.0", 7: "3.1", 8: "3.1", 9: "3.1", 10: "3.1"}
 

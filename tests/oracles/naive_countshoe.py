@@ -1,4 +1,4 @@
-"""The counter's shoe by brute force: a test oracle for ``bjcalc.countshoe``.
+"""The counter's shoe by brute force: a test oracle for ``bjcalc.counting.countshoe``.
 
 Written from the definition alone (issue 20), sharing no code with ``bjcalc``: the cards off the
 table are labelled one by one; every subset of them with as many cards as were discarded and the

@@ -1,13 +1,13 @@
 """Index numbers averaged over the shoe to a penetration (``bjcalc index --penetration P``;
 docs/countshoe.md, "Averaged over the shoe").
 
-:func:`bjcalc.indices.index_table` finds each play's index at one depth. A counter plays every
+:func:`bjcalc.counting.indices.index_table` finds each play's index at one depth. A counter plays every
 round of the shoe, though, and rounds start at every depth up to the cut card. Here every state
 ``(N, RC)`` at which a round starts (``N`` cards seen, the discards' running count ``RC``) is
-one counter's-shoe analysis (:func:`bjcalc.indices._job`, a task of :mod:`bjcalc.tasks`: local
+one counter's-shoe analysis (:func:`bjcalc.counting.indices._job`, a task of :mod:`bjcalc.counting.tasks`: local
 processes or Dask, resumable from the store), weighted by the share of the shoe's rounds that
 start there, ``w(N, RC) = P(a round starts at N) P(RC | N)``, from the placement ``bjcalc
-truecount`` uses (:func:`bjcalc.truecount.round_start_states`: by default the chain, whose
+truecount`` uses (:func:`bjcalc.counting.truecount.round_start_states`: by default the chain, whose
 counts lean as the rounds' lengths make them; renewal with ``exact``). Each play's EV
 differences are then pooled by the **true count** the convention gives at that depth (the
 counter knows the true count, not the depth, when he looks the index up):
@@ -34,11 +34,8 @@ from typing import Any
 
 from bjcalc.actions import Action
 from bjcalc.cards import UP_INDICES
-from bjcalc.countshoe import CARDS_PER_DECK, CountShoe, counting_tags, true_count
-from bjcalc.engine.batch import shared_stands, stands_together
-from bjcalc.engine.drawmodel import DrawModel
-from bjcalc.errors import InvalidShoeError
-from bjcalc.indices import (
+from bjcalc.counting.countshoe import CARDS_PER_DECK, CountShoe, counting_tags, true_count
+from bjcalc.counting.indices import (
     INSURANCE_PLAY,
     NEGLIGIBLE,
     Convention,
@@ -53,10 +50,12 @@ from bjcalc.indices import (
     play_sums,
     wanted_hands,
 )
+from bjcalc.counting.tasks import RunStats, Task, TaskStore, check_scheduler, check_store, task_key
+from bjcalc.counting.truecount import _fraction, round_start_states, run_states
+from bjcalc.engine.door import DrawModel, shared_stands, stands_together
+from bjcalc.errors import InvalidShoeError
 from bjcalc.results import _Data
 from bjcalc.rules import Rules
-from bjcalc.tasks import RunStats, Task, TaskStore, check_scheduler, check_store, task_key
-from bjcalc.truecount import _fraction, round_start_states, run_states
 
 STRATEGY = "CD play after the first decision, on the counter's shoe; split hands CDZ-"
 
@@ -64,7 +63,7 @@ STRATEGY = "CD play after the first decision, on the counter's shoe; split hands
 @dataclasses.dataclass(frozen=True)
 class ShoeIndexTable(_Data):
     """Every play's index averaged over the rounds of a shoe dealt to ``penetration``
-    (:func:`shoe_index_table`): ``plays`` and ``insurance`` as :class:`bjcalc.indices.IndexTable`'s,
+    (:func:`shoe_index_table`): ``plays`` and ``insurance`` as :class:`bjcalc.counting.indices.IndexTable`'s,
     their ``differences`` by the convention's true count (``running_count`` is ``None``: no one
     running count stands for every depth); ``starts`` the depths at which rounds start (cards
     seen), ``states`` how many (depth, running count) states were analysed, ``left_out`` the
@@ -113,7 +112,7 @@ class ShoeIndexTable(_Data):
 
 def state_task(rules: Rules, tags: tuple[Fraction, ...], seen: int, running_count: Fraction, wanted: Wanted,
                insurance: bool, exact: bool) -> dict[str, Any]:
-    """One state's analysis (:func:`bjcalc.indices._job`) as the store keeps it: per wanted
+    """One state's analysis (:func:`bjcalc.counting.indices._job`) as the store keeps it: per wanted
     (hand, up card) its deal probability and its actions' EVs (unconditional), and P(ace up)
     with insurance's EV. The dealer's weighted pass is shared with the other states of a batch
     at the same depth (:func:`_states_together`); the numbers are the same alone."""
@@ -125,13 +124,13 @@ def state_task(rules: Rules, tags: tuple[Fraction, ...], seen: int, running_coun
 
 
 def _draw_model(rules: Rules, tags: tuple[Fraction, ...], seen: int, running_count: Fraction) -> DrawModel:
-    """The engine's view of :func:`bjcalc.indices._job`'s counter's shoe."""
+    """The engine's view of :func:`bjcalc.counting.indices._job`'s counter's shoe."""
     return CountShoe(shoe=rules.shoe_counts, tags=tags, running_count=running_count, seen=seen).draw_model()
 
 
 def _states_together(calls: Sequence[tuple]) -> contextlib.ExitStack:
     """The float :func:`state_task` calls of a batch share their dealer passes by depth
-    (``state_task.together``, entered by :func:`bjcalc.tasks.run_tasks` around a batch;
+    (``state_task.together``, entered by :func:`bjcalc.counting.tasks.run_tasks` around a batch;
     :func:`bjcalc.engine.batch.stands_together`)."""
     return stands_together(_draw_model(rules, tags, seen, running_count)
                            for rules, tags, seen, running_count, *_, exact in calls if not exact)
@@ -141,7 +140,7 @@ state_task.together = _states_together  # type: ignore[attr-defined]
 
 
 def _unstored(value: dict[str, Any]) -> tuple[dict[tuple[tuple[int, ...], int], Any], tuple[Any, Any] | None]:
-    """:func:`state_task`'s stored answer back as :func:`bjcalc.indices._job` gives it."""
+    """:func:`state_task`'s stored answer back as :func:`bjcalc.counting.indices._job` gives it."""
     hands = {(tuple(hand), up): (dealt, {Action(a): ev for a, ev in evs}, 0.0)
              for hand, up, dealt, evs in value["hands"]}
     ace = value["ace"]
@@ -156,11 +155,11 @@ def shoe_index_table(rules: Rules, system: str, tags: Sequence[Any],
                      scheduler: str | None = None,
                      progress: Callable[[int, int], None] | None = None, batch: int | None = None,
                      exact: bool = False) -> ShoeIndexTable:
-    """The index of each play (default :func:`bjcalc.indices.default_plays`) and of insurance,
+    """The index of each play (default :func:`bjcalc.counting.indices.default_plays`) and of insurance,
     averaged over the rounds of a shoe dealt to ``penetration`` (module docstring).
-    ``placement``: where rounds start (:func:`bjcalc.truecount.round_start_states`; default as
+    ``placement``: where rounds start (:func:`bjcalc.counting.truecount.round_start_states`; default as
     ``bjcalc truecount``: the chain, renewal with ``exact``); ``store``, ``workers``,
-    ``scheduler``, ``progress(done, total)`` and ``batch`` as :func:`bjcalc.tasks.run_tasks`
+    ``scheduler``, ``progress(done, total)`` and ``batch`` as :func:`bjcalc.counting.tasks.run_tasks`
     takes them (an interrupted run resumes from the store; ``store`` may be a file's path, as
     ``--store`` takes it). ``plays``: :class:`IndexPlay` values or their text (``"16 v T stand
     hit"``). ``exact``: every state in exact arithmetic (small shoes)."""

@@ -1,4 +1,4 @@
-"""A count system measured against a game's exact effects of removal (:mod:`bjcalc.eor`).
+"""A count system measured against a game's exact effects of removal (:mod:`bjcalc.counting.eor`).
 
 Following Griffin (The Theory of Blackjack), with ``p_r`` the rank's share of the shoe:
 
@@ -9,9 +9,9 @@ Following Griffin (The Theory of Blackjack), with ``p_r`` the rank's share of th
   advantage gained per unit of true count (count per deck remaining), and a play's index, the
   true count at which its EV difference changes sign. These are labelled linear estimates:
   they are exact regressions of exact EORs, not exact EVs at those counts;
-- playing efficiency (PE): :mod:`bjcalc.efficiency`.
+- playing efficiency (PE): :mod:`bjcalc.counting.efficiency`.
 
-The systems themselves are :mod:`bjcalc.systems`; :func:`count_table` gathers what ``bjcalc
+The systems themselves are :mod:`bjcalc.counting.systems`; :func:`count_table` gathers what ``bjcalc
 count`` prints. See docs/counting.md for the definitions written out.
 """
 
@@ -25,18 +25,18 @@ from typing import Any
 
 from bjcalc.cards import ACE, Rank
 from bjcalc.chart import Chart
-from bjcalc.efficiency import (
+from bjcalc.counting.efficiency import (
     StrategyVariation,
     even_depths,
     playing_efficiency,
     playing_efficiency_model,
     strategy_variations,
 )
-from bjcalc.eor import EffectsOfRemoval, EorStrategy, EorTable, PlayEffects, Progress, eor_table
+from bjcalc.counting.eor import EffectsOfRemoval, EorStrategy, EorTable, PlayEffects, Progress, eor_table
+from bjcalc.counting.systems import SYSTEMS, CountSystem
 from bjcalc.numbers import to_fraction
 from bjcalc.results import _Data
 from bjcalc.rules import Rules
-from bjcalc.systems import SYSTEMS, CountSystem
 
 
 def _fraction(value: Any) -> Fraction:
@@ -179,7 +179,7 @@ class CountTable:
 
 @dataclasses.dataclass(frozen=True)
 class ExactIndex(_Data):
-    """A play's exact index from the model of the counter's shoe (:mod:`bjcalc.indices`), to be
+    """A play's exact index from the model of the counter's shoe (:mod:`bjcalc.counting.indices`), to be
     read beside its linear estimate: ``crossing`` the true count where the two plays' EVs cross
     (exact divisor, not rounded; ``None`` where they do not cross at a likely count), ``above``
     whether the play's first action is the better above it (``None`` where neither rule gains),
@@ -236,7 +236,7 @@ def count_table(
     chosen = [CountSystem.named(s) if isinstance(s, str) else s for s in systems]
     chosen = chosen or [CountSystem.named(name) for name in SYSTEMS]
     if exact_index_depth is not None:
-        from bjcalc.indices import check_cards_seen
+        from bjcalc.counting.indices import check_cards_seen
 
         check_cards_seen(rules, exact_index_depth)  # before any work
     table = eor_table(rules, strategy, chart=chart, plays=plays, insurance=insurance, exact=exact,
@@ -264,11 +264,11 @@ def count_table(
 
 def exact_indices(rules: Rules, systems: Sequence[CountSystem], plays: Sequence[PlayEffects], cards_seen: int,
                   workers: int | None = None, progress: Progress | None = None) -> ExactIndices:
-    """Each system's exact index of each play at a depth (:func:`bjcalc.indices.index_table`,
+    """Each system's exact index of each play at a depth (:func:`bjcalc.counting.indices.index_table`,
     floating point, CD play after the first decision; insurance against the ace alone): the
     plays' both orientations are asked of one analysis per running count, and the one in which
     the deviation is the better at the higher counts is kept."""
-    from bjcalc.indices import IndexPlay, index_table
+    from bjcalc.counting.indices import IndexPlay, index_table
 
     both: list[IndexPlay] = []
     for play in plays:

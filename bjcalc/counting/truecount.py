@@ -17,17 +17,17 @@ The model (docs/truecount.md says what is exact and what is modelled):
   leaves out the cut-card effect (rounds that use many cards are likelier in some counts).
 - **The count at a round's start** is exactly distributed:
   ``P(RC | N) = #(N-subsets with that tag sum) / C(cards, N)``
-  (:func:`bjcalc.countshoe.running_count_distribution`), as fractions summing to exactly 1.
+  (:func:`bjcalc.counting.countshoe.running_count_distribution`), as fractions summing to exactly 1.
   With ``wong_out`` the counter leaves a shoe for good at the first round whose true count is
   below it, which depends on the path of the count: then a forward pass over the class totals
   seen (:class:`CountPath`, float) carries the chance of still being at the table.
 - **The advantage at a round's start** for depth ``N`` and running count ``RC`` is the round's
-  EV on the counter's shoe (:class:`bjcalc.countshoe.CountShoe`): ``basic`` (the full shoe's
+  EV on the counter's shoe (:class:`bjcalc.counting.countshoe.CountShoe`): ``basic`` (the full shoe's
   basic-strategy chart), ``indices`` (that chart with the index plays of ``bjcalc index``,
   taken on the count the counter sees when deciding: :class:`IndexPolicy`; insurance at its
   index) and ``cd`` (composition-dependent play on the counter's shoe, insurance when it
   pays). The table by true count is by the true count at the round's start. One task per (depth, running count):
-  :mod:`bjcalc.tasks` runs them and keeps their results.
+  :mod:`bjcalc.counting.tasks` runs them and keeps their results.
 - **The second moment of one round** at a count is the full shoe's for the strategy (exact, on
   the full shoe): ``E[X^2 | state] = E[X^2]``. Averaged over the counts at any depth this is
   exact for a fixed chart (the law of total expectation), so a flat bettor's SD is exact; with
@@ -56,7 +56,7 @@ from bjcalc.actions import Action
 from bjcalc.cards import ACE, TEN, Rank
 from bjcalc.chart import Chart, UpcardChart, cell_of, chart_action
 from bjcalc.chartpolicy import ChartPolicy
-from bjcalc.countshoe import (
+from bjcalc.counting.countshoe import (
     CountShoe,
     TagClasses,
     as_tags,
@@ -65,17 +65,24 @@ from bjcalc.countshoe import (
     running_count_distribution,
     true_count,
 )
-from bjcalc.engine.batch import shared_stands, stands_together
-from bjcalc.engine.codes import Code
-from bjcalc.engine.payout import Frame, action_values
-from bjcalc.engine.runout import casino_bound, round_run_out
-from bjcalc.engine.walk import Optimal, RoundTotals, round_totals
+from bjcalc.counting.indices import Convention, IndexPlay, default_plays, index_table
+from bjcalc.counting.tasks import RunStats, Task, TaskStore, check_scheduler, check_store, run_tasks, task_key
+from bjcalc.engine.door import (
+    Code,
+    Frame,
+    Optimal,
+    RoundTotals,
+    action_values,
+    casino_bound,
+    round_run_out,
+    round_totals,
+    shared_stands,
+    stands_together,
+)
 from bjcalc.errors import BjcalcError, InvalidShoeError
-from bjcalc.indices import Convention, IndexPlay, default_plays, index_table
 from bjcalc.numbers import to_fraction
 from bjcalc.results import _Data
 from bjcalc.rules import Rules
-from bjcalc.tasks import RunStats, Task, TaskStore, check_scheduler, check_store, run_tasks, task_key
 
 STRATEGIES = ("basic", "indices", "cd")
 # the largest result of one round per initial bet (four hands split and doubled): bounds what
@@ -1001,7 +1008,7 @@ def _state_values(rules: Rules, tags: tuple[Fraction, ...], seen: int, running_c
 
 def _states_together(calls: Sequence[tuple]) -> contextlib.ExitStack:
     """The float :func:`state_task` calls of a batch at the same depth share their dealer
-    passes (``state_task.together``, which :func:`bjcalc.tasks.run_tasks` enters around a batch;
+    passes (``state_task.together``, which :func:`bjcalc.counting.tasks.run_tasks` enters around a batch;
     :func:`bjcalc.engine.batch.stands_together`)."""
     return stands_together(_count_shoe(rules, tags, seen, running_count, irc).draw_model()
                            for rules, tags, seen, running_count, irc, *_, exact in calls if not exact)

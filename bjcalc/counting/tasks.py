@@ -32,8 +32,9 @@ from fractions import Fraction
 from typing import Any
 
 from bjcalc.engine import pools
-from bjcalc.engine.collector import fewer_collections
+from bjcalc.engine.door import fewer_collections
 from bjcalc.errors import BjcalcError
+from bjcalc.version import __version__
 
 
 class TaskError(BjcalcError):
@@ -85,8 +86,6 @@ def _key(value: Any) -> Any:
 
 def task_key(*parts: Any) -> str:
     """A digest of everything a result depends on (bjcalc's version included)."""
-    from bjcalc import __version__
-
     text = json.dumps([__version__, *(_plain(p) for p in parts)], sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -301,7 +300,7 @@ def _on_processes(todo: Sequence[Task], workers: int | None, batch: int | None,
                   unstored: Callable[[Batch], Batch] = list) -> None:
     """The batches in local processes (or here, with one worker), each without the tasks that
     ``unstored`` finds another run has stored by the time it is sent."""
-    from bjcalc.eor import _context
+    from bjcalc.counting.eor import _context
 
     count = workers if workers is not None else (os.cpu_count() or 1)
     if count < 1:

@@ -17,11 +17,11 @@ from typing import Any
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
 from bjcalc.cards import Rank, counts_total, is_blackjack
-from bjcalc.engine.payout import Frame, reframe
-from bjcalc.eor import PlayEffects, map_jobs
+from bjcalc.counting.eor import PlayEffects, map_jobs
+from bjcalc.counting.systems import CountSystem
+from bjcalc.engine.door import Frame, reframe
 from bjcalc.errors import BjcalcError, InvalidRulesError
 from bjcalc.rules import Rules
-from bjcalc.systems import CountSystem
 
 
 @dataclasses.dataclass(frozen=True)

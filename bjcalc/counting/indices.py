@@ -1,5 +1,5 @@
 """Index numbers from the exact model: the true count at which a counter's two plays are worth the same, from
-the counter's shoe (:mod:`bjcalc.countshoe`, docs/countshoe.md, "Index numbers"); every
+the counter's shoe (:mod:`bjcalc.counting.countshoe`, docs/countshoe.md, "Index numbers"); every
 counter's shoe is analysed in floating point (the EVs agree with exact mode to 1e-12).
 
 At a reference depth (``cards_seen`` cards gone before the round) every running count the
@@ -31,7 +31,7 @@ from typing import Any
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
 from bjcalc.cards import UP_INDICES, Rank, parse_card
-from bjcalc.countshoe import (
+from bjcalc.counting.countshoe import (
     CARDS_PER_DECK,
     CountShoe,
     DeckEstimate,
@@ -43,7 +43,7 @@ from bjcalc.countshoe import (
     running_count_distribution,
     true_count,
 )
-from bjcalc.eor import HandTotal, WorkerPool, map_jobs, parse_play
+from bjcalc.counting.eor import HandTotal, WorkerPool, map_jobs, parse_play
 from bjcalc.errors import InvalidHandError, InvalidShoeError
 from bjcalc.numbers import to_fraction
 from bjcalc.results import _Data
@@ -81,7 +81,7 @@ class IndexPlay:
 
 
 def _play(hand: str, up: str, play: Action, instead: tuple[Action, ...], published: int, group: str) -> IndexPlay:
-    from bjcalc.eor import parse_hand
+    from bjcalc.counting.eor import parse_hand
 
     return IndexPlay(parse_hand(hand), parse_card(up), play, instead, published, group)
 
@@ -381,7 +381,7 @@ def _crossing(play: IndexPlay, difference: dict[Fraction, Any], weight: dict[Fra
               ) -> PlayIndex:
     """A play's index from its EV differences summed by observed running count at one depth
     (``cards_left`` not seen when deciding); or, with ``positions``, summed by the convention's
-    true count (pooled over depths: bjcalc.shoeindex), each true count placed for the crossing
+    true count (pooled over depths: bjcalc.counting.shoeindex), each true count placed for the crossing
     at ``positions[tc]``, the mean exact true count (exact divisor, not rounded) of what it pools."""
     counts = sorted(c for c in difference if weight[c] > 0)
     mean = {c: difference[c] / weight[c] for c in counts}

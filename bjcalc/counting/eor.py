@@ -24,7 +24,7 @@ EOR (:func:`seen_one_more`).
 
 Each shoe is one analysis, run in worker processes (:class:`WorkerPool`); :func:`eor_table`
 gathers what ``bjcalc eor`` prints. How count systems measure up against these EORs is
-:mod:`bjcalc.counting`. See docs/counting.md for the definitions written out.
+:mod:`bjcalc.counting.measures`. See docs/counting.md for the definitions written out.
 """
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ from bjcalc.actions import Action
 from bjcalc.analysis import Analysis, _checked_count_shoe
 from bjcalc.cards import ACE, TEN, UP_ORDER, Rank, as_cards, parse_card, parse_cards
 from bjcalc.chart import Chart
-from bjcalc.countshoe import CountShoe, InvalidCountError
+from bjcalc.counting.countshoe import CountShoe, InvalidCountError
 from bjcalc.engine import pools
-from bjcalc.engine.lastcards import may_run_out
+from bjcalc.engine.door import may_run_out
 from bjcalc.errors import (
     CardNotInShoeError,
     InvalidCardError,
@@ -115,7 +115,7 @@ def _context() -> multiprocessing.context.BaseContext:
     plain fork of this process, whose dealer threads may hold locks), else spawn."""
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["bjcalc.eor"])
+        context.set_forkserver_preload(["bjcalc.counting.eor"])
         return context
     return multiprocessing.get_context("spawn")
 

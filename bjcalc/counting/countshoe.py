@@ -31,11 +31,11 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from bjcalc.cards import ACE, RANK_NOTATION, TEN, UP_INDICES, Rank, as_cards
+from bjcalc.counting.systems import TAG_LIMIT, tag_beyond_limit
 from bjcalc.errors import BjcalcError, CardNotInShoeError, InvalidHandError, InvalidShoeError
-from bjcalc.systems import TAG_LIMIT, tag_beyond_limit
 
 if TYPE_CHECKING:
-    from bjcalc.engine.drawmodel import DrawModel
+    from bjcalc.engine.door import DrawModel
 
 CARDS_PER_DECK = 52
 
@@ -332,8 +332,8 @@ class CountShoe:
     @classmethod
     def named(cls, system: str, **fields: Any) -> CountShoe:
         """The counter's shoe for a built-in count system (``hi-lo``, ``ko``, ...; see
-        :data:`bjcalc.systems.SYSTEMS`)."""
-        from bjcalc.systems import CountSystem
+        :data:`bjcalc.counting.systems.SYSTEMS`)."""
+        from bjcalc.counting.systems import CountSystem
 
         return cls(tags=CountSystem.named(system).tags, **fields)
 
@@ -440,7 +440,7 @@ class CountShoe:
         """The engine's view of this shoe (:class:`bjcalc.engine.drawmodel.DrawModel`): the
         cards off the table, the hidden discards among them and the weight of every class total
         drawn."""
-        from bjcalc.engine.drawmodel import DrawModel
+        from bjcalc.engine.door import DrawModel
 
         return DrawModel(counts=self.off_table, hidden=self.seen, of_rank=self.classes.of_rank,
                          pool=self._pool_totals, support=tuple(self._splits().items()))

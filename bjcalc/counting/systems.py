@@ -1,7 +1,7 @@
 """Count systems: the built-in point counts' tags, and tags as people type them.
 
 A point count gives each rank a tag (A first inside bjcalc; published tables list them 2..T,
-A). A count system is one line of :data:`SYSTEMS`; :mod:`bjcalc.counting` measures it against
+A). A count system is one line of :data:`SYSTEMS`; :mod:`bjcalc.counting.measures` measures it against
 a game.
 """
 
