@@ -34,9 +34,12 @@ _EVERY_CLI_NUMBER = {
                     "bjcalc.report"),
     **dict.fromkeys(["SideBets", "side_bets"], "bjcalc.games.sidebets"),
     **dict.fromkeys(["INDEX_TABLES", "table_games", "write_tables"], "bjcalc.tables"),
-    **dict.fromkeys(["Spread", "TrueCountResult", "WinFigures", "InvalidSpreadError",
-                     "cards_per_round", "round_starts", "IndexPolicy", "truecount_analysis", "RoundStarts",
-                     "round_start_states"], "bjcalc.counting.truecount"),
+    **dict.fromkeys(["WinFigures"], "bjcalc.counting.economics"),
+    **dict.fromkeys(["round_starts", "RoundStarts", "round_start_states"], "bjcalc.counting.placement"),
+    **dict.fromkeys(["cards_per_round"], "bjcalc.counting.roundcards"),
+    **dict.fromkeys(["Spread", "InvalidSpreadError"], "bjcalc.counting.spread"),
+    **dict.fromkeys(["IndexPolicy"], "bjcalc.counting.states"),
+    **dict.fromkeys(["TrueCountResult", "truecount_analysis"], "bjcalc.counting.truecount"),
     **dict.fromkeys(["ShoeIndexTable", "shoe_index_table"], "bjcalc.counting.shoeindex"),
     **dict.fromkeys(["TaskStore", "TaskError", "RunStats", "run_tasks", "default_store"], "bjcalc.counting.tasks"),
     **dict.fromkeys(["Convention", "IndexPlay", "IndexTable", "PlayIndex", "convention_of", "default_plays",
@@ -290,6 +293,8 @@ if TYPE_CHECKING:
     from bjcalc.shoe import Shoe
 
 if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
+    # what a count and a spread are worth (issue 21)
+    from bjcalc.counting.economics import WinFigures
     from bjcalc.counting.eor import (
         EffectsOfRemoval,
         EorStrategy,
@@ -329,21 +334,14 @@ if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
         exact_indices,
         play_index,
     )
+    from bjcalc.counting.placement import RoundStarts, round_start_states, round_starts
+    from bjcalc.counting.roundcards import cards_per_round
     from bjcalc.counting.shoeindex import ShoeIndexTable, shoe_index_table
+    from bjcalc.counting.spread import InvalidSpreadError, Spread
+    from bjcalc.counting.states import IndexPolicy
     from bjcalc.counting.systems import SYSTEMS, CountSystem, parse_tags
     from bjcalc.counting.tasks import RunStats, TaskError, TaskStore, default_store, run_tasks
-    from bjcalc.counting.truecount import (  # what a count and a spread are worth (issue 21)
-        IndexPolicy,
-        InvalidSpreadError,
-        RoundStarts,
-        Spread,
-        TrueCountResult,
-        WinFigures,
-        cards_per_round,
-        round_start_states,
-        round_starts,
-        truecount_analysis,
-    )
+    from bjcalc.counting.truecount import TrueCountResult, truecount_analysis
     from bjcalc.games.presets import (
         DEFAULT_GAME,
     )

@@ -14,8 +14,8 @@ import pytest
 from bjcalc import Analysis, Rules
 from bjcalc.counting.countshoe import CountShoe
 from bjcalc.counting.indices import Convention, default_plays
+from bjcalc.counting.states import state_task
 from bjcalc.counting.tasks import _timed
-from bjcalc.counting.truecount import state_task
 from bjcalc.engine import batch, kernels
 from bjcalc.engine.batch import JointBatch, ShoeIndex, shared_stands
 from bjcalc.engine.jointdealer import joint_numerators, joint_stands

@@ -31,16 +31,11 @@ from bjcalc.chart import cell_of, chart_action
 from bjcalc.cli import cli
 from bjcalc.counting.countshoe import true_count
 from bjcalc.counting.indices import default_plays
+from bjcalc.counting.placement import CountPath, round_start_chain, round_start_chain_playing, round_start_chances
+from bjcalc.counting.roundcards import round_cards
+from bjcalc.counting.spread import InvalidSpreadError
 from bjcalc.counting.systems import SYSTEMS
 from bjcalc.counting.tasks import Task, TaskError
-from bjcalc.counting.truecount import (
-    CountPath,
-    InvalidSpreadError,
-    round_cards,
-    round_start_chain,
-    round_start_chain_playing,
-    round_start_chances,
-)
 from bjcalc.engine.codes import Code
 
 HI_LO = SYSTEMS["hi-lo"]
@@ -523,7 +518,7 @@ def test_the_index_round_from_the_charts_round_is_the_walked_round(exact):
     from bjcalc.chartpolicy import ChartPolicy
     from bjcalc.counting.countshoe import CountShoe
     from bjcalc.counting.indices import Convention, default_plays
-    from bjcalc.counting.truecount import IndexPolicy
+    from bjcalc.counting.states import IndexPolicy
     from bjcalc.engine.walk import round_totals
 
     rules = Rules(decks=1 if exact else 2, surrender="late")

@@ -50,8 +50,10 @@ from bjcalc.counting.indices import (
     play_sums,
     wanted_hands,
 )
+from bjcalc.counting.placement import round_start_states
+from bjcalc.counting.states import run_states
 from bjcalc.counting.tasks import RunStats, Task, TaskStore, check_scheduler, check_store, task_key
-from bjcalc.counting.truecount import _fraction, round_start_states, run_states
+from bjcalc.counting.truecount import _fraction
 from bjcalc.engine.door import DrawModel, shared_stands, stands_together
 from bjcalc.errors import InvalidShoeError
 from bjcalc.results import _Data

@@ -336,7 +336,8 @@ def all_index_grid(result: AllIndices, kind: str) -> list[list[str]]:
 # -- bjcalc truecount ------------------------------------------------------------------------------
 
 if TYPE_CHECKING:
-    from bjcalc.counting.truecount import TrueCountResult, WinFigures
+    from bjcalc.counting.economics import WinFigures
+    from bjcalc.counting.truecount import TrueCountResult
 
 # true counts rarer than this share of rounds are left out of the printed tables and plots (CSV
 # and JSON keep every one)

@@ -68,9 +68,7 @@ if TYPE_CHECKING:
     from bjcalc.counting.indices import AllIndices, IndexTable
     from bjcalc.counting.measures import CountFigures, ExactIndex, ExactIndices
     from bjcalc.counting.shoeindex import ShoeIndexTable
-    from bjcalc.counting.truecount import (
-        TrueCountResult,  # types only: importing these would load the engine (bjcalc games must not)
-    )
+    from bjcalc.counting.truecount import TrueCountResult  # types only: importing it would load the engine
     from bjcalc.matrix import EvMatrix, MatrixCell
     from bjcalc.report import Report, RuleEffects
 

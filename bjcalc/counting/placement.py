@@ -1,0 +1,450 @@
+"""Where rounds start along the shoe (bjcalc.counting.truecount's model): the chain that follows
+the cards seen of each tag class from round to round, renewal, spaced starts, and the paths of
+the count a wonging counter follows (:class:`CountPath`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from bjcalc.cards import ACE
+from bjcalc.chart import Chart
+from bjcalc.counting.countshoe import (
+    TagClasses,
+    as_tags,
+    running_count_distribution,
+)
+from bjcalc.counting.roundcards import Dist, round_cards
+from bjcalc.counting.spread import InvalidSpreadError
+from bjcalc.errors import InvalidShoeError
+from bjcalc.rules import Rules
+
+# how many tag classes the path of a count is followed for (wong_out): each one more is a
+# dimension of the forward pass
+PATH_CLASSES = 4
+
+
+def round_starts(cards: int, cut: int, per_round: float) -> tuple[int, ...]:
+    """Spaced placement: the cards seen when each round of a shoe starts, ``round(k * c)``."""
+    out = []
+    for k in itertools.count():
+        seen = round(k * per_round)
+        if seen >= cut:
+            break
+        out.append(seen)
+    return tuple(out)
+
+
+def round_start_chances(cut: int, per_round: Dist) -> dict[int, float]:
+    """Renewal placement: the chance that a round starts after ``N`` cards, for every ``N``
+    below the cut card, when each round uses cards distributed as ``per_round``, independently
+    of the count: ``u(0) = 1``, ``u(N) = sum_c P(c) u(N - c)``. They sum to the expected rounds
+    a shoe."""
+    lengths: dict[int, float] = {}
+    for c, q in per_round.items():
+        lengths[sum(c)] = lengths.get(sum(c), 0.0) + q
+    u = [0.0] * cut
+    u[0] = 1.0
+    for n in range(1, cut):
+        u[n] = sum(q * u[n - c] for c, q in lengths.items() if c <= n)
+    return {n: x for n, x in enumerate(u) if x > 0}
+
+
+# the chain placement follows the seen cards of each tag class; each class one more is a
+# dimension of its arrays
+CHAIN_CLASSES = 3
+# round shapes (cards by class) rarer than this are left out of the chain's steps (together
+# about 1e-7 of the rounds at 6 decks; the rest are renormalised)
+CHAIN_NEGLIGIBLE = 1e-9
+# states of the chain holding less than this of a round (expected rounds a shoe) carry nothing
+# on: far below the tail (``--tail``) and the rounding of what is kept
+CHAIN_FLOOR = 1e-20
+
+
+# the chain follows the aces apart from the rest of their tag class (a blackjack ends a round
+# in two cards: where the aces are out, rounds are longer) when its arrays stay this small
+ACES_APART_CELLS = 50_000
+
+
+def _with_aces_apart(classes: TagClasses, shoe: Sequence[int]) -> TagClasses:
+    """The classes the chain follows: the count's, with the aces a class of their own where
+    they share a tag with other ranks and the arrays stay within :data:`ACES_APART_CELLS`."""
+    ace_class = classes.of_rank[ACE]
+    if sum(1 for c in classes.of_rank if c == ace_class) == 1 or shoe[ACE] == 0:
+        return classes
+    totals = classes.totals(shoe)
+    if math.prod(t + 1 for t in totals) * (shoe[ACE] + 1) > ACES_APART_CELLS:
+        return classes
+    of_rank = list(classes.of_rank)
+    of_rank[ACE] = len(classes.values)
+    return TagClasses(classes.scale, classes.values + (classes.values[ace_class],), tuple(of_rank))
+
+
+def round_start_chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut: int,
+                      irc: Fraction = Fraction(0)) -> dict[int, dict[Fraction, float]]:
+    """Chain placement: the expected number of rounds of a shoe that start after ``N`` cards
+    at running count ``RC``, following the cards seen of each tag class from round to round.
+    A round takes ``d_j`` cards of class ``j`` with the chance :func:`round_cards` gives for the
+    full shoe, reweighted by what is left: ``P(d | seen) ~ P(d) prod_j ff(C_j - s_j, d_j) /
+    (ff(L - N, c) prod_j (C_j / L)^d_j)``. Rounds that use few cards (many tens, say) come more
+    often where those cards are out, so the counts at the rounds' starts lean the way the
+    simulators find. Float; counts of at most :data:`CHAIN_CLASSES` tag values."""
+    return _chain(rules, chart, seats, tags, cut, irc, None)[0]
+
+
+def round_start_chain_playing(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut: int,
+                              irc: Fraction, tc_of: Callable[[Fraction, int], Fraction], wong_in: int | None,
+                              wong_out: int | None) -> tuple[dict[int, dict[Fraction, float]],
+                                                             dict[int, dict[Fraction, float]]]:
+    """The chain placement (:func:`round_start_chain`) and, beside it, the expected number of
+    rounds the counter plays at each (depth, running count) when he wongs: waiting until the
+    true count reaches ``wong_in`` (none: seated from the start), then playing until the
+    first round below ``wong_out`` (none: never leaving), gone for the rest of the shoe after.
+    The table deals on whether he plays or not (the rounds use the cards the chain gives
+    them), so his state rides along each path of the chain: the same steps move three masses
+    (waiting, playing, gone) and only the round starts move mass between them, as
+    :class:`CountPath` does on the spaced placement."""
+    rounds, played = _chain(rules, chart, seats, tags, cut, irc, (tc_of, wong_in, wong_out))
+    assert played is not None
+    return rounds, played
+
+
+def _chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut: int, irc: Fraction,
+           wong: tuple[Callable[[Fraction, int], Fraction], int | None, int | None] | None
+           ) -> tuple[dict[int, dict[Fraction, float]], dict[int, dict[Fraction, float]] | None]:
+    classes = TagClasses.of(as_tags(tags))
+    k = len(classes.values)
+    if k > CHAIN_CLASSES:
+        raise InvalidShoeError(f"the chain placement follows counts of at most {CHAIN_CLASSES} distinct tags; "
+                               f"this count has {k} (use placement renewal or spaced)")
+    classes = _with_aces_apart(classes, rules.shoe_counts)
+    k = len(classes.values)
+    totals = classes.totals(rules.shoe_counts)
+    cards = sum(totals)
+    steps = {d: q for d, q in round_cards(rules, chart, seats, classes.of_rank).items() if q >= CHAIN_NEGLIGIBLE}
+    whole = sum(steps.values())
+    share = [t / cards for t in totals]
+    longest = max(max(d) for d in steps)
+    # ff[j][t, d] = (C_j - t)(C_j - t - 1)...(C_j - t - d + 1): d cards of class j with t seen
+    ff = []
+    for j in range(k):
+        left = np.arange(totals[j], -1, -1, dtype=float)  # C_j - t for t = 0..C_j
+        table = np.ones((totals[j] + 1, longest + 1))
+        for drawn in range(1, longest + 1):
+            table[:, drawn] = table[:, drawn - 1] * np.maximum(left - (drawn - 1), 0)
+        ff.append(table)
+    shape = tuple(t + 1 for t in totals[:-1])
+    grid = np.indices(shape) if shape else np.zeros((0,), dtype=np.int64)
+    seen_free = grid.sum(axis=0) if shape else np.zeros(())
+    scaled_free = sum(classes.values[j] * grid[j] for j in range(k - 1)) if shape else np.zeros(())
+    # the masses carried along the chain: every round start, and with wonging the counter's
+    # rounds waited (first) and played (second) apart; "gone" is what neither holds. The depths
+    # a round may still reach are kept in a ring, depth n at n % ring (a round takes fewer cards
+    # than the ring holds), so that each group of steps adds into all its depths at once.
+    carried = 1 if wong is None else 3
+    origin = (0,) * (k - 1)
+    out: dict[int, dict[Fraction, float]] = {}
+    played: dict[int, dict[Fraction, float]] = {}
+    # the steps by how they shift the classes but the last (the rounds' chances over the full
+    # shoe's class shares, reweighted at each depth by what is left: module docstring)
+    shifts: dict[tuple[int, ...], list[tuple[int, float, int]]] = {}
+    for d, q in steps.items():
+        if all(x <= t for x, t in zip(d, totals)):  # (a round taking more of a class than the shoe holds: none)
+            odds = q / whole / math.prod(share[j] ** d[j] for j in range(k))
+            shifts.setdefault(tuple(d[:-1]), []).append((d[-1], odds, sum(d)))
+    ring = max(size for members in shifts.values() for _, _, size in members) + 1
+    mass = np.zeros((carried, ring) + shape)
+    mass[0, 0][origin] = 1.0
+    if wong is not None:  # the first round: waited for with a wong_in, else played
+        mass[1 if wong[1] is not None else 2, 0][origin] = 1.0
+    # per group: its shift, the last class's cards, their chances and the rounds' lengths
+    by_shift = [(shift, np.array([c for c, _, _ in members]), np.array([q for _, q, _ in members]),
+                 np.array([size for _, _, size in members]))
+                for shift, members in sorted(shifts.items())]
+    columns = [ff[j].reshape([-1 if i == j else 1 for i in range(k - 1)] + [longest + 1]) for j in range(k - 1)]
+    # the cells of each running count (their scaled counts but the last class's, which adds the
+    # same to every cell at a depth), in the order a boolean mask takes them
+    free_rc = np.asarray(scaled_free - classes.values[-1] * seen_free).reshape(-1)
+    order = np.argsort(free_rc, kind="stable")
+    values_at, firsts = np.unique(free_rc[order], return_index=True)
+    cells_of = np.split(order, firsts[1:])
+    for n in range(cut):
+        slot = n % ring
+        masses = [mass[c, slot].copy() for c in range(carried)]
+        mass[:, slot] = 0.0
+        here = masses[0]
+        if not here.any():
+            continue
+        last = n - seen_free
+        valid = (last >= 0) & (last <= totals[-1])
+        last_index = np.clip(last, 0, totals[-1]).astype(np.int64)
+        rc_scaled = scaled_free + classes.values[-1] * last
+        at: dict[Fraction, float] = {}
+        flat_here, flat_valid = here.reshape(-1), valid.reshape(-1)
+        for free, cells in zip(values_at.tolist(), cells_of):
+            held = flat_here[cells[flat_valid[cells]]]
+            if (held > 0).any():
+                at[irc + Fraction(free + classes.values[-1] * n, classes.scale)] = float(held.sum())
+        out[n] = at
+        if wong is not None:
+            masses[1], masses[2], played[n] = _wong_step(masses[1], masses[2], at, rc_scaled, valid, classes, irc,
+                                                         cards - n, wong)
+        # the reweighted steps from every state of this depth where rounds start (the box
+        # around the states holding more than CHAIN_FLOOR of a round): per class a column of
+        # factors (broadcast, not gathered), the last class's from one table per depth; the
+        # steps that shift the other classes alike are taken together
+        cells = np.argwhere(here > CHAIN_FLOOR)
+        if not len(cells):
+            continue
+        low, high = cells.min(axis=0).tolist(), (cells.max(axis=0) + 1).tolist()
+        box = tuple(slice(a, b) for a, b in zip(low, high))
+        lasts = np.moveaxis(np.where(valid[box][..., None], ff[-1][last_index[box]], 0.0), -1, 0)  # (longest+1, *box)
+        cols = [columns[j][tuple(box[j] if i == j else slice(None) for i in range(k - 1))] for j in range(k - 1)]
+        falling = np.cumprod([1.0] + [float(cards - n - i) for i in range(longest * k)])  # ff(L - N, s)
+        groups = []
+        for shift, last_cards, chances, lengths in by_shift:
+            usable = n + lengths <= cards
+            if not usable.all():
+                if not usable.any():
+                    continue
+                last_cards, chances, lengths = last_cards[usable], chances[usable], lengths[usable]
+            column: np.ndarray = np.ones(lasts.shape[1:])
+            for j in range(k - 1):
+                column = column * cols[j][..., shift[j]]
+            groups.append((shift, lengths, column, last_cards, chances / falling[lengths]))
+        norm = np.zeros(lasts.shape[1:])
+        for _, _, column, last_cards, factor in groups:
+            norm += column * np.tensordot(factor, lasts[last_cards], axes=1)
+        divisor = np.where(norm > 0, norm, 1.0)
+        scaled = [m[box] / divisor for m in masses]
+        for shift, lengths, column, last_cards, factor in groups:
+            before = lengths < cut - n  # the rounds that start another before the cut card
+            sizes = [min(b - a, shape[j] - shift[j] - a) for j, (a, b) in enumerate(zip(low, high))]
+            if not before.any() or min(sizes, default=1) <= 0:
+                continue
+            target = tuple(slice(a + x, a + x + size) for a, x, size in zip(low, shift, sizes))
+            source = tuple(slice(0, size) for size in sizes)
+            factors = factor[before].reshape((-1,) + (1,) * (k - 1))
+            where: tuple[Any, ...] = (last_cards[before], *source)
+            steps_here = (lasts[where] * column[source]) * factors
+            into = (n + lengths[before]) % ring  # distinct depths: each cell is added to once
+            for c, m in enumerate(scaled):
+                where = (c, into, *target)
+                mass[where] += m[source] * steps_here
+    return out, (played if wong is not None else None)
+
+
+def _wong_step(waiting: np.ndarray, playing: np.ndarray, at: dict[Fraction, float], rc_scaled: np.ndarray,
+               valid: np.ndarray, classes: TagClasses, irc: Fraction, left: int,
+               wong: tuple[Callable[[Fraction, int], Fraction], int | None, int | None]
+               ) -> tuple[np.ndarray, np.ndarray, dict[Fraction, float]]:
+    """At one round start: the waiting counter sits down where the true count reaches
+    ``wong_in``, the seated one leaves where it is below ``wong_out``; the rounds he plays
+    here by running count."""
+    tc_of, wong_in, wong_out = wong
+    enter = np.zeros(rc_scaled.shape, dtype=bool)
+    leave = np.zeros(rc_scaled.shape, dtype=bool)
+    for s_value in np.unique(rc_scaled[valid]):
+        tc = tc_of(irc + Fraction(int(s_value), classes.scale), left)
+        cells = (rc_scaled == s_value) & valid
+        if wong_in is not None and tc >= wong_in:
+            enter |= cells
+        if wong_out is not None and tc < wong_out:
+            leave |= cells
+    playing = playing + np.where(enter, waiting, 0.0)
+    waiting = np.where(enter, 0.0, waiting)
+    playing = np.where(leave, 0.0, playing)
+    here: dict[Fraction, float] = {}
+    for s_value in np.unique(rc_scaled[valid & (playing > 0)]):
+        rc = irc + Fraction(int(s_value), classes.scale)
+        if rc in at:
+            here[rc] = float(playing[(rc_scaled == s_value) & valid].sum())
+    return waiting, playing, here
+
+
+@dataclasses.dataclass(frozen=True)
+class RoundStarts:
+    """Where the rounds of a shoe start (:func:`round_start_states`): ``placement`` (``chain``,
+    ``renewal``, ``spaced`` or ``given``), the depths ``starts`` (cards seen), the share of the
+    rounds that start at each (``shares``), the running count's exact distribution at each
+    (``counts``, hypergeometric) and ``rounds``: per depth, running count -> the share of all
+    the shoe's rounds that start in that state (summing to 1 over every depth; exact Fractions
+    but for the chain, whose counts lean as the rounds' lengths make them)."""
+
+    placement: str
+    starts: tuple[int, ...]
+    shares: tuple[Fraction, ...]
+    counts: tuple[dict[Fraction, Fraction], ...]
+    rounds: tuple[dict[Fraction, Any], ...]
+    rounds_per_shoe: float
+    cards_per_round: float
+    # with wonging out along the chain: per depth, running count -> the share of all the
+    # shoe's rounds that the counter plays there (round_start_chain_playing)
+    played: tuple[dict[Fraction, float], ...] | None = None
+
+
+def round_start_states(rules: Rules, chart: Chart, tags: Sequence[Any], cut: int, *,
+                       placement: str | dict[int, Any] | None = None, seats: int = 1,
+                       irc: Fraction | int = 0, exact: bool = False,
+                       wong: tuple[Callable[[Fraction, int], Fraction], int | None, int | None] | None = None
+                       ) -> RoundStarts:
+    """The states (depth, running count) at which the rounds of a shoe dealt to ``cut`` cards
+    start, and the share of the rounds at each (module docstring, "Rounds along the shoe"):
+    ``placement`` ``chain``, ``renewal``, ``spaced`` or a mapping depth -> weight; default
+    (``None``) the chain where it can be followed (float, counts of up to
+    :data:`CHAIN_CLASSES` tag values), else renewal. ``bjcalc truecount`` and ``bjcalc index
+    --penetration`` both place their rounds with it. ``wong`` (``tc_of``, ``wong_in``,
+    ``wong_out``), on the chain: also the rounds the counter plays when wonging out."""
+    tags = as_tags(tags)
+    irc = Fraction(irc)
+    cards = sum(rules.shoe_counts)
+    cards_used = round_cards(rules, chart, seats)
+    per_round = sum(sum(c) * q for c, q in cards_used.items())
+    if placement is None:  # the chain where it can be followed, else renewal
+        placement = "renewal" if exact or len(TagClasses.of(tags).values) > CHAIN_CLASSES else "chain"
+    if placement == "chain" and exact:
+        raise InvalidShoeError("the chain placement is followed in floating point: with exact, use renewal or spaced")
+    chain: dict[int, dict[Fraction, float]] | None = None
+    chain_played: dict[int, dict[Fraction, float]] | None = None
+    if placement == "spaced":
+        starts = round_starts(cards, cut, per_round)
+        shares = tuple(Fraction(1, len(starts)) for _ in starts)
+        rounds_per_shoe = float(len(starts))
+    elif placement == "chain":
+        if wong is not None:
+            chain, chain_played = round_start_chain_playing(rules, chart, seats, tags, cut, irc, *wong)
+        else:
+            chain = round_start_chain(rules, chart, seats, tags, cut, irc)
+        starts = tuple(sorted(chain))
+        rounds_per_shoe = sum(sum(at.values()) for at in chain.values())
+        shares = tuple(Fraction(sum(chain[n].values()) / rounds_per_shoe) for n in starts)
+    else:
+        if placement == "renewal":
+            given = round_start_chances(cut, cards_used)
+        elif isinstance(placement, dict):  # as given (a simulator's measured placement, say): depth -> weight
+            given = placement
+        else:
+            raise InvalidShoeError(f"placement must be chain, renewal, spaced or a mapping of depths, "
+                                   f"not {placement!r}")
+        if any(not isinstance(n, int) or not 0 <= n < cut for n in given):
+            raise InvalidShoeError("placement: depths must be whole numbers below the cut card")
+        starts = tuple(sorted(n for n in given if given[n]))
+        whole = sum(Fraction(given[n]) for n in starts)
+        shares = tuple(Fraction(given[n]) / whole for n in starts)
+        rounds_per_shoe = float(whole)
+    counts = tuple(running_count_distribution(rules.shoe_counts, tags, n, irc) for n in starts)
+    rounds: tuple[dict[Fraction, Any], ...]
+    if chain is not None:
+        rounds = tuple({rc: m / rounds_per_shoe for rc, m in chain[n].items()} for n in starts)
+    else:
+        rounds = tuple({rc: p * share for rc, p in c.items()} for share, c in zip(shares, counts))
+    played = None
+    if chain_played is not None:
+        played = tuple({rc: m / rounds_per_shoe for rc, m in chain_played.get(n, {}).items()} for n in starts)
+    return RoundStarts(placement if isinstance(placement, str) else "given", starts, shares, counts, rounds,
+                       rounds_per_shoe, per_round, played)
+
+
+# -- the path of the count (wonging out) -------------------------------------------------------
+
+
+class CountPath:
+    """The chance to be in each state of the shoe at each round start, when the counter may
+    wong in (sit out until the true count reaches ``wong_in``) and wong out (leave the shoe at
+    the first round below ``wong_out``). A state is the number of cards of each tag class seen;
+    from one round to the next the cards drawn are hypergeometric over the classes left. Float;
+    its marginals are :func:`running_count_distribution`'s to rounding (tests check)."""
+
+    def __init__(self, shoe: Sequence[int], tags: Sequence[Any], starts: Sequence[int],
+                 tc_of: Callable[[Fraction, int], Fraction], wong_in: int | None, wong_out: int | None,
+                 irc: Fraction = Fraction(0)) -> None:
+        classes = TagClasses.of(as_tags(tags))
+        if len(classes.values) > PATH_CLASSES:
+            raise InvalidSpreadError(f"wonging out is followed for counts of at most {PATH_CLASSES} distinct tags; "
+                                     f"this count has {len(classes.values)}")
+        self.totals = classes.totals(shoe)
+        self.values, self.scale, self.irc = classes.values, classes.scale, irc
+        self.cards = sum(shoe)
+        self.starts, self.tc_of, self.wong_in, self.wong_out = tuple(starts), tc_of, wong_in, wong_out
+
+    def playing(self) -> list[dict[Fraction, float]]:
+        """Per round start: running count -> P(the counter plays this round at that count)."""
+        free = self.totals[:-1]
+        shape = tuple(t + 1 for t in free)
+        grid = np.indices(shape).reshape(len(free), -1) if free else np.zeros((0, 1), dtype=np.int64)
+        seen_free = grid.sum(axis=0) if free else np.zeros(1, dtype=np.int64)
+        scaled_free = (np.array(self.values[:-1])[:, None] * grid).sum(axis=0) if free else np.zeros(1, dtype=np.int64)
+        waiting = np.zeros(shape or (1,))
+        playing = np.zeros(shape or (1,))
+        (waiting if self.wong_in is not None else playing)[(0,) * max(1, len(free))] = 1.0
+        out: list[dict[Fraction, float]] = []
+        previous = 0
+        for seen in self.starts:
+            if seen != previous:
+                waiting, playing = self._draw(waiting, previous, seen), self._draw(playing, previous, seen)
+            previous = seen
+            last = seen - seen_free
+            scaled = scaled_free + self.values[-1] * last
+            valid = (last >= 0) & (last <= self.totals[-1])
+            rc = {int(s): self.irc + Fraction(int(s), self.scale) for s in np.unique(scaled[valid])}
+            tc = {s: self.tc_of(c, self.cards - seen) for s, c in rc.items()}
+            flat_scaled = scaled.reshape(-1)
+            enter = np.array([self.wong_in is not None and tc[int(s)] >= self.wong_in if v else False
+                              for s, v in zip(flat_scaled, valid)]).reshape(waiting.shape)
+            leave = np.array([self.wong_out is not None and tc[int(s)] < self.wong_out if v else False
+                              for s, v in zip(flat_scaled, valid)]).reshape(waiting.shape)
+            playing = playing + np.where(enter, waiting, 0.0)
+            waiting = np.where(enter, 0.0, waiting)
+            playing = np.where(leave, 0.0, playing)  # gone for the rest of the shoe
+            here: dict[Fraction, float] = {}
+            for s, mass in zip(flat_scaled[valid.reshape(-1)], playing.reshape(-1)[valid.reshape(-1)]):
+                if mass:
+                    here[rc[int(s)]] = here.get(rc[int(s)], 0.0) + float(mass)
+            out.append(here)
+        return out
+
+    def _draw(self, state: np.ndarray, seen: int, after: int) -> np.ndarray:
+        """The state after ``after - seen`` more cards are drawn from the classes left."""
+        c = after - seen
+        free = self.totals[:-1]
+        k = len(self.totals)
+        left = self.cards - seen
+        if not free:
+            return state.copy()
+        grid = np.indices(state.shape)
+        last = seen - grid.sum(axis=0)
+        out = np.zeros_like(state)
+        norm = math.comb(left, c)
+        for split in _compositions(c, k):
+            factor = np.ones(state.shape)
+            for j, d in enumerate(split[:-1]):
+                column = np.array([math.comb(free[j] - s, d) for s in range(free[j] + 1)], dtype=float)
+                factor = factor * column.reshape([-1 if i == j else 1 for i in range(len(free))])
+            d_last = split[-1]
+            valid = (last >= 0) & (last <= self.totals[-1])
+            lasts = np.where(valid, self.totals[-1] - last, 0)
+            factor = factor * np.where(valid, _comb_array(lasts, d_last), 0.0)
+            moved = state * factor / norm
+            target = tuple(slice(d, None) for d in split[:-1])
+            source = tuple(slice(0, state.shape[j] - d) for j, d in enumerate(split[:-1]))
+            out[target] += moved[source]
+        return out
+
+
+def _comb_array(n: np.ndarray, d: int) -> np.ndarray:
+    out = np.ones(n.shape)
+    for i in range(d):
+        out = out * np.maximum(n - i, 0) / (i + 1)
+    return out
+
+
+def _compositions(total: int, parts: int) -> list[tuple[int, ...]]:
+    if parts == 1:
+        return [(total,)]
+    return [(first,) + rest for first in range(total + 1) for rest in _compositions(total - first, parts - 1)]
