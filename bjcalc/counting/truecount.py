@@ -54,8 +54,8 @@ from bjcalc.counting.countshoe import (
     true_count,
 )
 from bjcalc.counting.economics import RunOutShare, WinFigures, _run_out_share, _win
-from bjcalc.counting.indices import Convention, default_plays
-from bjcalc.counting.placement import CHAIN_CLASSES, PATH_CLASSES, CountPath, round_start_states
+from bjcalc.counting.indices import Convention, IndexPlay, default_plays
+from bjcalc.counting.placement import CHAIN_CLASSES, PATH_CLASSES, CountPath, RoundStarts, round_start_states
 from bjcalc.counting.spread import OPTIMAL_SPREAD_LIMIT, InvalidSpreadError, Spread, _kelly_spread
 from bjcalc.counting.states import _indices_task, _second_moment_task, _states_together, run_states, state_task
 from bjcalc.counting.tasks import RunStats, Task, TaskStore, check_scheduler, check_store, run_tasks, task_key
@@ -159,7 +159,11 @@ def truecount_analysis(
     (spaced when wonging out). ``indices``: ``computed`` (``bjcalc index`` at the middle round's
     depth, with this convention) or ``published`` (the common Hi-Lo list). ``store``: a
     :class:`TaskStore`, a file's path (opened for the run, as ``--store`` takes it) or ``None``
-    (memory); ``spread``: a :class:`Spread` or its text (:meth:`Spread.parse`)."""
+    (memory); ``spread``: a :class:`Spread` or its text (:meth:`Spread.parse`).
+
+    The steps: check every option before any work; place the rounds along the shoe; the index
+    plays and the second moment; run the (depth, running count) states; pool them by true
+    count; the spread's figures."""
     check_store(store)
     if isinstance(store, (str, os.PathLike)):  # a file's path, as --store takes it: open for this run
         given = {k: v for k, v in locals().items() if k not in ("rules", "system", "tags", "store")}
@@ -168,9 +172,74 @@ def truecount_analysis(
     from bjcalc.analysis import Analysis
 
     tags = counting_tags(tags)
-    convention = convention or Convention()
+    game = _Game(rules, tags, convention or Convention(), _fraction(irc, "irc"), exact,
+                 store if store is not None else TaskStore(None), scheduler)
+    pen, spread_ = _checked(game, penetration, spread, wong_in, wong_out, seats, strategy, tail, bankroll,
+                            optimal_spread)
+    cut = round(pen * game.cards)
+    if cut < 1:
+        raise InvalidShoeError(f"penetration {penetration} puts the cut card before the first card")
+    chart = Analysis(rules).chart()
+    where_rounds = _place_rounds(game, chart, cut, seats, placement, wong_in, wong_out)
+    starts = where_rounds.starts
+    index_depth = starts[len(starts) // 2]
+    plays, insurance_index = _index_plays(game, system, index_depth, indices)
+    second_moment = _second_moment(game)
+    kept = _likely(where_rounds.rounds, tail)
+    left_out = sum((w for at, likely in zip(where_rounds.rounds, kept) for rc, w in at.items() if rc not in likely),
+                   0 * tail)
+    values, run = _run_the_states(game, chart, plays, insurance_index, starts, kept, pen, workers, progress, batch)
+    playing = _playing(game, where_rounds, values, wong_in, wong_out)
+    frequencies, advantage, flat_all = _by_true_count(game, starts, where_rounds.rounds, values)
+    win, by_penetration, optimal = _figures(game, strategy, spread_, playing, where_rounds, values,
+                                            second_moment, cut, pen, penetrations, optimal_spread, advantage,
+                                            bankroll)
+    bound = left_out * MOST_PER_ROUND * max(b for _, _, b in spread_.steps)
+    run_out = _run_out_share(rules, starts, where_rounds.rounds, values, spread_, game.zero, game.number)
+    return TrueCountResult(
+        rules, system, tags, pen, cut, seats, game.convention, where_rounds.cards_per_round, starts,
+        where_rounds.counts, frequencies, advantage, flat_all, second_moment, win, tuple(by_penetration), optimal,
+        tuple((p.name, i) for p, i in plays), insurance_index, index_depth if indices == "computed" else None,
+        left_out if exact else float(left_out), bound if exact else float(bound), wong_in, wong_out, exact, run,
+        where_rounds.placement, where_rounds.shares, where_rounds.rounds_per_shoe, run_out)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Game:
+    """What every step of :func:`truecount_analysis` shares: the game, the count, the
+    convention, the arithmetic and where the states' results go."""
+
+    rules: Rules
+    tags: tuple[Fraction, ...]
+    convention: Convention
+    irc: Fraction
+    exact: bool
+    store: TaskStore
+    scheduler: str | None
+
+    @property
+    def cards(self) -> int:
+        return sum(self.rules.shoe_counts)
+
+    @property
+    def number(self) -> Callable[[Any], Any]:
+        return Fraction if self.exact else float
+
+    @property
+    def zero(self) -> Any:
+        return self.number(0)
+
+    def tc_of(self, rc: Fraction, left: int) -> Fraction:
+        """The convention's true count at running count ``rc`` with ``left`` cards left."""
+        return true_count(rc, left, self.convention.divisor, self.convention.rounding)
+
+
+def _checked(game: _Game, penetration: Any, spread: Spread | str | None, wong_in: int | None,
+             wong_out: int | None, seats: int, strategy: str, tail: float, bankroll: float | None,
+             optimal_spread: float | None) -> tuple[Fraction, Spread]:
+    """Every option checked before any work: the penetration and the spread (parsed)."""
     pen = _fraction(penetration, "penetration")
-    if rules.infinite:
+    if game.rules.infinite:
         raise InvalidShoeError("an infinite deck has no count: the cards are drawn with replacement")
     if isinstance(spread, str):
         spread = Spread.parse(spread)
@@ -179,10 +248,9 @@ def truecount_analysis(
     for name, count in (("wong_in", wong_in), ("wong_out", wong_out)):
         if count is not None and (not isinstance(count, int) or isinstance(count, bool)):
             raise InvalidSpreadError(f"{name} must be a whole true count or None, not {count!r}")
-    irc = _fraction(irc, "irc")
-    check_initial_running_count(rules.shoe_counts, tags, irc)
-    if scheduler is not None:
-        check_scheduler(scheduler)
+    check_initial_running_count(game.rules.shoe_counts, game.tags, game.irc)
+    if game.scheduler is not None:
+        check_scheduler(game.scheduler)
     if not 0 < pen < 1:
         raise InvalidShoeError(f"penetration must be above 0 and below 1, not {penetration!r}")
     if not isinstance(seats, int) or isinstance(seats, bool) or not 1 <= seats <= 7:
@@ -193,7 +261,7 @@ def truecount_analysis(
         raise InvalidSpreadError(f"tail must be from 0 to 0.001, not {tail!r}")
     if bankroll is not None and not bankroll > 0:
         raise InvalidSpreadError(f"bankroll must be above 0 (in units of one bet), not {bankroll!r}")
-    if exact and wong_out is not None:
+    if game.exact and wong_out is not None:
         raise InvalidSpreadError("wonging out is followed in floating point: drop exact or wong_out")
     if wong_in is not None and wong_out is not None and wong_out > wong_in:
         raise InvalidSpreadError(f"wong_out {wong_out} is above wong_in {wong_in}: "
@@ -202,91 +270,108 @@ def truecount_analysis(
                                            and 1 <= optimal_spread <= OPTIMAL_SPREAD_LIMIT):
         raise InvalidSpreadError(f"optimal spread must be a max bet ratio from 1 to {OPTIMAL_SPREAD_LIMIT}, "
                                  f"not {optimal_spread!r}")
-    spread = spread or Spread.flat()
-    cards = sum(rules.shoe_counts)
-    cut = round(pen * cards)
-    if cut < 1:
-        raise InvalidShoeError(f"penetration {penetration} puts the cut card before the first card")
-    store = store if store is not None else TaskStore(None)
+    return pen, spread or Spread.flat()
 
-    def tc_of(rc: Fraction, left: int) -> Fraction:
-        return true_count(rc, left, convention.divisor, convention.rounding)
 
-    full = Analysis(rules)
-    chart = full.chart()
+def _place_rounds(game: _Game, chart: Any, cut: int, seats: int, placement: str | dict[int, Any] | None,
+                  wong_in: int | None, wong_out: int | None) -> RoundStarts:
+    """Where rounds start, and the count there (:func:`round_start_states`)."""
+    classes = len(TagClasses.of(game.tags).values)
     if placement is None and wong_out is not None:  # the chain where it can be followed, else spaced
-        chain_possible = not exact and len(TagClasses.of(tags).values) <= CHAIN_CLASSES
-        placement = "chain" if chain_possible else "spaced"
-    if wong_out is not None and len(TagClasses.of(tags).values) > PATH_CLASSES:
+        placement = "chain" if not game.exact and classes <= CHAIN_CLASSES else "spaced"
+    if wong_out is not None and classes > PATH_CLASSES:
         raise InvalidSpreadError(f"wonging out is followed for counts of at most {PATH_CLASSES} distinct tags; "
-                                 f"this count has {len(TagClasses.of(tags).values)}")
+                                 f"this count has {classes}")
     if wong_out is not None and placement not in ("spaced", "chain"):
         raise InvalidSpreadError("wonging out follows the count from round to round: it needs placement chain "
                                  "or spaced")
-    where_rounds = round_start_states(rules, chart, tags, cut, placement=placement, seats=seats, irc=irc,
-                                      exact=exact, wong=None if wong_out is None else (tc_of, wong_in, wong_out))
-    placement, starts, shares = where_rounds.placement, where_rounds.starts, where_rounds.shares
-    per_round, rounds_per_shoe = where_rounds.cards_per_round, where_rounds.rounds_per_shoe
-    index_depth = starts[len(starts) // 2]
+    return round_start_states(game.rules, chart, game.tags, cut, placement=placement, seats=seats, irc=game.irc,
+                              exact=game.exact, wong=None if wong_out is None else (game.tc_of, wong_in, wong_out))
 
+
+def _index_plays(game: _Game, system: str, index_depth: int, indices: str
+                 ) -> tuple[tuple[tuple[IndexPlay, int], ...], int | None]:
+    """The index plays and insurance's index: ``computed`` (bjcalc index at the middle round's
+    depth, a task of its own) or ``published`` (the common Hi-Lo list)."""
+    rules = game.rules
     by_name = {p.name: p for p in default_plays(rules)}
-    if indices == "computed":  # bjcalc index at the middle round's depth, a task of its own
-        index_key = task_key("truecount-indices", rules, tags, index_depth, convention, exact)
-        run_tasks([Task(index_key, _indices_task, (rules, system, tags, index_depth, convention, exact))],
-                  store, "truecount-indices", workers=1, scheduler=scheduler)
-        found = store.get(index_key)
-        plays = tuple((by_name[name], int(i)) for name, i in found["plays"] if i is not None)
-        insurance_index = found["insurance"]
-    elif indices == "published":  # the common Hi-Lo list (../shared/reference/counting.md)
+    if indices == "computed":
+        index_key = task_key("truecount-indices", rules, game.tags, index_depth, game.convention, game.exact)
+        run_tasks([Task(index_key, _indices_task, (rules, system, game.tags, index_depth, game.convention,
+                                                   game.exact))],
+                  game.store, "truecount-indices", workers=1, scheduler=game.scheduler)
+        found = game.store.get(index_key)
+        return tuple((by_name[name], int(i)) for name, i in found["plays"] if i is not None), found["insurance"]
+    if indices == "published":  # ../shared/reference/counting.md
         plays = tuple((p, p.published) for p in default_plays(rules) if p.published is not None)
-        insurance_index = 3 if rules.insurance else None
-    else:
-        raise InvalidSpreadError(f"indices must be computed or published, not {indices!r}")
-    moment_key = task_key("truecount-second-moment", rules, exact)
-    run_tasks([Task(moment_key, _second_moment_task, (rules, exact))], store, "truecount-second-moment", workers=1,
-              scheduler=scheduler)
-    second_moment = store.get(moment_key)
-    if not exact:
-        second_moment = {k: float(v) for k, v in second_moment.items()}
+        return plays, 3 if rules.insurance else None
+    raise InvalidSpreadError(f"indices must be computed or published, not {indices!r}")
 
-    # the count after each depth's cards, exactly; and the share of the rounds that start at each
-    # (depth, running count): exact fractions but for the chain
-    counts, rounds = where_rounds.counts, where_rounds.rounds
-    kept = _likely(rounds, tail)
-    left_out = sum((w for at, likely in zip(rounds, kept) for rc, w in at.items() if rc not in likely), 0 * tail)
-    job = task_key("truecount", rules, tags, irc, chart.to_dict(), [(p.name, i) for p, i in plays],
-                   insurance_index, convention, exact)
+
+def _second_moment(game: _Game) -> dict[str, Any]:
+    """E[X^2] of one round for each strategy, on the full shoe (a task of its own)."""
+    moment_key = task_key("truecount-second-moment", game.rules, game.exact)
+    run_tasks([Task(moment_key, _second_moment_task, (game.rules, game.exact))], game.store,
+              "truecount-second-moment", workers=1, scheduler=game.scheduler)
+    second_moment = game.store.get(moment_key)
+    return second_moment if game.exact else {k: float(v) for k, v in second_moment.items()}
+
+
+def _run_the_states(game: _Game, chart: Any, plays: tuple[tuple[IndexPlay, int], ...], insurance_index: int | None,
+                    starts: Sequence[int], kept: Sequence[set[Fraction]], pen: Fraction, workers: int | None,
+                    progress: Callable[[int, int], None] | None, batch: int | None
+                    ) -> tuple[dict[tuple[int, Fraction], Any], RunStats]:
+    """Every kept (depth, running count) state's task, run or taken from the store: its values by
+    strategy."""
+    rules, store = game.rules, game.store
+    job = task_key("truecount", rules, game.tags, game.irc, chart.to_dict(), [(p.name, i) for p, i in plays],
+                   insurance_index, game.convention, game.exact)
     tasks, where = [], {}
     for n, likely in zip(starts, kept):
         for rc in sorted(likely):
             key = task_key(job, n, rc)
             where[n, rc] = key
-            tasks.append(Task(key, state_task, (rules, tags, n, rc, irc, chart, plays, insurance_index,
-                                                convention, exact)))
-    run = run_states(tasks, store, job, cards, pen, "a smaller --penetration, or fewer split hands",
-                     workers=workers, scheduler=scheduler, progress=progress, batch=batch)
-    values = {state: store.get(key) for state, key in where.items()}
+            tasks.append(Task(key, state_task, (rules, game.tags, n, rc, game.irc, chart, plays, insurance_index,
+                                                game.convention, game.exact)))
+    run = run_states(tasks, store, job, game.cards, pen, "a smaller --penetration, or fewer split hands",
+                     workers=workers, scheduler=game.scheduler, progress=progress, batch=batch)
+    return {state: store.get(key) for state, key in where.items()}, run
 
-    number: Callable[[Any], Any] = Fraction if exact else float
-    zero = number(0)
+
+def _playing(game: _Game, where_rounds: RoundStarts, values: dict[tuple[int, Fraction], Any], wong_in: int | None,
+             wong_out: int | None) -> list[dict[Fraction, Any]]:
+    """The share of the rounds played at each (depth, running count): all of them, or those a
+    wonging counter sits in (entering at ``wong_in``, leaving for good below ``wong_out``); 0
+    where the state was not analysed."""
+    starts, rounds = where_rounds.starts, where_rounds.rounds
+    playing: list[dict[Fraction, Any]]
     if where_rounds.played is not None:  # wonging out along the chain
         playing = [{rc: at.get(rc, 0.0) for rc in rounds[i]} for i, at in enumerate(where_rounds.played)]
     elif wong_out is not None:
-        path = CountPath(rules.shoe_counts, tags, starts, tc_of, wong_in, wong_out, irc)
+        path = CountPath(game.rules.shoe_counts, game.tags, starts, game.tc_of, wong_in, wong_out, game.irc)
         playing = [{rc: p / len(starts) for rc, p in at.items()} for at in path.playing()]
     else:
-        playing = [{rc: (w if wong_in is None or tc_of(rc, cards - n) >= wong_in else 0 * w) for rc, w in at.items()}
-                   for n, at in zip(starts, rounds)]
-    playing = [{rc: (number(w) if (n, rc) in values else zero) for rc, w in at.items()}
-               for n, at in zip(starts, playing)]
+        playing = [{rc: (w if wong_in is None or game.tc_of(rc, game.cards - n) >= wong_in else 0 * w)
+                    for rc, w in at.items()} for n, at in zip(starts, rounds)]
+    return [{rc: (game.number(w) if (n, rc) in values else game.zero) for rc, w in at.items()}
+            for n, at in zip(starts, playing)]
 
+
+_ByTrueCount = tuple[dict[Fraction, Any], dict[str, dict[Fraction, Any]], dict[str, Any]]
+
+
+def _by_true_count(game: _Game, starts: Sequence[int], rounds: Sequence[dict[Fraction, Any]],
+                   values: dict[tuple[int, Fraction], Any]) -> _ByTrueCount:
+    """The states pooled by the true count at the round's start: how often each is seen, the
+    advantage there for each strategy, and each strategy's flat-bet EV over every round."""
+    number, zero = game.number, game.zero
     frequencies: dict[Fraction, Any] = {}
     advantage: dict[str, dict[Fraction, Any]] = {s: {} for s in STRATEGIES}
     weight: dict[Fraction, Any] = {}
     flat_all = {s: zero for s in STRATEGIES}
     for n, at in zip(starts, rounds):
         for rc, w in at.items():
-            tc = tc_of(rc, cards - n)
+            tc = game.tc_of(rc, game.cards - n)
             frequencies[tc] = frequencies.get(tc, 0 * w) + w
             if (n, rc) in values:
                 weight[tc] = weight.get(tc, zero) + number(w)
@@ -295,20 +380,28 @@ def truecount_analysis(
                     flat_all[s] += number(w) * values[n, rc][s]
     for s in STRATEGIES:
         advantage[s] = {tc: advantage[s][tc] / weight[tc] for tc in sorted(advantage[s]) if weight[tc]}
-    frequencies = dict(sorted(frequencies.items()))
+    return dict(sorted(frequencies.items())), advantage, flat_all
+
+
+def _figures(game: _Game, strategy: str, spread: Spread, playing: list[dict[Fraction, Any]],
+             where_rounds: RoundStarts, values: dict[tuple[int, Fraction], Any], second_moment: dict[str, Any],
+             cut: int, pen: Fraction, penetrations: Sequence[Fraction] | None, optimal_spread: float | None,
+             advantage: dict[str, dict[Fraction, Any]], bankroll: float | None
+             ) -> tuple[WinFigures, list[tuple[Fraction, WinFigures]], tuple[Spread, WinFigures] | None]:
+    """The spread's figures to the cut card, by penetration, and those of the Kelly-optimal spread
+    within ``optimal_spread``."""
+    starts, rounds = where_rounds.starts, where_rounds.rounds
 
     def figures(depth: int, bets: Spread) -> WinFigures:
         """The spread's figures over the rounds that start before ``depth`` cards."""
         upto = [i for i, n in enumerate(starts) if n < depth]
-        whole = sum((number(w) for i in upto for w in rounds[i].values()), zero)
+        whole = sum((game.number(w) for i in upto for w in rounds[i].values()), game.zero)
         return _win(strategy, bets, [(starts[i], playing[i]) for i in upto], whole, values, second_moment[strategy],
-                    tc_of, cards, bankroll, exact)
+                    game.tc_of, game.cards, bankroll, game.exact)
 
-    win = figures(cut, spread)
-    by_penetration = []
-    for p in penetrations if penetrations is not None else _penetrations(pen):
-        if any(n < round(p * cards) for n in starts):
-            by_penetration.append((p, figures(round(p * cards), spread)))
+    by_penetration = [(p, figures(round(p * game.cards), spread))
+                      for p in (penetrations if penetrations is not None else _penetrations(pen))
+                      if any(n < round(p * game.cards) for n in starts)]
     optimal = None
     if optimal_spread is not None:
         ratio = Fraction(optimal_spread).limit_denominator(1000)
@@ -316,14 +409,7 @@ def truecount_analysis(
                     for scale in (10 ** (e / 8) for e in range(0, 40))),
                    key=lambda s: figures(cut, s).score)
         optimal = (best, figures(cut, best))
-    bound = left_out * MOST_PER_ROUND * max(b for _, _, b in spread.steps)
-    run_out = _run_out_share(rules, starts, rounds, values, spread, zero, number)
-    return TrueCountResult(
-        rules, system, tags, pen, cut, seats, convention, per_round, starts, counts, frequencies, advantage,
-        flat_all, second_moment, win, tuple(by_penetration), optimal, tuple((p.name, i) for p, i in plays),
-        insurance_index, index_depth if indices == "computed" else None, left_out if exact else float(left_out),
-        bound if exact else float(bound),
-        wong_in, wong_out, exact, run, placement, shares, rounds_per_shoe, run_out)
+    return figures(cut, spread), by_penetration, optimal
 
 
 def _fraction(value: Any, field: str) -> Fraction:
