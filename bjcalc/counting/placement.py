@@ -118,31 +118,10 @@ def round_start_chain_playing(rules: Rules, chart: Chart, seats: int, tags: Sequ
 def _chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut: int, irc: Fraction,
            wong: tuple[Callable[[Fraction, int], Fraction], int | None, int | None] | None
            ) -> tuple[dict[int, dict[Fraction, float]], dict[int, dict[Fraction, float]] | None]:
-    classes = TagClasses.of(as_tags(tags))
-    k = len(classes.values)
-    if k > CHAIN_CLASSES:
-        raise InvalidShoeError(f"the chain placement follows counts of at most {CHAIN_CLASSES} distinct tags; "
-                               f"this count has {k} (use placement renewal or spaced)")
-    classes = _with_aces_apart(classes, rules.shoe_counts)
-    k = len(classes.values)
-    totals = classes.totals(rules.shoe_counts)
-    cards = sum(totals)
-    steps = {d: q for d, q in round_cards(rules, chart, seats, classes.of_rank).items() if q >= CHAIN_NEGLIGIBLE}
-    whole = sum(steps.values())
-    share = [t / cards for t in totals]
-    longest = max(max(d) for d in steps)
-    # ff[j][t, d] = (C_j - t)(C_j - t - 1)...(C_j - t - d + 1): d cards of class j with t seen
-    ff = []
-    for j in range(k):
-        left = np.arange(totals[j], -1, -1, dtype=float)  # C_j - t for t = 0..C_j
-        table = np.ones((totals[j] + 1, longest + 1))
-        for drawn in range(1, longest + 1):
-            table[:, drawn] = table[:, drawn - 1] * np.maximum(left - (drawn - 1), 0)
-        ff.append(table)
-    shape = tuple(t + 1 for t in totals[:-1])
-    grid = np.indices(shape) if shape else np.zeros((0,), dtype=np.int64)
-    seen_free = grid.sum(axis=0) if shape else np.zeros(())
-    scaled_free = sum(classes.values[j] * grid[j] for j in range(k - 1)) if shape else np.zeros(())
+    """The chain (:func:`round_start_chain`): the masses of the round starts carried along the
+    shoe, depth by depth; with wonging the counter's rounds waited and played apart."""
+    chain = _ChainTables.of(rules, chart, seats, tags)
+    k, shape = chain.k, chain.shape
     # the masses carried along the chain: every round start, and with wonging the counter's
     # rounds waited (first) and played (second) apart; "gone" is what neither holds. The depths
     # a round may still reach are kept in a ring, depth n at n % ring (a round takes fewer cards
@@ -151,73 +130,125 @@ def _chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut
     origin = (0,) * (k - 1)
     out: dict[int, dict[Fraction, float]] = {}
     played: dict[int, dict[Fraction, float]] = {}
-    # the steps by how they shift the classes but the last (the rounds' chances over the full
-    # shoe's class shares, reweighted at each depth by what is left: module docstring)
-    shifts: dict[tuple[int, ...], list[tuple[int, float, int]]] = {}
-    for d, q in steps.items():
-        if all(x <= t for x, t in zip(d, totals)):  # (a round taking more of a class than the shoe holds: none)
-            odds = q / whole / math.prod(share[j] ** d[j] for j in range(k))
-            shifts.setdefault(tuple(d[:-1]), []).append((d[-1], odds, sum(d)))
-    ring = max(size for members in shifts.values() for _, _, size in members) + 1
-    mass = np.zeros((carried, ring) + shape)
+    mass = np.zeros((carried, chain.ring) + shape)
     mass[0, 0][origin] = 1.0
     if wong is not None:  # the first round: waited for with a wong_in, else played
         mass[1 if wong[1] is not None else 2, 0][origin] = 1.0
-    # per group: its shift, the last class's cards, their chances and the rounds' lengths
-    by_shift = [(shift, np.array([c for c, _, _ in members]), np.array([q for _, q, _ in members]),
-                 np.array([size for _, _, size in members]))
-                for shift, members in sorted(shifts.items())]
-    columns = [ff[j].reshape([-1 if i == j else 1 for i in range(k - 1)] + [longest + 1]) for j in range(k - 1)]
-    # the cells of each running count (their scaled counts but the last class's, which adds the
-    # same to every cell at a depth), in the order a boolean mask takes them
-    free_rc = np.asarray(scaled_free - classes.values[-1] * seen_free).reshape(-1)
-    order = np.argsort(free_rc, kind="stable")
-    values_at, firsts = np.unique(free_rc[order], return_index=True)
-    cells_of = np.split(order, firsts[1:])
     for n in range(cut):
-        slot = n % ring
+        slot = n % chain.ring
         masses = [mass[c, slot].copy() for c in range(carried)]
         mass[:, slot] = 0.0
-        here = masses[0]
-        if not here.any():
+        if not masses[0].any():
             continue
-        last = n - seen_free
-        valid = (last >= 0) & (last <= totals[-1])
-        last_index = np.clip(last, 0, totals[-1]).astype(np.int64)
-        rc_scaled = scaled_free + classes.values[-1] * last
+        last = n - chain.seen_free
+        valid = (last >= 0) & (last <= chain.totals[-1])
+        out[n] = chain.counts_at(n, masses[0], valid, irc)
+        if wong is not None:
+            rc_scaled = chain.scaled_free + chain.classes.values[-1] * last
+            masses[1], masses[2], played[n] = _wong_step(masses[1], masses[2], out[n], rc_scaled, valid,
+                                                         chain.classes, irc, chain.cards - n, wong)
+        chain.step(n, cut, masses, mass, valid, np.clip(last, 0, chain.totals[-1]).astype(np.int64))
+    return out, (played if wong is not None else None)
+
+
+@dataclasses.dataclass
+class _ChainTables:
+    """What the chain reweights its steps with: the count's tag classes (aces apart where that
+    fits), the rounds' steps grouped by how they shift the classes but the last, the falling
+    factorials of each class, and the grid of the classes seen."""
+
+    classes: TagClasses
+    totals: list[int]
+    by_shift: list[tuple[tuple[int, ...], np.ndarray, np.ndarray, np.ndarray]]
+    ff: list[np.ndarray]
+    longest: int
+    ring: int
+
+    @classmethod
+    def of(cls, rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction]) -> _ChainTables:
+        classes = TagClasses.of(as_tags(tags))
+        if len(classes.values) > CHAIN_CLASSES:
+            raise InvalidShoeError(f"the chain placement follows counts of at most {CHAIN_CLASSES} distinct tags; "
+                                   f"this count has {len(classes.values)} (use placement renewal or spaced)")
+        classes = _with_aces_apart(classes, rules.shoe_counts)
+        k = len(classes.values)
+        totals = list(classes.totals(rules.shoe_counts))
+        steps = {d: q for d, q in round_cards(rules, chart, seats, classes.of_rank).items() if q >= CHAIN_NEGLIGIBLE}
+        whole, share = sum(steps.values()), [t / sum(totals) for t in totals]
+        longest = max(max(d) for d in steps)
+        # ff[j][t, d] = (C_j - t)(C_j - t - 1)...(C_j - t - d + 1): d cards of class j with t seen
+        ff = []
+        for j in range(k):
+            left = np.arange(totals[j], -1, -1, dtype=float)  # C_j - t for t = 0..C_j
+            table = np.ones((totals[j] + 1, longest + 1))
+            for drawn in range(1, longest + 1):
+                table[:, drawn] = table[:, drawn - 1] * np.maximum(left - (drawn - 1), 0)
+            ff.append(table)
+        # the steps by how they shift the classes but the last (the rounds' chances over the full
+        # shoe's class shares, reweighted at each depth by what is left: module docstring)
+        shifts: dict[tuple[int, ...], list[tuple[int, float, int]]] = {}
+        for d, q in steps.items():
+            if all(x <= t for x, t in zip(d, totals)):  # (a round taking more of a class than the shoe holds: none)
+                odds = q / whole / math.prod(share[j] ** d[j] for j in range(k))
+                shifts.setdefault(tuple(d[:-1]), []).append((d[-1], odds, sum(d)))
+        ring = max(size for members in shifts.values() for _, _, size in members) + 1
+        # per group: its shift, the last class's cards, their chances and the rounds' lengths
+        by_shift = [(shift, np.array([c for c, _, _ in members]), np.array([q for _, q, _ in members]),
+                     np.array([size for _, _, size in members]))
+                    for shift, members in sorted(shifts.items())]
+        return cls(classes, totals, by_shift, ff, longest, ring)
+
+    def __post_init__(self) -> None:
+        k, shape = self.k, self.shape
+        grid = np.indices(shape) if shape else np.zeros((0,), dtype=np.int64)
+        self.seen_free = grid.sum(axis=0) if shape else np.zeros(())
+        self.scaled_free = sum(self.classes.values[j] * grid[j] for j in range(k - 1)) if shape else np.zeros(())
+        self.columns = [self.ff[j].reshape([-1 if i == j else 1 for i in range(k - 1)] + [self.longest + 1])
+                        for j in range(k - 1)]
+        # the cells of each running count (their scaled counts but the last class's, which adds the
+        # same to every cell at a depth), in the order a boolean mask takes them
+        free_rc = np.asarray(self.scaled_free - self.classes.values[-1] * self.seen_free).reshape(-1)
+        order = np.argsort(free_rc, kind="stable")
+        self.values_at, firsts = np.unique(free_rc[order], return_index=True)
+        self.cells_of = np.split(order, firsts[1:])
+
+    @property
+    def k(self) -> int:
+        return len(self.classes.values)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(t + 1 for t in self.totals[:-1])
+
+    @property
+    def cards(self) -> int:
+        return sum(self.totals)
+
+    def counts_at(self, n: int, here: np.ndarray, valid: np.ndarray, irc: Fraction) -> dict[Fraction, float]:
+        """The round starts' mass at depth ``n`` by running count."""
         at: dict[Fraction, float] = {}
         flat_here, flat_valid = here.reshape(-1), valid.reshape(-1)
-        for free, cells in zip(values_at.tolist(), cells_of):
+        for free, cells in zip(self.values_at.tolist(), self.cells_of):
             held = flat_here[cells[flat_valid[cells]]]
             if (held > 0).any():
-                at[irc + Fraction(free + classes.values[-1] * n, classes.scale)] = float(held.sum())
-        out[n] = at
-        if wong is not None:
-            masses[1], masses[2], played[n] = _wong_step(masses[1], masses[2], at, rc_scaled, valid, classes, irc,
-                                                         cards - n, wong)
-        # the reweighted steps from every state of this depth where rounds start (the box
-        # around the states holding more than CHAIN_FLOOR of a round): per class a column of
-        # factors (broadcast, not gathered), the last class's from one table per depth; the
-        # steps that shift the other classes alike are taken together
-        cells = np.argwhere(here > CHAIN_FLOOR)
+                at[irc + Fraction(free + self.classes.values[-1] * n, self.classes.scale)] = float(held.sum())
+        return at
+
+    def step(self, n: int, cut: int, masses: list[np.ndarray], mass: np.ndarray, valid: np.ndarray,
+             last_index: np.ndarray) -> None:
+        """Carry depth ``n``'s masses one round on, into ``mass``'s ring. The reweighted steps go
+        from every state of this depth where rounds start (the box around the states holding more
+        than CHAIN_FLOOR of a round): per class a column of factors (broadcast, not gathered), the
+        last class's from one table per depth; the steps that shift the other classes alike are
+        taken together."""
+        k, shape = self.k, self.shape
+        cells = np.argwhere(masses[0] > CHAIN_FLOOR)
         if not len(cells):
-            continue
+            return
         low, high = cells.min(axis=0).tolist(), (cells.max(axis=0) + 1).tolist()
         box = tuple(slice(a, b) for a, b in zip(low, high))
-        lasts = np.moveaxis(np.where(valid[box][..., None], ff[-1][last_index[box]], 0.0), -1, 0)  # (longest+1, *box)
-        cols = [columns[j][tuple(box[j] if i == j else slice(None) for i in range(k - 1))] for j in range(k - 1)]
-        falling = np.cumprod([1.0] + [float(cards - n - i) for i in range(longest * k)])  # ff(L - N, s)
-        groups = []
-        for shift, last_cards, chances, lengths in by_shift:
-            usable = n + lengths <= cards
-            if not usable.all():
-                if not usable.any():
-                    continue
-                last_cards, chances, lengths = last_cards[usable], chances[usable], lengths[usable]
-            column: np.ndarray = np.ones(lasts.shape[1:])
-            for j in range(k - 1):
-                column = column * cols[j][..., shift[j]]
-            groups.append((shift, lengths, column, last_cards, chances / falling[lengths]))
+        lasts = np.moveaxis(np.where(valid[box][..., None], self.ff[-1][last_index[box]], 0.0), -1, 0)
+        groups = self._groups(n, box, lasts.shape[1:])
         norm = np.zeros(lasts.shape[1:])
         for _, _, column, last_cards, factor in groups:
             norm += column * np.tensordot(factor, lasts[last_cards], axes=1)
@@ -233,11 +264,28 @@ def _chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut
             factors = factor[before].reshape((-1,) + (1,) * (k - 1))
             where: tuple[Any, ...] = (last_cards[before], *source)
             steps_here = (lasts[where] * column[source]) * factors
-            into = (n + lengths[before]) % ring  # distinct depths: each cell is added to once
+            into = (n + lengths[before]) % self.ring  # distinct depths: each cell is added to once
             for c, m in enumerate(scaled):
-                where = (c, into, *target)
-                mass[where] += m[source] * steps_here
-    return out, (played if wong is not None else None)
+                mass[(c, into, *target)] += m[source] * steps_here
+
+    def _groups(self, n: int, box: tuple[slice, ...], box_shape: tuple[int, ...]) -> list[tuple]:
+        """The steps usable at depth ``n`` by group: shift, lengths, the other classes' column,
+        the last class's cards and the chances over ff(cards left, length)."""
+        k = self.k
+        cols = [self.columns[j][tuple(box[j] if i == j else slice(None) for i in range(k - 1))] for j in range(k - 1)]
+        falling = np.cumprod([1.0] + [float(self.cards - n - i) for i in range(self.longest * k)])  # ff(L - N, s)
+        groups = []
+        for shift, last_cards, chances, lengths in self.by_shift:
+            usable = n + lengths <= self.cards
+            if not usable.all():
+                if not usable.any():
+                    continue
+                last_cards, chances, lengths = last_cards[usable], chances[usable], lengths[usable]
+            column: np.ndarray = np.ones(box_shape)
+            for j in range(k - 1):
+                column = column * cols[j][..., shift[j]]
+            groups.append((shift, lengths, column, last_cards, chances / falling[lengths]))
+        return groups
 
 
 def _wong_step(waiting: np.ndarray, playing: np.ndarray, at: dict[Fraction, float], rc_scaled: np.ndarray,
