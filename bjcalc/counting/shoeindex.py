@@ -174,17 +174,8 @@ def shoe_index_table(rules: Rules, system: str, tags: Sequence[Any],
 
     tags = counting_tags(tags)
     convention = convention or Convention()
-    if rules.infinite:
-        raise InvalidShoeError("an infinite deck has no count: the cards are drawn with replacement")
-    pen = _fraction(penetration, "penetration")
-    if not 0 < pen < 1:
-        raise InvalidShoeError(f"penetration must be above 0 and below 1, not {penetration!r}")
+    pen, cut = _checked(rules, penetration, scheduler)
     cards = sum(rules.shoe_counts)
-    cut = round(pen * cards)
-    if cut < 1:
-        raise InvalidShoeError(f"penetration {penetration} puts the cut card before the first card")
-    if scheduler is not None:
-        check_scheduler(scheduler)
     plays = tuple(default_plays(rules) if plays is None else as_plays(plays))
     wanted = wanted_hands(rules, plays)
     insure = insurance and rules.insurance
@@ -193,16 +184,7 @@ def shoe_index_table(rules: Rules, system: str, tags: Sequence[Any],
     if starting.starts[-1] > cards - 4:
         raise InvalidShoeError(f"penetration {float(pen):g} leaves {cards - starting.starts[-1]} cards at the last "
                                "round's start: a round needs 4 (a smaller --penetration)")
-
-    # the states analysed: at each depth, every running count but those below NEGLIGIBLE of the
-    # likeliest there (as index_table leaves them out at one depth)
-    number: Callable[[Any], Any] = Fraction if exact else float
-    kept: list[dict[Fraction, Any]] = []
-    left_out = number(0)
-    for at in starting.rounds:
-        top = max(at.values())
-        kept.append({rc: w for rc, w in at.items() if w >= NEGLIGIBLE * top})
-        left_out += sum((number(w) for rc, w in at.items() if rc not in kept[-1]), number(0))
+    kept, left_out = _kept(starting.rounds, exact)
     job = task_key("index-state", rules, tags, wanted, insure, exact)
     tasks = [Task(task_key(job, n, rc), state_task, (rules, tags, n, rc, wanted, insure, exact))
              for n, at in zip(starting.starts, kept) for rc in sorted(at)]
@@ -223,6 +205,34 @@ def shoe_index_table(rules: Rules, system: str, tags: Sequence[Any],
     ace = insured.index(INSURANCE_PLAY) if insure else None
     return ShoeIndexTable(rules, system, tags, pen, cut, starting.placement, starting.starts,
                           starting.rounds_per_shoe, convention, rows, ace, left_out, len(tasks), exact, run)
+
+
+def _checked(rules: Rules, penetration: Fraction | float | str, scheduler: str | None) -> tuple[Fraction, int]:
+    """The penetration and the cut card's place, checked before any work (and the scheduler)."""
+    if rules.infinite:
+        raise InvalidShoeError("an infinite deck has no count: the cards are drawn with replacement")
+    pen = _fraction(penetration, "penetration")
+    if not 0 < pen < 1:
+        raise InvalidShoeError(f"penetration must be above 0 and below 1, not {penetration!r}")
+    cut = round(pen * sum(rules.shoe_counts))
+    if cut < 1:
+        raise InvalidShoeError(f"penetration {penetration} puts the cut card before the first card")
+    if scheduler is not None:
+        check_scheduler(scheduler)
+    return pen, cut
+
+
+def _kept(rounds: Sequence[dict[Fraction, Any]], exact: bool) -> tuple[list[dict[Fraction, Any]], Any]:
+    """The states analysed: at each depth, every running count but those below NEGLIGIBLE of the
+    likeliest there (as index_table leaves them out at one depth); and the share left out."""
+    number: Callable[[Any], Any] = Fraction if exact else float
+    kept: list[dict[Fraction, Any]] = []
+    left_out = number(0)
+    for at in rounds:
+        top = max(at.values())
+        kept.append({rc: w for rc, w in at.items() if w >= NEGLIGIBLE * top})
+        left_out += sum((number(w) for rc, w in at.items() if rc not in kept[-1]), number(0))
+    return kept, left_out
 
 
 class _Pool:

@@ -161,9 +161,8 @@ def truecount_analysis(
     :class:`TaskStore`, a file's path (opened for the run, as ``--store`` takes it) or ``None``
     (memory); ``spread``: a :class:`Spread` or its text (:meth:`Spread.parse`).
 
-    The steps: check every option before any work; place the rounds along the shoe; the index
-    plays and the second moment; run the (depth, running count) states; pool them by true
-    count; the spread's figures."""
+    Its steps: check every option before any work, place the rounds, the index plays and the
+    second moment, run the (depth, running count) states, pool them by true count, figures."""
     check_store(store)
     if isinstance(store, (str, os.PathLike)):  # a file's path, as --store takes it: open for this run
         given = {k: v for k, v in locals().items() if k not in ("rules", "system", "tags", "store")}
