@@ -1,0 +1,52 @@
+"""Issue 45, "clean edges", the second batch: items 1 (its insurance-index case), 8, 9, 10, 11,
+16 and 17. Command-line errors are one ``Error:`` line on stderr, exit status 2 and nothing on
+stdout; the library raises a :class:`bjcalc.BjcalcError` naming the field and the value. Grouped
+by the issue's item number.
+"""
+
+import pytest
+from click.testing import CliRunner
+
+from bjcalc import BjcalcError
+from bjcalc.cli import cli
+
+TINY = "1,1,1,1,1,1,1,1,1,8"  # a shoe small enough for any command to finish at once
+HI_LO = (1, 1, 1, 1, 1, 0, 0, 0, -1, -1)  # tags 2..T, A
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def assert_one_line_error(result, *words: str) -> None:
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    assert result.stdout == "", f"half-written output: {result.stdout!r}"
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("Error: "), result.stderr
+    for word in words:
+        assert word in result.stderr, (word, result.stderr)
+
+
+# -- item 1: a shoe that leaves no depth to deal ----------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [["--shoe", "1,0,0,0,0,0,0,0,0,0"],
+                                  ["--shoe", "1,0,0,0,0,0,0,0,0,2", "--hand", "T,T"]])
+def test_item1_insurance_index_without_a_depth_is_refused(args):
+    assert_one_line_error(run("insurance-index", *args), "shoe", args[1], "no card left")
+
+
+def test_item1_insurance_index_with_one_card_off_the_table_still_works():
+    result = run("insurance-index", "--shoe", "1,0,0,0,0,0,0,0,0,1", "--format", "csv")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("\n") == 2  # the header and the one depth
+
+
+def test_item1_library_refuses_an_insurance_table_without_a_depth():
+    from bjcalc import insurance_table
+
+    with pytest.raises(BjcalcError, match="shoe 1,0,0,0,0,0,0,0,0,0 has no card left"):
+        insurance_table((1,) + (0,) * 9, HI_LO, "")
+    with pytest.raises(BjcalcError, match="cards left"):
+        insurance_table((4,) * 9 + (16,), HI_LO, "", ())
