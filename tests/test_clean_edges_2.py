@@ -50,3 +50,41 @@ def test_item1_library_refuses_an_insurance_table_without_a_depth():
         insurance_table((1,) + (0,) * 9, HI_LO, "")
     with pytest.raises(BjcalcError, match="cards left"):
         insurance_table((4,) * 9 + (16,), HI_LO, "", ())
+
+
+# -- item 8: insurance in index's JSON, as docs/json.md names it ------------------------------------
+
+
+def _follows_the_schema(document: dict) -> None:
+    import json
+    import pathlib
+
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((pathlib.Path(__file__).parent.parent / "docs" / "bjcalc.schema.json").read_text())
+    errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message[:200]}"
+              for e in jsonschema.Draft202012Validator(schema).iter_errors(document)]
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("depth", [["--cards-seen", "2"],
+                                   ["--penetration", "0.5", "--store", "none", "--workers", "1"]])
+def test_item8_index_json_names_insurance_as_the_docs_do(depth):
+    import json
+
+    result = run("index", "--shoe", "2,2,2,2,2,2,2,2,2,8", "--surrender", "none", "--play", "16 v T stand hit",
+                 *depth, "--format", "json")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    insurance = document["insurance"]
+    assert (insurance["play"], insurance["hand"], insurance["hands"], insurance["up"]) == ("insurance v A", "", [], "A")
+    assert (insurance["deviation"], insurance["instead"]) == ("insure", ["no insurance"])
+    _follows_the_schema(document)
+
+
+def test_item8_the_docs_name_insurance_as_index_writes_it():
+    import pathlib
+
+    docs = (pathlib.Path(__file__).parent.parent / "docs" / "json.md").read_text()
+    section = docs[docs.index("### index"):]
+    assert '"insurance": {"play": "insurance v A"' in section
+    assert '`"deviation": "insure"`' in section and '`"instead": ["no insurance"]`' in section
