@@ -88,3 +88,81 @@ def test_item8_the_docs_name_insurance_as_index_writes_it():
     section = docs[docs.index("### index"):]
     assert '"insurance": {"play": "insurance v A"' in section
     assert '`"deviation": "insure"`' in section and '`"instead": ["no insurance"]`' in section
+
+
+# -- item 9: progress off a terminal -----------------------------------------------------------------
+
+SMALL = ["--shoe", "2,2,2,2,2,2,2,2,2,8", "--surrender", "none", "--play", "16 v T stand hit"]
+# commands that report progress, each quick on a small shoe (CliRunner's stderr is no terminal)
+PROGRESS_RUNS = {
+    "edge": ["edge", "--shoe", TINY],
+    "eor": ["eor", "--shoe", TINY, "--workers", "1"],
+    "count": ["count", "--shoe", TINY, "--workers", "1"],
+    "index": ["index", *SMALL, "--cards-seen", "2", "--workers", "1"],
+    "index --penetration": ["index", *SMALL, "--penetration", "0.5", "--store", "none", "--workers", "1"],
+}
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The progress clock, set to move ``step`` seconds at every reading (0: time stands still,
+    so only what does not wait for time prints); returns the readings taken."""
+    import itertools
+
+    import bjcalc.cli
+
+    ticks = itertools.count()
+
+    def setting(step: float):
+        monkeypatch.setattr(bjcalc.cli, "_clock", lambda: step * next(ticks))
+        return ticks
+
+    return setting
+
+
+@pytest.mark.parametrize("name", PROGRESS_RUNS)
+def test_item9_off_a_terminal_a_run_writes_no_line_per_step(name, clock):
+    clock(0.0)
+    result = run(*PROGRESS_RUNS[name])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+
+
+@pytest.mark.parametrize("name", ["index", "index --penetration"])
+def test_item9_off_a_terminal_a_long_run_writes_a_line_now_and_then(name, clock):
+    import bjcalc.cli
+
+    ticks = clock(3.0)
+    result = run(*PROGRESS_RUNS[name])
+    assert result.exit_code == 0, result.output
+    lines = result.stderr.splitlines()
+    elapsed = 3.0 * next(ticks)
+    assert 1 <= len(lines) <= elapsed / bjcalc.cli.QUIET_INTERVAL, (elapsed, lines)
+    assert all(line.startswith("index ") and ": " in line and "\r" not in line for line in lines), lines
+
+
+def test_item9_the_progress_helpers_space_their_lines_off_a_terminal(clock, capsys):
+    from bjcalc.cli import QUIET_INTERVAL, _progress, _task_progress
+
+    ticks = clock(1.0)
+    with _progress("work") as step:
+        for n in range(1000):
+            step(f"step {n}", 1000)
+    with _task_progress("tasks") as done:
+        for n in range(1000):
+            done(n, 1000)
+    elapsed = next(ticks)
+    lines = capsys.readouterr().err.splitlines()
+    assert 1 <= len(lines) <= elapsed / QUIET_INTERVAL + 2, (elapsed, len(lines))
+    assert "work: step 9 (10 of 1000)" in lines
+    assert any(line.startswith("tasks: ") and line.endswith(" of 1000 done") for line in lines), lines
+
+
+def test_item9_every_command_draws_its_progress_through_the_helpers():
+    import inspect
+
+    import bjcalc.cli
+
+    source = inspect.getsource(bjcalc.cli)
+    helpers = inspect.getsource(bjcalc.cli._progress) + inspect.getsource(bjcalc.cli._task_progress)
+    assert source.count("click.progressbar(") == helpers.count("click.progressbar(")
