@@ -1,13 +1,17 @@
 """The ``bjcalc`` command. It only builds :class:`~bjcalc.rules.Rules`, calls the library and
 hands the result to :mod:`bjcalc.render`.
 
-Every bad input ends in one line, ``Error: ...``, on stderr and exit status 2.
+Every bad input ends in one line, ``Error: ...``, on stderr and exit status 2. Ctrl-C
+(``SIGINT``) and ``SIGTERM`` stop the run at once, worker processes included, with one line and
+exit status 130 or 143 (what the store holds stays there).
 """
 
 from __future__ import annotations
 
 import contextlib
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -30,13 +34,53 @@ from bjcalc import (
 )
 
 
+class Stopped(BaseException):
+    """A signal asked the run to stop (:data:`STOP_SIGNALS`). It unwinds the run as
+    ``KeyboardInterrupt`` would (worker pools end their workers at once on the way:
+    :func:`bjcalc.engine.pools.stopping`), but click lets it pass, where it would turn a
+    ``KeyboardInterrupt`` into an empty line and "Aborted!"."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+STOP_SIGNALS = {signal.SIGINT: "SIGINT (Ctrl-C)", signal.SIGTERM: "SIGTERM"}
+
+
+@contextlib.contextmanager
+def _stop_on_signals() -> Iterator[None]:
+    """While the command runs, :data:`STOP_SIGNALS` raise :class:`Stopped` (the first one: later
+    ones are ignored while the run unwinds); the handlers before are put back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        for each in STOP_SIGNALS:
+            signal.signal(each, signal.SIG_IGN)
+        raise Stopped(signum)
+
+    previous = {each: signal.signal(each, stop) for each in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for each, handler in previous.items():
+            signal.signal(each, handler)
+
+
 class _OneLineErrors(click.Group):
-    """Print every usage or input error as one line and exit 2, never a traceback."""
+    """Print every usage or input error as one line and exit 2, never a traceback; a run
+    stopped by a signal, one line and exit 128 + its number."""
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
         try:
-            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            with _stop_on_signals():
+                code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except Stopped as stopped:
+            click.echo(f"Stopped by {STOP_SIGNALS[signal.Signals(stopped.signum)]}.", err=True)
+            sys.exit(128 + stopped.signum)
         except click.exceptions.NoArgsIsHelpError as error:  # ``bjcalc`` alone: the help, as click shows it
             error.show()
             sys.exit(error.exit_code)

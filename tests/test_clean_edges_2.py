@@ -166,3 +166,129 @@ def test_item9_every_command_draws_its_progress_through_the_helpers():
     source = inspect.getsource(bjcalc.cli)
     helpers = inspect.getsource(bjcalc.cli._progress) + inspect.getsource(bjcalc.cli._task_progress)
     assert source.count("click.progressbar(") == helpers.count("click.progressbar(")
+
+
+# -- items 10 and 11: signals end every process a run started ---------------------------------------
+
+# a run that keeps two workers busy for well over ten seconds
+BUSY_RUN = ["truecount", "--decks", "1", "--penetration", "0.5", "--store", "none", "--workers", "2"]
+
+
+def _group(pgid: int) -> dict[int, int]:
+    """pid -> parent pid of every live (not zombie) process of the process group ``pgid``."""
+    import pathlib
+
+    out = {}
+    for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        fields = text[text.rindex(")") + 2:].split()  # state, ppid, pgrp, ...
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            out[int(stat.parent.name)] = int(fields[1])
+    return out
+
+
+def _wait_for(condition, timeout: float, every: float = 0.1):
+    import time
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = condition()
+        if value:
+            return value
+        time.sleep(every)
+    return condition()
+
+
+@pytest.fixture
+def busy_run():
+    """A real ``bjcalc truecount`` in a session (and process group) of its own, once its two
+    workers are at work; yields (process, pids of the group then); ends whatever is left."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    if not os.path.isdir("/proc/self"):
+        pytest.skip("looks for the run's processes in /proc")
+    command = [sys.executable, "-c", "import sys; from bjcalc.cli import main; sys.argv[0] = 'bjcalc'; main()"]
+    process = subprocess.Popen(command + BUSY_RUN, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    try:
+        # the workers: grandchildren (multiprocessing's fork server makes them), two of them
+        def workers():
+            group = _group(process.pid)
+            return [pid for pid, parent in group.items() if parent != process.pid and pid != process.pid][:2]
+
+        assert len(_wait_for(lambda: len(workers()) == 2 and workers(), 25) or []) == 2, _group(process.pid)
+        started = _group(process.pid)
+        yield process, started
+    finally:
+        for pid in _group(process.pid):
+            os.kill(pid, signal.SIGKILL)
+        process.wait(10)
+        process.stdout.close()
+        process.stderr.close()
+
+
+def _assert_no_process_is_left(process) -> None:
+    left = _wait_for(lambda: not _group(process.pid), 10)
+    assert left, f"processes of the run still there: {_group(process.pid)}"
+
+
+@pytest.mark.parametrize("signal_name, status, words", [("SIGTERM", 143, "SIGTERM"), ("SIGINT", 130, "SIGINT")])
+def test_item10_a_signal_stops_the_run_and_every_worker_at_once(busy_run, signal_name, status, words):
+    import signal
+
+    process, started = busy_run
+    assert len(started) >= 3  # the run, the fork server, two workers (and the resource tracker)
+    process.send_signal(getattr(signal, signal_name))
+    assert process.wait(15) == status
+    stderr = process.stderr.read()
+    assert process.stdout.read() == ""
+    assert stderr.count("\n") == 1 and words in stderr and "Traceback" not in stderr, stderr
+    _assert_no_process_is_left(process)
+
+
+def test_item10_ctrl_c_to_the_whole_group_stops_the_run_with_one_line(busy_run):
+    import os
+    import signal
+
+    process, _ = busy_run
+    os.killpg(process.pid, signal.SIGINT)  # as a terminal sends it: to every process of the group
+    assert process.wait(15) == 130
+    stderr = process.stderr.read()
+    assert stderr.count("\n") == 1 and "SIGINT" in stderr, stderr
+    _assert_no_process_is_left(process)
+
+
+def test_item11_workers_end_when_the_run_is_killed(busy_run):
+    import signal
+
+    process, started = busy_run
+    process.send_signal(signal.SIGKILL)
+    assert process.wait(15) == -signal.SIGKILL
+    _assert_no_process_is_left(process)
+
+
+def test_item10_a_stopped_pool_ends_its_workers_mid_task():
+    import concurrent.futures
+    import time
+
+    from bjcalc.eor import WorkerPool
+
+    class Stop(BaseException):
+        """As a signal's exception unwinds the run."""
+
+    with pytest.raises(Stop), WorkerPool(2) as pool:
+        pool.map(abs, [(-1,), (2,)])  # the workers are up
+        workers = list(pool._pool._processes.values())
+        future = pool._pool.submit(time.sleep, 20)
+        assert _wait_for(future.running, 10)  # handed to the workers
+        time.sleep(0.3)  # and taken by one
+        raise Stop
+    assert all(not worker.is_alive() for worker in workers)
+    # killed mid-task, not waited for
+    assert isinstance(future.exception(0), concurrent.futures.process.BrokenProcessPool)
