@@ -292,3 +292,26 @@ def test_item10_a_stopped_pool_ends_its_workers_mid_task():
     assert all(not worker.is_alive() for worker in workers)
     # killed mid-task, not waited for
     assert isinstance(future.exception(0), concurrent.futures.process.BrokenProcessPool)
+
+
+# -- item 16: no cache keyed by an object's address ---------------------------------------------------
+
+
+def test_item16_the_engine_keys_no_cache_by_id():
+    import ast
+    import pathlib
+
+    import bjcalc.engine
+
+    calls = [f"{path.name}:{node.lineno}" for path in pathlib.Path(bjcalc.engine.__file__).parent.glob("*.py")
+             for node in ast.walk(ast.parse(path.read_text()))
+             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "id"]
+    assert not calls, calls
+
+
+def test_item16_the_architecture_check_sees_id_in_a_digest():
+    import ast
+
+    from tests.test_architecture import _id_keys
+
+    assert _id_keys(ast.parse("digest.update(repr((id(joint.joint), joint.depths)).encode())")) == [1]
