@@ -315,3 +315,63 @@ def test_item16_the_architecture_check_sees_id_in_a_digest():
     from tests.test_architecture import _id_keys
 
     assert _id_keys(ast.parse("digest.update(repr((id(joint.joint), joint.depths)).encode())")) == [1]
+
+
+# -- item 17: pages -----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def truecount_page() -> str:
+    result = run("truecount", "--decks", "1", "--penetration", "0.15", "--store", "none", "--workers", "1",
+                 "--format", "html")
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_item17_one_penetration_draws_no_plot_against_penetration(truecount_page):
+    assert "against penetration" not in truecount_page.split("<table")[0]  # no plot (the table stays)
+    assert truecount_page.count("<figure") == 2
+    assert "By penetration" in truecount_page
+
+
+def test_item17_several_penetrations_are_still_plotted():
+    from bjcalc.render import plots
+
+    svg = plots.lines("Win per 100 rounds against penetration", {"win": [(50, 0.1), (75, 0.9)]}, "penetration %",
+                      "win /100")
+    assert svg.count("<circle") == 2
+
+
+def _cells(page: str) -> list[tuple[str, str]]:
+    import re
+
+    return re.findall(r'<td( class="num")?>([^<]*)</td>', page)
+
+
+@pytest.mark.parametrize("page", ["truecount", "index"])
+def test_item17_signed_numbers_are_set_right_in_tabular_figures(page, truecount_page):
+    import re
+
+    if page == "index":
+        result = run("index", "--shoe", "2,2,2,2,2,2,2,2,2,8", "--surrender", "none", "--cards-seen", "2",
+                     "--format", "html")
+        assert result.exit_code == 0, result.output
+        text = result.stdout
+    else:
+        text = truecount_page
+    signed = [(css, value) for css, value in _cells(text) if re.fullmatch(r"[+-]\d+(\.\d+)?( \*)?", value)]
+    assert signed, "the page has signed numbers"
+    assert all(css for css, _ in signed), [value for css, value in signed if not css][:5]
+    assert re.search(r"td\.num \{[^}]*text-align: right;[^}]*font-variant-numeric: tabular-nums", text)
+
+
+def test_item17_plot_text_is_at_least_11_px_at_400_px_wide():
+    import re
+
+    from bjcalc.render import plots
+
+    svg = plots.bars("rounds", [(0, 1.0), (1, 2.0)], "true count", "rounds %")
+    width = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1))
+    size = float(re.search(r'font-size="([\d.]+)"', svg).group(1))
+    assert size * 400 / width >= 11, (size, width)
+    assert not re.search(r"<text[^>]*font-size", svg)  # no text drawn smaller than the plot's
