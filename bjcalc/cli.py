@@ -1,13 +1,17 @@
 """The ``bjcalc`` command. It only builds :class:`~bjcalc.rules.Rules`, calls the library and
 hands the result to :mod:`bjcalc.render`.
 
-Every bad input ends in one line, ``Error: ...``, on stderr and exit status 2.
+Every bad input ends in one line, ``Error: ...``, on stderr and exit status 2. Ctrl-C
+(``SIGINT``) and ``SIGTERM`` stop the run at once, worker processes included, with one line and
+exit status 130 or 143 (what the store holds stays there).
 """
 
 from __future__ import annotations
 
 import contextlib
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -30,13 +34,53 @@ from bjcalc import (
 )
 
 
+class Stopped(BaseException):
+    """A signal asked the run to stop (:data:`STOP_SIGNALS`). It unwinds the run as
+    ``KeyboardInterrupt`` would (worker pools end their workers at once on the way:
+    :func:`bjcalc.engine.pools.stopping`), but click lets it pass, where it would turn a
+    ``KeyboardInterrupt`` into an empty line and "Aborted!"."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+STOP_SIGNALS = {signal.SIGINT: "SIGINT (Ctrl-C)", signal.SIGTERM: "SIGTERM"}
+
+
+@contextlib.contextmanager
+def _stop_on_signals() -> Iterator[None]:
+    """While the command runs, :data:`STOP_SIGNALS` raise :class:`Stopped` (the first one: later
+    ones are ignored while the run unwinds); the handlers before are put back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        for each in STOP_SIGNALS:
+            signal.signal(each, signal.SIG_IGN)
+        raise Stopped(signum)
+
+    previous = {each: signal.signal(each, stop) for each in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for each, handler in previous.items():
+            signal.signal(each, handler)
+
+
 class _OneLineErrors(click.Group):
-    """Print every usage or input error as one line and exit 2, never a traceback."""
+    """Print every usage or input error as one line and exit 2, never a traceback; a run
+    stopped by a signal, one line and exit 128 + its number."""
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
         try:
-            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            with _stop_on_signals():
+                code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except Stopped as stopped:
+            click.echo(f"Stopped by {STOP_SIGNALS[signal.Signals(stopped.signum)]}.", err=True)
+            sys.exit(128 + stopped.signum)
         except click.exceptions.NoArgsIsHelpError as error:  # ``bjcalc`` alone: the help, as click shows it
             error.show()
             sys.exit(error.exit_code)
@@ -492,26 +536,60 @@ def betbehind(seated: str | None, chart_file: str | None, fmt: str, exact: bool,
                                  counter))
 
 
+# Off a terminal (a log file, a pipe, a job's output) a bar is not drawn: click would print its
+# label each time it changes, a line per step (per running count, per shoe). There a run
+# writes a line now and then instead, and a quick run nothing.
+QUIET_INTERVAL = 10.0  # seconds between two progress lines off a terminal
+_clock = time.monotonic
+
+
+def _on_terminal() -> bool:
+    return sys.stderr.isatty()
+
+
+class _Ticker:
+    """Progress off a terminal: ``label: text`` on stderr at most once every
+    :data:`QUIET_INTERVAL` seconds, the first once the work has taken that long."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.last = _clock()
+
+    def __call__(self, text: str) -> None:
+        now = _clock()
+        if now - self.last >= QUIET_INTERVAL:
+            self.last = now
+            click.echo(f"{self.label}: {text}", err=True)
+
+
 @contextlib.contextmanager
 def _progress(label: str, after: float = 0.0) -> Iterator[Callable[[str, int], None]]:
     """A progress bar on stderr; yields a callback ``step(name, steps)`` that advances it by
     one step, naming it (``steps``: how many the current stage has; a new stage, a new bar).
     The bar appears with the first step done, so that an error in the first step (a shoe too
-    small, say) is still the only line on stderr; with ``after``, only on a terminal and with
-    a step done once the work has taken that many seconds (a command that is usually quick
-    stays quiet, and its output piped stays clean; its slow cases, such as ``--exact``, show
-    where they are)."""
-    started = time.monotonic()
-    if after and not sys.stderr.isatty():
-        after = float("inf")
+    small, say) is still the only line on stderr; with ``after``, only with a step done once the
+    work has taken that many seconds (a command that is usually quick stays quiet; its slow
+    cases, such as ``--exact``, show where they are). Off a terminal: a :class:`_Ticker` line
+    now and then (with ``after``, nothing)."""
+    started = _clock()
+    stage = [0, 0]  # steps done and steps of the current stage, before a bar is shown
+    if not _on_terminal():
+        ticker = _Ticker(label)
+
+        def tick(name: str, steps: int) -> None:
+            stage[:] = [stage[0] + 1, steps] if stage[0] < stage[1] else [1, steps]
+            if not after:
+                ticker(f"{name} ({stage[0]} of {steps})")
+
+        yield tick
+        return
     with contextlib.ExitStack() as stack:
         bars: list[Any] = []
-        stage = [0, 0]  # steps done and steps of the current stage, before a bar is shown
 
         def step(name: str, steps: int) -> None:
             if not bars:
                 stage[:] = [stage[0] + 1, steps] if stage[0] < stage[1] else [1, steps]
-                if time.monotonic() - started < after:
+                if _clock() - started < after:
                     return
                 bars.append(stack.enter_context(click.progressbar(length=steps, label=name, file=sys.stderr)))
                 bars[-1].update(stage[0])
@@ -528,14 +606,18 @@ def _progress(label: str, after: float = 0.0) -> Iterator[Callable[[str, int], N
 @contextlib.contextmanager
 def _task_progress(label: str) -> Iterator[Callable[[int, int], None]]:
     """A progress bar on stderr for a run of tasks (bjcalc.counting.tasks.run_tasks' ``progress(done,
-    total)``), shown only on a terminal and only while something is left to compute (a run
-    that finds every task in its store prints none)."""
+    total)``), shown only while something is left to compute (a run that finds every task in its
+    store prints none); off a terminal, a :class:`_Ticker` line now and then."""
+    if not _on_terminal():
+        ticker = _Ticker(label)
+        yield lambda done, total: ticker(f"{done} of {total} done") if done < total else None
+        return
     with contextlib.ExitStack() as stack:
         bars: list[Any] = []
         last = [0]
 
         def step(done: int, total: int) -> None:
-            if not bars and done < total and sys.stderr.isatty():
+            if not bars and done < total:
                 bars.append(stack.enter_context(click.progressbar(length=total, label=label, file=sys.stderr)))
             if bars:
                 bars[0].update(done - last[0])

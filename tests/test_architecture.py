@@ -227,7 +227,8 @@ def test_pools_are_made_in_one_module():
 
 def _id_keys(tree: ast.AST) -> list[int]:
     """Lines where ``id(...)`` is used as (part of) a key: in a subscript, a ``key = ...``
-    tuple, a dict key, an ``in`` test, or the argument of ``.get``/``.setdefault``/``.pop``."""
+    tuple, a dict key, an ``in`` test, the argument of ``.get``/``.setdefault``/``.pop``, or
+    what a digest is ``.update``-d with."""
     def has_id(node: ast.AST) -> bool:
         return any(isinstance(n, ast.Call) and getattr(n.func, "id", None) == "id" for n in ast.walk(node))
 
@@ -242,6 +243,8 @@ def _id_keys(tree: ast.AST) -> list[int]:
             keys.append(node.left)
         elif isinstance(node, ast.Call) and getattr(node.func, "attr", None) in ("get", "setdefault", "pop"):
             keys.extend(node.args[:1])
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "update":  # a digest's input
+            keys.extend(node.args)
         elif isinstance(node, ast.Assign) and any("key" in getattr(t, "id", "") for t in node.targets):
             keys.append(node.value)
         lines += [node.lineno for key in keys if has_id(key)]
@@ -256,6 +259,7 @@ def test_no_cache_is_keyed_by_id():
     assert not found, f"id() used as a key: {found}"
     # the check sees a key made of id()
     assert _id_keys(ast.parse("key = (id(x), 1)\nif id(y) in cache: cache[id(y)] = 1")) == [1, 2, 2]
+    assert _id_keys(ast.parse("digest.update(repr((id(x), 1)).encode())")) == [1]
 
 
 def test_the_thread_pools_end_and_come_back():

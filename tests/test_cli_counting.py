@@ -158,7 +158,8 @@ def test_eor_markdown_and_csv():
     assert lines[2].endswith(",-17/2,4")  # the ten's EOR in percent: 100 x -17/200
 
 
-def test_eor_workers_give_the_numbers_of_one_process():
+def test_eor_workers_give_the_numbers_of_one_process(monkeypatch):
+    monkeypatch.setattr("bjcalc.cli._on_terminal", lambda: True)  # off a terminal, no line per shoe
     result = CliRunner().invoke(cli, ["eor", *SMALL[:6], "--workers", "2", "--format", "json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["eor"] == run_json("eor", *SMALL)["eor"]

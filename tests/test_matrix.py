@@ -230,7 +230,8 @@ def test_the_command_prints_text_and_markdown():
     assert markdown.startswith("# EV matrix:") and "## up card A:" in markdown and "| 6,T " in markdown
 
 
-def test_the_command_shows_its_progress_on_stderr_only():
+def test_the_command_shows_its_progress_on_stderr_only(monkeypatch):
+    monkeypatch.setattr("bjcalc.cli._on_terminal", lambda: True)  # off a terminal, no line per up card
     result = CliRunner().invoke(cli, ["matrix", *TINY, "--format", "json"])
     assert result.exit_code == 0, result.output
     assert "up card A" in result.stderr and "up card T" in result.stderr

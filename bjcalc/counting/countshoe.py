@@ -708,6 +708,13 @@ def _insurance_rows(shoe: tuple[int, ...], tags: tuple[Fraction, ...], cards: tu
     top = CountShoe(shoe=shoe, tags=tags, hand=cards, up=Rank.ACE, initial_running_count=irc,
                     running_count=irc + sum(tags[c.index] for c in cards + (Rank.ACE,)))
     pool = top.off_table
+    if not depths:
+        # an empty table would read as "never insure": say why there is no depth instead
+        if sum(pool):
+            raise InvalidShoeError("cards left: give at least one depth")
+        dealt = "the hand and the dealer's ace are" if cards else "the dealer's ace is"
+        raise InvalidShoeError(f"shoe {','.join(map(str, shoe))} has no card left once {dealt} dealt: "
+                               "no depth to show an insurance index at")
     for cards_left in depths:
         if not isinstance(cards_left, int) or isinstance(cards_left, bool) or not 1 <= cards_left <= sum(pool):
             raise InvalidShoeError(f"cards left must be a whole number from 1 to {sum(pool)} (the cards off the "

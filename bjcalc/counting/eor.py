@@ -139,7 +139,10 @@ class WorkerPool:
 
     def __exit__(self, *exc: object) -> None:
         if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
+            if exc[0] is not None:  # an error or a signal: end the workers now, not after their jobs
+                pools.stop(self._pool)
+            else:
+                self._pool.shutdown(cancel_futures=True)
             self._pool = None
 
     def map(self, job: Callable[..., Any], arguments: list[tuple], progress: Callable[[str], None] | None = None,

@@ -167,7 +167,7 @@ class PlayIndex(_Data):
 
     def to_data(self) -> dict[str, Any]:
         play = self.play
-        return {
+        data = {
             "play": play.name, "group": play.group, "hand": str(play.hand) if isinstance(play.hand, HandTotal)
             else ",".join(map(str, play.hand)), "hands": [",".join(map(str, h)) for h in play.hands()],
             "up": str(play.up), "deviation": play.play.key, "instead": [a.key for a in play.instead],
@@ -175,6 +175,9 @@ class PlayIndex(_Data):
             "published": play.published, "gain_per_100": self.gain_per_100, "frequency": self.frequency,
             "monotone": self.monotone,
         }
+        if play == INSURANCE_PLAY:  # not a hand's action: named as the CSV and the EOR document name it
+            data.update(play="insurance v A", hands=[], deviation="insure", instead=["no insurance"])
+        return data
 
 
 @dataclasses.dataclass(frozen=True)

@@ -316,7 +316,8 @@ def _on_processes(todo: Sequence[Task], workers: int | None, batch: int | None,
     pending = dict(enumerate(batches))
     while pending:
         progressed = False
-        with pools.processes(min(count, len(pending)), _context()) as pool:
+        # a signal or an error ends the workers at once (what is stored stays stored)
+        with pools.processes(min(count, len(pending)), _context()) as pool, pools.stopping(pool):
             try:
                 # a few batches a worker in flight, the next submitted as one is stored: the
                 # results waiting to be stored stay few however fast the workers are, and a

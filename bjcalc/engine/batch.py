@@ -238,7 +238,8 @@ class SharedStands:
         small = len(rows) > 0 and 0 <= rows.min() and rows.max() < 256
         digest = hashlib.blake2b(b"u8" if small else b"i8", digest_size=16)
         digest.update((rows.astype(np.uint8) if small else rows).tobytes())
-        digest.update(repr((id(joint.joint), joint.depths)).encode())
+        # the joint graph is the dealer's rules' (joint_dealer): keyed by them, not by the object
+        digest.update(repr((joint.rules.hit_soft_17, joint.rules.dealer_max_cards, joint.depths)).encode())
         digest.update(joint.pay.tobytes())
         with self._lock:
             key = digest.digest()

@@ -18,7 +18,12 @@ One process pool, made per call and never kept:
 
 - :func:`processes`: the worker processes of :mod:`bjcalc.counting.measures` (one analysis of a
   depleted shoe each, for effects of removal); the caller uses it in a ``with`` block, which
-  shuts it down and waits for its workers.
+  shuts it down and waits for its workers, and :func:`stopping` (or :func:`stop`) ends them at
+  once when the block ends in an error or a signal (Ctrl-C, ``SIGTERM``) instead of waiting
+  for their tasks. A worker ignores ``SIGINT`` (Ctrl-C reaches the whole process group: the
+  process that made the pool decides) and ends itself when that process is gone, even killed
+  with ``SIGKILL`` (:func:`_watch_owner`): the workers are children of multiprocessing's fork
+  server, not of that process, so they are not told.
 
 The thread pools' threads are joined when the interpreter exits (``concurrent.futures`` does
 that for every pool); :func:`shutdown` ends them earlier, and the next use makes new ones. A
@@ -29,11 +34,15 @@ its own.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import gc
 import multiprocessing.context
 import os
+import select
+import signal
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -90,15 +99,42 @@ def processes(workers: int, context: multiprocessing.context.BaseContext) -> con
     ends); it is not kept here. The workers share the cores: each cuts its dealer passes into
     its share of them (:func:`_start_worker`)."""
     return concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                                                  initargs=(workers,))
+                                                  initargs=(workers, os.getpid()))
+
+
+def stop(pool: concurrent.futures.ProcessPoolExecutor) -> None:
+    """End ``pool`` now: kill its workers mid-task (their results would be thrown away),
+    cancel what is queued, and reap them."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    for worker in workers:
+        with contextlib.suppress(OSError, ValueError):
+            worker.kill()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def stopping(pool: concurrent.futures.ProcessPoolExecutor) -> Iterator[concurrent.futures.ProcessPoolExecutor]:
+    """``with stopping(pool):`` a block whose error or signal (any exception, Ctrl-C's
+    ``KeyboardInterrupt`` included) ends ``pool``'s workers at once (:func:`stop`) rather than
+    after their tasks."""
+    try:
+        yield pool
+    except BaseException:
+        stop(pool)
+        raise
 
 
 # a worker's young-generation collection threshold (Python's default: 700 allocations)
 WORKER_GC_THRESHOLD = 50_000
 
 
-def _start_worker(workers: int) -> None:
-    """In a worker process, one of ``workers`` on this machine:
+def _start_worker(workers: int, owner: int) -> None:
+    """In a worker process, one of ``workers`` on this machine, for the process ``owner``:
+
+    - ignore ``SIGINT``: Ctrl-C reaches every process of the terminal's group, and ``owner``
+      stops the pool (:func:`stopping`); a worker's ``KeyboardInterrupt`` would only print a
+      traceback;
+    - end when ``owner`` is gone (:func:`_watch_owner`, on a thread of its own);
 
     - cut a dealer pass into this process's share of the cores (one part each where there are
       as many workers as cores), not one part per core, which would put twice as many threads
@@ -111,9 +147,36 @@ def _start_worker(workers: int) -> None:
       results' containers thousands of times a task (truecount, two workers side by side:
       0.144 -> 0.140 s a task)."""
     global _PARTS
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_owner, args=(owner,), name="bjcalc-watch-owner", daemon=True).start()
     _PARTS = max(1, DEALER_WORKERS // max(1, workers))
     gc.freeze()
     gc.set_threshold(WORKER_GC_THRESHOLD, *gc.get_threshold()[1:])
+
+
+# seconds between two looks for the owner where the system cannot wait for a process's end
+OWNER_POLL = 0.5
+
+
+def _watch_owner(owner: int) -> None:
+    """End this process as soon as the process ``owner`` has ended (for any reason, SIGKILL
+    included): wait on a pidfd where Linux has them, else look every :data:`OWNER_POLL`
+    seconds."""
+    try:
+        handle = os.pidfd_open(owner)
+    except ProcessLookupError:
+        os._exit(1)
+    except (AttributeError, OSError):  # not Linux (>= 5.3): look now and then
+        while True:
+            time.sleep(OWNER_POLL)
+            try:
+                os.kill(owner, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except OSError:  # alive, but not ours to signal
+                pass
+    select.select([handle], [], [])  # readable once the owner has ended
+    os._exit(1)
 
 
 def shutdown() -> None:

@@ -14,6 +14,7 @@ other formats print too (:mod:`bjcalc.render.common`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -364,15 +365,18 @@ def _grid_table(
         cells = [f'<th scope="row">{escape(str(row[0]))}</th>'] if row else []
         for value in row[1:]:
             text = str(value)
-            numeric = (
-                text.replace(".", "", 1).replace("-", "", 1).replace("%", "").strip().isdigit()
-            )
+            numeric = _NUMBER.fullmatch(text.strip()) is not None
             cells.append(
                 f'<td class="num">{escape(text)}</td>' if numeric else f"<td>{escape(text)}</td>"
             )
         lines.append("<tr>" + "".join(cells) + "</tr>")
     lines += ["</tbody>", "</table>"]
     return "\n".join(lines)
+
+
+# a number as the tables print it, signed or not, a percentage, a "not monotone" star: set right
+# in tabular figures, so that numbers of one column align on the decimal point
+_NUMBER = re.compile(r"[+\-\u2212]?\d+(?:\.\d+)?(?:\s*%)?(?:\s*\*)?")
 
 
 def _exceptions_table(exceptions: Sequence[Mapping[str, Any]]) -> str:
@@ -597,8 +601,10 @@ def truecount_html(result: TrueCountResult, rules: Any) -> str:
         plots.bars("How often a round starts at each true count", frequency, "true count", "rounds %"),
         plots.lines("Advantage by true count (true counts with at least 0.01 % of rounds)", advantage,
                     "true count", "EV %"),
-        plots.lines(f"Win per 100 rounds against penetration ({result.win.spread}, {result.win.strategy})",
-                    {"win per 100 rounds": penetration}, "penetration %", "win /100"),
+        # one penetration analysed: one dot says nothing a plot could (its table row says it)
+        *([plots.lines(f"Win per 100 rounds against penetration ({result.win.spread}, {result.win.strategy})",
+                       {"win per 100 rounds": penetration}, "penetration %", "win /100")]
+          if len(penetration) > 1 else []),
         _grid_table("By true count", [TRUECOUNT_HEADERS, *rows]),
         _grid_table("The spread", [WIN_HEADERS, *win_rows(result.win)]),
         _grid_table("By penetration", [PENETRATION_HEADERS, *penetration_rows(result)]),

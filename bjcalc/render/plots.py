@@ -11,8 +11,11 @@ import math
 from collections.abc import Mapping, Sequence
 from html import escape
 
-WIDTH, HEIGHT = 640, 300
-LEFT, RIGHT, TOP, BOTTOM = 64, 16, 28, 48
+# text FONT_SIZE units high in a WIDTH-unit-wide plot: 11.25 px when the page shows the plot
+# 400 px wide (a phone; at least 11), 18 px at its full width
+WIDTH, HEIGHT = 640, 320
+FONT_SIZE = 18
+LEFT, RIGHT, TOP, BOTTOM = 84, 16, 30, 58
 COLOURS = ("#1f5fa8", "#c0392b", "#2e8b57", "#8e44ad", "#d4820f")
 
 
@@ -60,12 +63,12 @@ class _Frame:
         for t in self.yticks:
             y = self.y(t)
             out.append(f'<line x1="{LEFT}" y1="{y:.1f}" x2="{WIDTH - RIGHT}" y2="{y:.1f}" stroke="#ddd"/>')
-            out.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{_label(t)}</text>')
+            out.append(f'<text x="{LEFT - 6}" y="{y + 6:.1f}" text-anchor="end">{_label(t)}</text>')
         for t in self.xticks:
             x = self.x(t)
             out.append(f'<line x1="{x:.1f}" y1="{HEIGHT - BOTTOM}" x2="{x:.1f}" y2="{HEIGHT - BOTTOM + 4}" '
                        'stroke="#444"/>')
-            out.append(f'<text x="{x:.1f}" y="{HEIGHT - BOTTOM + 18}" text-anchor="middle">{_label(t)}</text>')
+            out.append(f'<text x="{x:.1f}" y="{HEIGHT - BOTTOM + 22}" text-anchor="middle">{_label(t)}</text>')
         if self.y0 < 0 < self.y1:
             out.append(f'<line x1="{LEFT}" y1="{self.y(0):.1f}" x2="{WIDTH - RIGHT}" y2="{self.y(0):.1f}" '
                        'stroke="#444"/>')
@@ -74,14 +77,14 @@ class _Frame:
                    'stroke="#444"/>')
         out.append(f'<text x="{(LEFT + WIDTH - RIGHT) / 2:.0f}" y="{HEIGHT - 10}" text-anchor="middle">'
                    f'{escape(xlabel)}</text>')
-        out.append(f'<text x="14" y="{(TOP + HEIGHT - BOTTOM) / 2:.0f}" text-anchor="middle" '
-                   f'transform="rotate(-90 14 {(TOP + HEIGHT - BOTTOM) / 2:.0f})">{escape(ylabel)}</text>')
+        out.append(f'<text x="16" y="{(TOP + HEIGHT - BOTTOM) / 2:.0f}" text-anchor="middle" '
+                   f'transform="rotate(-90 16 {(TOP + HEIGHT - BOTTOM) / 2:.0f})">{escape(ylabel)}</text>')
         return out
 
 
 def _svg(title: str, parts: list[str]) -> str:
     return (f'<figure class="plot"><svg viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(title)}" '
-            f'xmlns="http://www.w3.org/2000/svg" font-size="12" font-family="sans-serif">'
+            f'xmlns="http://www.w3.org/2000/svg" font-size="{FONT_SIZE}" font-family="sans-serif">'
             f'<title>{escape(title)}</title>{"".join(parts)}</svg>'
             f'<figcaption>{escape(title)}</figcaption></figure>')
 
@@ -113,6 +116,6 @@ def lines(title: str, series: Mapping[str, Sequence[tuple[float, float]]], xlabe
         for x, y in points:
             parts.append(f'<circle cx="{frame.x(x):.1f}" cy="{frame.y(y):.1f}" r="2.5" fill="{colour}">'
                          f'<title>{escape(name)} {_label(x)}: {y:.4g}</title></circle>')
-        parts.append(f'<rect x="{LEFT + 10}" y="{TOP + 4 + 16 * i}" width="12" height="3" fill="{colour}"/>')
-        parts.append(f'<text x="{LEFT + 28}" y="{TOP + 9 + 16 * i}">{escape(name)}</text>')
+        parts.append(f'<rect x="{LEFT + 10}" y="{TOP + 4 + 22 * i}" width="14" height="4" fill="{colour}"/>')
+        parts.append(f'<text x="{LEFT + 30}" y="{TOP + 11 + 22 * i}">{escape(name)}</text>')
     return _svg(title, parts)
