@@ -68,15 +68,19 @@ CHAIN_FLOOR = 1e-20
 
 
 # the chain follows the aces apart from the rest of their tag class (a blackjack ends a round
-# in two cards: where the aces are out, rounds are longer) when its arrays stay this small
+# in two cards: where the aces are out, rounds are longer) when its arrays stay this small, and
+# for at most this many seats: a round's cards in four classes for three seats are over a
+# million vectors (more than ten minutes to work out, where three classes take 7 s)
 ACES_APART_CELLS = 50_000
+ACES_APART_SEATS = 2
 
 
-def _with_aces_apart(classes: TagClasses, shoe: Sequence[int]) -> TagClasses:
+def _with_aces_apart(classes: TagClasses, shoe: Sequence[int], seats: int = 1) -> TagClasses:
     """The classes the chain follows: the count's, with the aces a class of their own where
-    they share a tag with other ranks and the arrays stay within :data:`ACES_APART_CELLS`."""
+    they share a tag with other ranks, the arrays stay within :data:`ACES_APART_CELLS` and
+    there are at most :data:`ACES_APART_SEATS` seats."""
     ace_class = classes.of_rank[ACE]
-    if sum(1 for c in classes.of_rank if c == ace_class) == 1 or shoe[ACE] == 0:
+    if sum(1 for c in classes.of_rank if c == ace_class) == 1 or shoe[ACE] == 0 or seats > ACES_APART_SEATS:
         return classes
     totals = classes.totals(shoe)
     if math.prod(t + 1 for t in totals) * (shoe[ACE] + 1) > ACES_APART_CELLS:
@@ -170,7 +174,7 @@ class _ChainTables:
         if len(classes.values) > CHAIN_CLASSES:
             raise InvalidShoeError(f"the chain placement follows counts of at most {CHAIN_CLASSES} distinct tags; "
                                    f"this count has {len(classes.values)} (use placement renewal or spaced)")
-        classes = _with_aces_apart(classes, rules.shoe_counts)
+        classes = _with_aces_apart(classes, rules.shoe_counts, seats)
         k = len(classes.values)
         totals = list(classes.totals(rules.shoe_counts))
         steps = {d: q for d, q in round_cards(rules, chart, seats, classes.of_rank).items() if q >= CHAIN_NEGLIGIBLE}

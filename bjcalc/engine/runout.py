@@ -52,8 +52,9 @@ Counts = tuple[int, ...]
 # up card of a 20-card shoe of small cards (30 s), half a million for the worst plays of a
 # 17-card shoe. Past this many split states of one walk (the policy's plays; the worst plays'),
 # a split state not yet walked that could still run out takes 1, a bound
-# (:meth:`HandWalk._split_hand`). A 13-card shoe of ones and twos needs 14,000 and 53,000.
-SPLIT_STATES = {False: 20_000, True: 5_000}
+# (:meth:`HandWalk._split_hand`), and a split not yet begun takes 1 where its cards could run out.
+# A 13-card shoe of ones and twos needs 14,000 and 53,000.
+SPLIT_STATES = {False: 20_000, True: 2_000}
 
 
 def _convolve(a: list[Number], b: list[Number], most: int) -> list[Number]:
@@ -347,6 +348,10 @@ class HandWalk:
             # them all bounds it instead
             self.bounded = True
             return self.worth_at_most(out, self._split_spare(pair, _plus((0,) * 10, pair), 2, 2, hole))
+        if self._split_states >= SPLIT_STATES[self.worst]:  # the walk's states are spent: the cut's bound
+            self.bounded = True
+            spare = self._split_spare(pair, _plus((0,) * 10, pair), 2, 2, hole)
+            return self.one if self.can_run_out(out, spare) else self.zero
         if not self.splits.same_face(pair):
             return self._hands(pair, out, hole, made=2, waiting=2)
         # tens of one face: only that face resplits; the up card may be of it (SplitSolver.up_faces)
