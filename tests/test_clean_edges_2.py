@@ -7,7 +7,7 @@ by the issue's item number.
 import pytest
 from click.testing import CliRunner
 
-from bjcalc import BjcalcError
+from bjcalc import BjcalcError, Rules
 from bjcalc.cli import cli
 
 TINY = "1,1,1,1,1,1,1,1,1,8"  # a shoe small enough for any command to finish at once
@@ -375,3 +375,17 @@ def test_item17_plot_text_is_at_least_11_px_at_400_px_wide():
     size = float(re.search(r'font-size="([\d.]+)"', svg).group(1))
     assert size * 400 / width >= 11, (size, width)
     assert not re.search(r"<text[^>]*font-size", svg)  # no text drawn smaller than the plot's
+
+
+def test_item4_three_seats_follow_the_counts_own_classes():
+    """truecount --decks 1 --seats 3 spent minutes before its first state working out a round's
+    cards with the aces apart (four classes, over a million vectors): with three seats the chain
+    follows the count's three classes; one or two seats keep the aces apart."""
+    from fractions import Fraction
+
+    from bjcalc.counting.countshoe import TagClasses, as_tags
+    from bjcalc.counting.placement import _with_aces_apart
+
+    shoe = Rules(decks=1).shoe_counts
+    classes = TagClasses.of(as_tags([Fraction(t) for t in (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1)]))
+    assert [len(_with_aces_apart(classes, shoe, seats).values) for seats in (1, 2, 3, 7)] == [4, 4, 3, 3]
