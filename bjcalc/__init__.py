@@ -22,10 +22,11 @@ from bjcalc.version import __version__ as __version__
 # what the command line prints, each one call away: effects of removal and count systems, the
 # report and rule effects, side bets, the tables, and the names the rule options are built from
 _EVERY_CLI_NUMBER = {
-    **dict.fromkeys(
-        ["EffectsOfRemoval", "EorStrategy", "EorTable", "HandTotal", "PlayEffects", "WorkerPool", "effects_of_removal",
-         "eor_table", "insurance_effects", "parse_hand", "parse_play", "play_effects"],
-        "bjcalc.counting.eor"),
+    **dict.fromkeys(["EffectsOfRemoval", "EorStrategy", "EorTable", "effects_of_removal", "eor_table"],
+                    "bjcalc.counting.eor"),
+    **dict.fromkeys(["HandTotal", "PlayEffects", "insurance_effects", "parse_hand", "parse_play", "play_effects"],
+                    "bjcalc.counting.plays"),
+    **dict.fromkeys(["WorkerPool"], "bjcalc.counting.workers"),
     **dict.fromkeys(["SYSTEMS", "CountSystem", "parse_tags"], "bjcalc.counting.systems"),
     **dict.fromkeys(["CountFigures", "CountTable", "ExactIndex", "ExactIndices", "count_figures", "count_table",
                      "exact_indices", "play_index"], "bjcalc.counting.measures"),
@@ -44,7 +45,7 @@ _EVERY_CLI_NUMBER = {
     **dict.fromkeys(["TaskStore", "TaskError", "RunStats", "run_tasks", "default_store"], "bjcalc.counting.tasks"),
     **dict.fromkeys(["Convention", "IndexPlay", "IndexTable", "PlayIndex", "convention_of", "default_plays",
                      "depth_of", "index_table", "play_from_text"], "bjcalc.counting.indices"),
-    **dict.fromkeys(["AllIndices", "IndexCell", "all_indices", "hand_classes"], "bjcalc.counting.indices"),
+    **dict.fromkeys(["AllIndices", "IndexCell", "all_indices", "hand_classes"], "bjcalc.counting.indexgrid"),
     **dict.fromkeys(["DEFAULT_GAME"], "bjcalc.games.presets"),
 }
 
@@ -78,10 +79,12 @@ _HOMES = {
     **dict.fromkeys(["DECLARED_RULES", "Flag", "Rule", "rule_flags", "rules_from_flags"], "bjcalc.ruleset"),
     **_EVERY_CLI_NUMBER,
     # the counter's shoe (issue 20)
-    **dict.fromkeys(
-        ["BestInsuranceIndex", "CountShoe", "Counter", "DeckEstimate", "InsuranceIndex", "InsuranceTable",
-         "InvalidCountError", "Rounding", "best_insurance_index", "decks_left", "insurance_index", "insurance_table",
-         "running_count_distribution", "true_count", "true_count_distribution"], "bjcalc.counting.countshoe"),
+    **dict.fromkeys(["CountShoe", "Counter", "running_count_distribution", "true_count_distribution"],
+                    "bjcalc.counting.countshoe"),
+    **dict.fromkeys(["DeckEstimate", "InvalidCountError", "Rounding", "decks_left", "true_count"],
+                    "bjcalc.counting.tags"),
+    **dict.fromkeys(["BestInsuranceIndex", "InsuranceIndex", "InsuranceTable", "best_insurance_index",
+                     "insurance_index", "insurance_table"], "bjcalc.counting.insurance"),
 }
 __all__ = [
     "Action",
@@ -242,23 +245,16 @@ if TYPE_CHECKING:
     from bjcalc.analysis import Analysis
     from bjcalc.cards import Rank, parse_card, parse_cards
     from bjcalc.chart import Chart, load_chart, simple_policy
-    from bjcalc.counting.countshoe import (  # the counter's shoe (issue 20)
+    from bjcalc.counting.countshoe import Counter, CountShoe, running_count_distribution, true_count_distribution
+    from bjcalc.counting.insurance import (
         BestInsuranceIndex,
-        Counter,
-        CountShoe,
-        DeckEstimate,
         InsuranceIndex,
         InsuranceTable,
-        InvalidCountError,
-        Rounding,
         best_insurance_index,
-        decks_left,
         insurance_index,
         insurance_table,
-        running_count_distribution,
-        true_count,
-        true_count_distribution,
     )
+    from bjcalc.counting.tags import DeckEstimate, InvalidCountError, Rounding, decks_left, true_count
     from bjcalc.engine.split import PostSplit
     from bjcalc.errors import (
         BjcalcError,
@@ -295,32 +291,16 @@ if TYPE_CHECKING:
 if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
     # what a count and a spread are worth (issue 21)
     from bjcalc.counting.economics import WinFigures
-    from bjcalc.counting.eor import (
-        EffectsOfRemoval,
-        EorStrategy,
-        EorTable,
-        HandTotal,
-        PlayEffects,
-        WorkerPool,
-        effects_of_removal,
-        eor_table,
-        insurance_effects,
-        parse_hand,
-        parse_play,
-        play_effects,
-    )
-    from bjcalc.counting.indices import (  # exact index numbers (issue 20)
-        AllIndices,
+    from bjcalc.counting.eor import EffectsOfRemoval, EorStrategy, EorTable, effects_of_removal, eor_table
+    from bjcalc.counting.indexgrid import AllIndices, IndexCell, all_indices, hand_classes
+    from bjcalc.counting.indices import (
         Convention,
-        IndexCell,
         IndexPlay,
         IndexTable,
         PlayIndex,
-        all_indices,
         convention_of,
         default_plays,
         depth_of,
-        hand_classes,
         index_table,
         play_from_text,
     )
@@ -335,6 +315,7 @@ if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
         play_index,
     )
     from bjcalc.counting.placement import RoundStarts, round_start_states, round_starts
+    from bjcalc.counting.plays import HandTotal, PlayEffects, insurance_effects, parse_hand, parse_play, play_effects
     from bjcalc.counting.roundcards import cards_per_round
     from bjcalc.counting.shoeindex import ShoeIndexTable, shoe_index_table
     from bjcalc.counting.spread import InvalidSpreadError, Spread
@@ -342,6 +323,7 @@ if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
     from bjcalc.counting.systems import SYSTEMS, CountSystem, parse_tags
     from bjcalc.counting.tasks import RunStats, TaskError, TaskStore, default_store, run_tasks
     from bjcalc.counting.truecount import TrueCountResult, truecount_analysis
+    from bjcalc.counting.workers import WorkerPool
     from bjcalc.games.presets import (
         DEFAULT_GAME,
     )

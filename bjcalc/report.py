@@ -165,10 +165,10 @@ def rule_effects(
     Each analysis' round stays in the engine's numbers (Fractions in exact mode) until all have
     run, then becomes the API's: sympy (35 MB resident) loads after the analyses, not beside
     the largest of them (exact effects of the default game: 232 -> 200 MB). Exact analyses run
-    in ``workers`` processes (default one per core; :func:`bjcalc.counting.eor.map_jobs`): each takes a
+    in ``workers`` processes (default one per core; :func:`bjcalc.counting.workers.map_jobs`): each takes a
     few tenths of a second at least, worth a worker's start (2 decks: 4.5 -> 2.9 s on two
     cores); float ones, tens of milliseconds each, run here one after another."""
-    from bjcalc.counting.eor import map_jobs
+    from bjcalc.counting.workers import map_jobs
 
     if not isinstance(exact, bool):
         raise InvalidRulesError(f"exact must be True or False, not {exact!r}")

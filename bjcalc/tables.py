@@ -79,8 +79,9 @@ COUNTING_PLAYS = ("T,6 v T stand hit", "T,2 v 4 stand hit", "A,7 v 2 double stan
 def counting_tables() -> str:
     """Effects of removal (round, a few decisions, insurance) and the count systems' figures for
     :data:`COUNTING_RULES`, in Markdown: what ``COUNTING_COMMAND`` prints, and ``bjcalc count``."""
-    from bjcalc.counting.eor import effects_of_removal, insurance_effects, parse_play, play_effects
+    from bjcalc.counting.eor import effects_of_removal
     from bjcalc.counting.measures import count_figures
+    from bjcalc.counting.plays import insurance_effects, parse_play, play_effects
     from bjcalc.counting.systems import SYSTEMS, CountSystem
     from bjcalc.render.markdown import count_markdown, eor_markdown
 

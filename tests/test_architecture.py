@@ -276,3 +276,24 @@ def test_the_thread_pools_end_and_come_back():
     assert Analysis(rules).round().ev == edge  # a new pool, the same numbers
     names = {t.name.rsplit("_", 1)[0] for t in threading.enumerate() if t.name.startswith("bjcalc")}
     assert names <= {"bjcalc-ahead", "bjcalc-dealer"}
+
+
+# the counting layer reads one job per module (issue 43): its modules and functions stay short
+COUNTING_MODULE_LINES = 600
+COUNTING_FUNCTION_LINES = 60
+
+
+def test_the_counting_layer_keeps_its_modules_and_functions_short():
+    too_long = []
+    for path, module in sorted(_module_names().items()):
+        if not module.startswith("counting"):
+            continue
+        source = path.read_text()
+        if len(source.splitlines()) > COUNTING_MODULE_LINES:
+            too_long.append(f"{module}: {len(source.splitlines())} lines")
+        for node in ast.walk(ast.parse(source, str(path))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = node.end_lineno - node.lineno + 1  # type: ignore[operator]
+                if length > COUNTING_FUNCTION_LINES:
+                    too_long.append(f"{module}.{node.name}: {length} lines")
+    assert not too_long, too_long

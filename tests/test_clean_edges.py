@@ -35,7 +35,7 @@ def test_item2_count_refuses_a_huge_tag():
 
 def test_item2_library_refuses_a_huge_tag():
     from bjcalc import CountSystem, parse_tags
-    from bjcalc.counting.countshoe import as_tags
+    from bjcalc.counting.tags import as_tags
 
     with pytest.raises(BjcalcError, match="1e308"):
         parse_tags("1e308,1,1,1,1,0,0,0,-1,-1")

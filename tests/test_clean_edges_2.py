@@ -277,7 +277,7 @@ def test_item10_a_stopped_pool_ends_its_workers_mid_task():
     import concurrent.futures
     import time
 
-    from bjcalc.counting.eor import WorkerPool
+    from bjcalc.counting.workers import WorkerPool
 
     class Stop(BaseException):
         """As a signal's exception unwinds the run."""
@@ -383,8 +383,8 @@ def test_item4_three_seats_follow_the_counts_own_classes():
     follows the count's three classes; one or two seats keep the aces apart."""
     from fractions import Fraction
 
-    from bjcalc.counting.countshoe import TagClasses, as_tags
     from bjcalc.counting.placement import _with_aces_apart
+    from bjcalc.counting.tags import TagClasses, as_tags
 
     shoe = Rules(decks=1).shoe_counts
     classes = TagClasses.of(as_tags([Fraction(t) for t in (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1)]))

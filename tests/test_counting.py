@@ -9,8 +9,9 @@ from oracles import naive_split
 from test_against_naive import naive_rules
 
 from bjcalc import Action, Rank, Rules
-from bjcalc.counting.eor import effects_of_removal, insurance_effects, play_effects
+from bjcalc.counting.eor import effects_of_removal
 from bjcalc.counting.measures import INSURANCE_VECTOR, correlation, count_figures, linear_index
+from bjcalc.counting.plays import insurance_effects, play_effects
 from bjcalc.counting.systems import SYSTEMS, CountSystem, parse_tags
 from bjcalc.numbers import to_fraction
 

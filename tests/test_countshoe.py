@@ -14,20 +14,10 @@ from hypothesis import strategies as st
 from oracles import naive_countshoe as naive
 
 from bjcalc.cards import Rank
-from bjcalc.counting.countshoe import (
-    CountShoe,
-    DeckEstimate,
-    InvalidCountError,
-    Rounding,
-    best_insurance_index,
-    decks_left,
-    insurance_index,
-    insurance_table,
-    running_count_distribution,
-    true_count,
-    true_count_distribution,
-)
+from bjcalc.counting.countshoe import CountShoe, running_count_distribution, true_count_distribution
+from bjcalc.counting.insurance import best_insurance_index, insurance_index, insurance_table
 from bjcalc.counting.systems import SYSTEMS
+from bjcalc.counting.tags import DeckEstimate, InvalidCountError, Rounding, decks_left, true_count
 from bjcalc.errors import CardNotInShoeError, InvalidHandError, InvalidShoeError
 
 HI_LO = SYSTEMS["hi-lo"]

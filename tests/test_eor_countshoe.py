@@ -24,7 +24,8 @@ from test_json_schema import SCHEMA
 
 from bjcalc import DEFAULT_GAME, Analysis, CountShoe, InvalidHandError, InvalidShoeError, Rank, Rules, game
 from bjcalc.cli import cli
-from bjcalc.counting.eor import effects_of_removal, seen_one_more
+from bjcalc.counting.eor import effects_of_removal
+from bjcalc.counting.plays import seen_one_more
 from bjcalc.counting.systems import SYSTEMS
 from bjcalc.numbers import to_fraction
 

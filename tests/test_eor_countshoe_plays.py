@@ -32,7 +32,7 @@ from test_json_schema import SCHEMA
 
 from bjcalc import DEFAULT_GAME, Action, Analysis, CountShoe, InvalidShoeError, Rank, eor_table, game
 from bjcalc.cli import cli
-from bjcalc.counting.eor import insurance_effects, parse_play, play_effects
+from bjcalc.counting.plays import insurance_effects, parse_play, play_effects
 from bjcalc.counting.systems import SYSTEMS
 from bjcalc.numbers import to_fraction
 

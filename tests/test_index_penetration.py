@@ -21,9 +21,9 @@ from click.testing import CliRunner
 
 from bjcalc import Analysis, CountShoe, Rank, Rules, TaskStore, round_start_states, running_count_distribution
 from bjcalc.cli import cli
-from bjcalc.counting.countshoe import DeckEstimate, Rounding, true_count
 from bjcalc.counting.indices import Convention, index_table, play_from_text
 from bjcalc.counting.shoeindex import shoe_index_table
+from bjcalc.counting.tags import DeckEstimate, Rounding, true_count
 from bjcalc.errors import InvalidShoeError
 
 HI_LO = (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1)

@@ -29,12 +29,12 @@ from bjcalc import Analysis, Rules, Spread, TaskStore, run_tasks, truecount_anal
 from bjcalc.cards import counts_total
 from bjcalc.chart import cell_of, chart_action
 from bjcalc.cli import cli
-from bjcalc.counting.countshoe import true_count
 from bjcalc.counting.indices import default_plays
 from bjcalc.counting.placement import CountPath, round_start_chain, round_start_chain_playing, round_start_chances
 from bjcalc.counting.roundcards import round_cards
 from bjcalc.counting.spread import InvalidSpreadError
 from bjcalc.counting.systems import SYSTEMS
+from bjcalc.counting.tags import true_count
 from bjcalc.counting.tasks import Task, TaskError
 from bjcalc.engine.codes import Code
 

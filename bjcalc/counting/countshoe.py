@@ -23,241 +23,36 @@ Fraction(1, 1)
 from __future__ import annotations
 
 import dataclasses
-import enum
 import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from bjcalc.cards import ACE, RANK_NOTATION, TEN, UP_INDICES, Rank, as_cards
-from bjcalc.counting.systems import TAG_LIMIT, tag_beyond_limit
-from bjcalc.errors import BjcalcError, CardNotInShoeError, InvalidHandError, InvalidShoeError
+from bjcalc.cards import RANK_NOTATION, TEN, UP_INDICES, Rank, as_cards
+from bjcalc.counting.tags import (
+    DeckEstimate,
+    InvalidCountError,
+    Rounding,
+    TagClasses,
+    _choice,
+    _classes,
+    _number,
+    _scaled,
+    _signed_text,
+    _sum_bounds,
+    _ways,
+    as_tags,
+    check_initial_running_count,
+    counting_tags,
+    decks_left,
+    subsets_by_sum,
+    true_count,
+)
+from bjcalc.errors import CardNotInShoeError, InvalidHandError, InvalidShoeError
 
 if TYPE_CHECKING:
     from bjcalc.engine.door import DrawModel
-
-CARDS_PER_DECK = 52
-
-
-class InvalidCountError(BjcalcError):
-    """Tags, a running count or a count convention that cannot be: tags of the wrong length, a
-    running count no subset of the shoe produces, a true count of an empty shoe."""
-
-
-# -- counting subsets by size and tag sum ----------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=4096)
-def subsets_by_sum(sizes: tuple[int, ...], values: tuple[int, ...], count: int) -> dict[int, int]:
-    """How many ``count``-card subsets of a set of cards, ``sizes[j]`` of them with the integer tag
-    ``values[j]``, have each tag sum: ``[x^count] prod_j (1 + x y^values[j])^sizes[j]``, by power
-    of ``y``. Sums no subset reaches are left out. Kept (by value, bounded): the same classes
-    come back for every running count and every draw.
-
-    >>> subsets_by_sum((2, 1), (1, -1), 2)
-    {0: 2, 2: 1}
-    """
-    if not sizes:
-        return {0: 1} if count == 0 else {}
-    # the largest class last: the others' product is kept for every count, the last is one term
-    order = sorted(range(len(sizes)), key=lambda j: sizes[j])
-    last = order[-1]
-    size, value = sizes[last], values[last]
-    binomials = [math.comb(size, d) for d in range(size + 1)]  # once, not once per state
-    out: dict[int, int] = {}
-    for (taken, total), ways in _product(tuple(sizes[j] for j in order[:-1]), tuple(values[j] for j in order[:-1])):
-        d = count - taken
-        if 0 <= d <= size:
-            key = total + value * d
-            out[key] = out.get(key, 0) + ways * binomials[d]
-    return dict(sorted(out.items()))
-
-
-@functools.lru_cache(maxsize=64)
-def _product(sizes: tuple[int, ...], values: tuple[int, ...]) -> tuple[tuple[tuple[int, int], int], ...]:
-    """The coefficients of ``prod_j (1 + x y^values[j])^sizes[j]``: ((size, tag sum), ways)."""
-    states: dict[tuple[int, int], int] = {(0, 0): 1}
-    for size, value in zip(sizes, values):
-        grown: dict[tuple[int, int], int] = {}
-        binomials = [math.comb(size, d) for d in range(size + 1)]
-        for (taken, total), ways in states.items():
-            for d, b in enumerate(binomials):
-                key = (taken + d, total + value * d)
-                grown[key] = grown.get(key, 0) + ways * b
-        states = grown
-    return tuple(states.items())
-
-
-def _ways(sizes: tuple[int, ...], values: tuple[int, ...], count: int, total: int) -> int:
-    """How many ``count``-subsets have tag sum ``total`` (:func:`subsets_by_sum`)."""
-    if count < 0 or any(n < 0 for n in sizes):
-        return 0
-    return subsets_by_sum(sizes, values, count).get(total, 0)
-
-
-# -- the count's tags, scaled to integers ----------------------------------------------------------
-
-
-def as_tags(tags: Sequence[Any]) -> tuple[Fraction, ...]:
-    """Ten tags, aces first, as Fractions (ints, Fractions, ``"1/2"``, ``0.5``)."""
-    if isinstance(tags, (str, bytes)) or not isinstance(tags, Sequence) or len(tags) != 10:
-        raise InvalidCountError(f"tags must be ten numbers for A,2,...,9,T, not {tags!r}")
-    try:
-        fractions = tuple(Fraction(t) for t in tags)
-    except (TypeError, ValueError, ZeroDivisionError, OverflowError):  # OverflowError: an infinite float
-        raise InvalidCountError(f"tags must be numbers such as 1, -1, 0.5 or '1/2', not {tags!r}") from None
-    if tag_beyond_limit(fractions) is not None:
-        raise InvalidCountError(f"tags must be numbers from -{TAG_LIMIT} to {TAG_LIMIT}, not {tags!r}")
-    return fractions
-
-
-def counting_tags(tags: Sequence[Any]) -> tuple[Fraction, ...]:
-    """:func:`as_tags`, refusing tags that are all the same (all 0, say): such a count counts
-    nothing, and an analysis of it is one of the full shoe."""
-    fractions = as_tags(tags)
-    if len(set(fractions)) < 2:
-        raise InvalidCountError(f"tags {tags!r} give every card the same tag: that count counts nothing")
-    return fractions
-
-
-def check_initial_running_count(shoe: Sequence[int], tags: Sequence[Fraction], irc: Fraction) -> None:
-    """Refuse an initial running count a count does not start from: any but 0 for a balanced
-    count (its tags sum to 0 over a deck: it starts at 0, and an IRC only shifts its true count),
-    or one larger in size than every tag of the shoe's cards together (no count of this shoe
-    comes near it)."""
-    if not irc or any(not isinstance(n, int) for n in shoe):  # a shoe that is not one is refused with the shoe
-        return
-    if sum(tags[:TEN]) + 4 * tags[TEN] == 0:
-        raise InvalidCountError(f"initial running count (IRC) {irc} is for an unbalanced count such as KO: this "
-                                "count is balanced (its tags sum to 0 over a deck) and starts at 0")
-    most = sum(abs(Fraction(t)) * n for t, n in zip(tags, shoe))
-    if abs(irc) > most:
-        raise InvalidCountError(f"initial running count (IRC) {irc} is beyond what the shoe's cards can produce "
-                                f"(from {-most} to {most})")
-
-
-def tag_scale(tags: Sequence[Fraction]) -> int:
-    """The smallest positive integer that makes every tag an integer (2 for Wong Halves)."""
-    return math.lcm(*(Fraction(t).denominator for t in tags))
-
-
-@dataclasses.dataclass(frozen=True)
-class TagClasses:
-    """A count's tag classes: the distinct tag values (ascending, scaled by ``scale`` to
-    integers) and, for each rank, the class it is in."""
-
-    scale: int
-    values: tuple[int, ...]
-    of_rank: tuple[int, ...]
-
-    @classmethod
-    def of(cls, tags: Sequence[Fraction]) -> TagClasses:
-        scale = tag_scale(tags)
-        scaled = [int(Fraction(t) * scale) for t in tags]
-        values = tuple(sorted(set(scaled)))
-        return cls(scale, values, tuple(values.index(v) for v in scaled))
-
-    def totals(self, counts: Sequence[int]) -> tuple[int, ...]:
-        """The cards of each class among ``counts`` (ten counts, aces first)."""
-        out = [0] * len(self.values)
-        for rank, n in enumerate(counts):
-            out[self.of_rank[rank]] += n
-        return tuple(out)
-
-    def scaled_sum(self, counts: Sequence[int]) -> int:
-        return sum(self.values[self.of_rank[r]] * n for r, n in enumerate(counts))
-
-
-def _scaled(value: Fraction, scale: int, field: str) -> int:
-    scaled = value * scale
-    if scaled.denominator != 1:
-        raise InvalidCountError(f"{field} {value} is not a sum of the tags (a multiple of 1/{scale})")
-    return scaled.numerator
-
-
-# -- true counts -----------------------------------------------------------------------------------
-
-
-class DeckEstimate(str, enum.Enum):
-    """How the decks left (the true count's divisor) are estimated from the cards left ``L``.
-
-    - ``exact``: ``L / 52``;
-    - ``half-deck``: ``L / 26`` rounded to the nearest whole number (halves up), halved, and
-      never below half a deck;
-    - ``full-deck``: ``L / 52`` rounded to the nearest whole number (halves up), never below one.
-    """
-
-    EXACT = "exact"
-    HALF_DECK = "half-deck"
-    FULL_DECK = "full-deck"
-
-
-class Rounding(str, enum.Enum):
-    """How the quotient RC / decks left is made a whole number.
-
-    - ``none``: kept exact (a Fraction);
-    - ``floor``: toward minus infinity (Blackjack Attack; -0.5 is -1);
-    - ``truncate``: toward zero (later editions of Professional Blackjack; -0.5 is 0);
-    - ``round``: to the nearest whole number, halves away from zero (-0.5 is -1, 0.5 is 1).
-    """
-
-    NONE = "none"
-    FLOOR = "floor"
-    TRUNCATE = "truncate"
-    ROUND = "round"
-
-
-def _half_up(value: Fraction) -> int:
-    return math.floor(value + Fraction(1, 2))
-
-
-def decks_left(cards_left: int, estimate: DeckEstimate | str = DeckEstimate.EXACT) -> Fraction:
-    """The true count's divisor for ``cards_left`` cards (:class:`DeckEstimate`).
-
-    >>> decks_left(78), decks_left(78, "half-deck"), decks_left(78, "full-deck"), decks_left(12, "half-deck")
-    (Fraction(3, 2), Fraction(3, 2), Fraction(2, 1), Fraction(1, 2))
-    """
-    estimate = _choice(DeckEstimate, estimate, "deck estimate")
-    if not isinstance(cards_left, int) or cards_left < 0:
-        raise InvalidCountError(f"cards left must be a whole number >= 0, not {cards_left!r}")
-    if estimate is DeckEstimate.EXACT:
-        if cards_left == 0:
-            raise InvalidCountError("no true count with 0 cards left (the exact divisor is 0 decks)")
-        return Fraction(cards_left, CARDS_PER_DECK)
-    if estimate is DeckEstimate.HALF_DECK:
-        return Fraction(max(1, _half_up(Fraction(cards_left, CARDS_PER_DECK // 2))), 2)
-    return Fraction(max(1, _half_up(Fraction(cards_left, CARDS_PER_DECK))))
-
-
-def true_count(running_count: Fraction | int, cards_left: int, estimate: DeckEstimate | str = DeckEstimate.EXACT,
-               rounding: Rounding | str = Rounding.NONE) -> Fraction:
-    """The running count per deck left, ``running_count / decks_left(cards_left, estimate)``,
-    rounded by ``rounding`` (:class:`Rounding`; a whole-number Fraction unless ``none``).
-
-    >>> true_count(-3, 78), true_count(-3, 78, rounding="floor"), true_count(-3, 78, rounding="truncate")
-    (Fraction(-2, 1), Fraction(-2, 1), Fraction(-2, 1))
-    >>> [true_count(-1, 104, rounding=r) for r in ("floor", "truncate", "round")]
-    [Fraction(-1, 1), Fraction(0, 1), Fraction(-1, 1)]
-    """
-    rounding = _choice(Rounding, rounding, "rounding")
-    quotient = Fraction(running_count) / decks_left(cards_left, estimate)
-    if rounding is Rounding.NONE:
-        return quotient
-    if rounding is Rounding.FLOOR:
-        return Fraction(math.floor(quotient))
-    if rounding is Rounding.TRUNCATE:
-        return Fraction(math.trunc(quotient))
-    whole = _half_up(abs(quotient))
-    return Fraction(whole if quotient >= 0 else -whole)
-
-
-def _choice(kind: type[enum.Enum], value: Any, field: str) -> Any:
-    try:
-        return kind(value)
-    except ValueError:
-        choices = ", ".join(repr(m.value) for m in kind)
-        raise InvalidCountError(f"{field} must be one of {choices}, not {value!r}") from None
 
 
 # -- the counter's shoe ----------------------------------------------------------------------------
@@ -549,39 +344,8 @@ class CountShoe:
         return _counts(as_cards(cards)) if cards else (0,) * 10
 
 
-@functools.lru_cache(maxsize=256)
-def _classes(tags: tuple[Fraction, ...]) -> TagClasses:
-    return TagClasses.of(tags)
-
-
 def _minus(totals: tuple[int, ...], j: int) -> tuple[int, ...]:
     return totals[:j] + (totals[j] - 1,) + totals[j + 1:]
-
-
-def _sum_bounds(sizes: Sequence[int], values: Sequence[int], most: int) -> tuple[list[float], list[float]]:
-    """For ``n`` from 0 to ``most``: the least and the most tag sum of ``n`` cards of these
-    classes (infinite bounds where they hold fewer than ``n`` cards). A bound, not a proof
-    that a sum between them is reached."""
-    ordered = sorted(zip(values, sizes))
-    low: list[float] = []
-    high: list[float] = []
-    for n in range(most + 1):
-        if n > sum(sizes):
-            low.append(math.inf)
-            high.append(-math.inf)
-            continue
-        low.append(_greedy_sum(ordered, n))
-        high.append(_greedy_sum(ordered[::-1], n))
-    return low, high
-
-
-def _greedy_sum(ordered: Sequence[tuple[int, int]], count: int) -> int:
-    total = 0
-    for value, size in ordered:
-        take = min(size, count)
-        total += value * take
-        count -= take
-    return total
 
 
 def _notation(cards: Iterable[Rank]) -> str:
@@ -622,216 +386,6 @@ def true_count_distribution(shoe: Sequence[int], tags: Sequence[Any], seen: int,
         tc = true_count(rc, left, divisor, rounding)
         out[tc] = out.get(tc, Fraction(0)) + p
     return dict(sorted(out.items()))
-
-
-# -- insurance by count ----------------------------------------------------------------------------
-
-
-@dataclasses.dataclass(frozen=True)
-class InsuranceIndex:
-    """Where insurance turns positive at one depth, for a hand against an ace.
-
-    ``running_count``: the smallest running count (hand and ace included) from which insurance
-    is positive at every possible running count above it (``None`` if it never is);
-    ``below``: the largest possible running count under it (insurance not positive there);
-    ``evs``: insurance's exact EV per unit bet at every possible running count;
-    ``monotone``: whether the EV rises with the running count at this depth (then insurance is
-    positive exactly at and above ``running_count``)."""
-
-    cards_left: int
-    running_count: Fraction | None
-    below: Fraction | None
-    evs: dict[Fraction, Fraction]
-    monotone: bool
-
-    @property
-    def true_count(self) -> Fraction | None:
-        """The index as a true count: ``running_count`` per deck left, exact (cards left / 52)."""
-        return None if self.running_count is None else true_count(self.running_count, self.cards_left)
-
-    @property
-    def below_true_count(self) -> Fraction | None:
-        return None if self.below is None else true_count(self.below, self.cards_left)
-
-    def to_data(self) -> dict[str, Any]:
-        return {"cards_left": self.cards_left, "decks_left": Fraction(self.cards_left, CARDS_PER_DECK),
-                "running_count": self.running_count, "true_count": self.true_count,
-                "below_running_count": self.below, "below_true_count": self.below_true_count,
-                "ev_at_index": None if self.running_count is None else self.evs[self.running_count],
-                "ev_below": None if self.below is None else self.evs[self.below],
-                "monotone": self.monotone}
-
-
-@dataclasses.dataclass(frozen=True)
-class InsuranceTable:
-    """:func:`insurance_index` at several depths, for one count, shoe and hand."""
-
-    system: str
-    tags: tuple[Fraction, ...]
-    shoe: tuple[int, ...]
-    hand: tuple[Rank, ...]  # the cards on the table besides the ace (none: only the ace)
-    initial_running_count: Fraction
-    rows: tuple[InsuranceIndex, ...]
-
-    @property
-    def balanced(self) -> bool:
-        """Whether the tags sum to 0 over the shoe."""
-        return sum(t * n for t, n in zip(self.tags, self.shoe)) == 0
-
-    def to_data(self) -> dict[str, Any]:
-        # the tags are given, not computed: plain numbers (as the count command prints them), no exact mirror
-        tags = [self.tags[r] for r in list(range(1, 10)) + [ACE]]
-        return {"system": self.system, "tags": [int(t) if t.denominator == 1 else float(t) for t in tags],
-                "balanced": self.balanced, "initial_running_count": self.initial_running_count,
-                "hand": ",".join(map(str, self.hand)), "up": "A",
-                "rows": [row.to_data() for row in self.rows]}
-
-
-def insurance_index(shoe: Sequence[int], tags: Sequence[Any], hand: str | Sequence[Rank | str | int],
-                    cards_left: int, initial_running_count: Fraction | int = 0) -> InsuranceIndex:
-    """Insurance for ``hand`` (any number of cards on the table besides the ace; none for an
-    index that counts only the ace) against an ace with ``cards_left`` cards unseen, at every
-    running count the shoe can produce there, and the smallest running count from which it is
-    positive (:class:`InsuranceIndex`); exact.
-
-    >>> row = insurance_index((4,) * 9 + (16,), (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1), "T,9", 26)
-    >>> row.running_count, row.true_count
-    (Fraction(1, 1), Fraction(2, 1))
-    """
-    return _insurance_rows(tuple(shoe), as_tags(tuple(tags)), as_cards(hand) if hand else (), (cards_left,),
-                           Fraction(initial_running_count))[0]
-
-
-def _insurance_rows(shoe: tuple[int, ...], tags: tuple[Fraction, ...], cards: tuple[Rank, ...],
-                    depths: tuple[int, ...], irc: Fraction) -> tuple[InsuranceIndex, ...]:
-    # the top of the shoe with the table dealt validates the shoe, the tags and the table
-    top = CountShoe(shoe=shoe, tags=tags, hand=cards, up=Rank.ACE, initial_running_count=irc,
-                    running_count=irc + sum(tags[c.index] for c in cards + (Rank.ACE,)))
-    pool = top.off_table
-    if not depths:
-        # an empty table would read as "never insure": say why there is no depth instead
-        if sum(pool):
-            raise InvalidShoeError("cards left: give at least one depth")
-        dealt = "the hand and the dealer's ace are" if cards else "the dealer's ace is"
-        raise InvalidShoeError(f"shoe {','.join(map(str, shoe))} has no card left once {dealt} dealt: "
-                               "no depth to show an insurance index at")
-    for cards_left in depths:
-        if not isinstance(cards_left, int) or isinstance(cards_left, bool) or not 1 <= cards_left <= sum(pool):
-            raise InvalidShoeError(f"cards left must be a whole number from 1 to {sum(pool)} (the cards off the "
-                                   f"table), not {cards_left!r}")
-    classes = top.classes
-    totals = classes.totals(pool)
-    ten_class = classes.of_rank[TEN]
-    rows = []
-    for cards_left in depths:
-        seen = sum(pool) - cards_left
-        every = subsets_by_sum(totals, classes.values, seen)
-        without_ten = subsets_by_sum(_minus(totals, ten_class), classes.values, seen) if pool[TEN] else {}
-        evs = {}
-        for s, ways in every.items():
-            tens = Fraction(pool[TEN] * without_ten.get(s, 0), ways)
-            evs[top.running_count + Fraction(s, classes.scale)] = 3 * tens / cards_left - 1
-        counts = sorted(evs)
-        index = None
-        for rc in reversed(counts):
-            if evs[rc] <= 0:
-                break
-            index = rc
-        below_counts = [rc for rc in counts if index is None or rc < index]
-        below = below_counts[-1] if below_counts else None
-        monotone = all(evs[a] <= evs[b] for a, b in zip(counts, counts[1:]))
-        rows.append(InsuranceIndex(cards_left, index, below, dict(sorted(evs.items())), monotone))
-    return tuple(rows)
-
-
-def default_depths(cards_off_table: int) -> tuple[int, ...]:
-    """The depths an insurance table shows by default, most cards left first: every half deck
-    (26, 52, ... cards left), every quarter deck for a shoe of fewer than 104 cards off the
-    table, every card for one of fewer than 13.
-
-    >>> default_depths(51), default_depths(10)
-    ((39, 26, 13), (10, 9, 8, 7, 6, 5, 4, 3, 2, 1))
-    """
-    step = 1 if cards_off_table < 13 else 13 if cards_off_table < 104 else 26
-    return tuple(range(cards_off_table // step * step, 0, -step))
-
-
-def insurance_table(shoe: Sequence[int], tags: Sequence[Any], hand: str | Sequence[Rank | str | int],
-                    cards_left: Iterable[int] | None = None, initial_running_count: Fraction | int = 0,
-                    system: str = "custom") -> InsuranceTable:
-    """:func:`insurance_index` at each of ``cards_left`` (default :func:`default_depths`), for
-    ``hand`` (two cards, as counters print the table for a hand; none: only the ace counted)."""
-    cards = as_cards(hand) if hand else ()
-    fixed = counting_tags(tuple(tags) if isinstance(tags, Sequence) else tags)
-    if isinstance(shoe, (str, bytes)) or not isinstance(shoe, Sequence):
-        raise InvalidShoeError(f"shoe must be ten whole-number counts A..T, each >= 0, not {shoe!r}")
-    off = sum(shoe) - len(cards) - 1
-    depths = tuple(cards_left) if cards_left is not None else default_depths(off)
-    irc = _number(initial_running_count, "initial running count")
-    check_initial_running_count(shoe, fixed, irc)
-    rows = _insurance_rows(tuple(shoe), fixed, cards, depths, irc)
-    return InsuranceTable(system, fixed, tuple(shoe), cards, irc, rows)
-
-
-@dataclasses.dataclass(frozen=True)
-class BestInsuranceIndex:
-    """The single true-count index ``w`` of the rule "insure iff TC > w" (exact true count) that
-    gains most over rounds dealt evenly at the given depths, each depth's running counts weighted
-    by their exact probabilities: every ``w`` in ``[low, high)`` does (``low`` is ``None`` when
-    insuring at every count is best; ``high`` is ``None`` when never insuring is).
-
-    ``by_true_count``: insurance's EV times the probability of each true count, averaged over the
-    depths (per round with the ace up and the table dealt); :meth:`gain` sums it above ``w``."""
-
-    low: Fraction | None
-    high: Fraction | None
-    by_true_count: dict[Fraction, Fraction]
-
-    def gain(self, w: Fraction | int | None) -> Fraction:
-        """The expected insurance gain per round of "insure iff TC > w" (``None``: at every count)."""
-        return sum((g for tc, g in self.by_true_count.items() if w is None or tc > w), Fraction(0))
-
-    @property
-    def best_gain(self) -> Fraction:
-        return self.gain(self.low) if self.high is not None else Fraction(0)
-
-
-def best_insurance_index(shoe: Sequence[int], tags: Sequence[Any], hand: str | Sequence[Rank | str | int],
-                         cards_left: Iterable[int], initial_running_count: Fraction | int = 0) -> BestInsuranceIndex:
-    """The one insurance index (a true count) that gains most over ``cards_left`` depths, the way a
-    table of indices averaged over a shoe is made (:class:`BestInsuranceIndex`); exact. The
-    running count's probabilities at each depth are :func:`running_count_distribution` of the
-    cards off the table, from the running count of the table.
-
-    >>> best = best_insurance_index((4,) * 9 + (16,), (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1), "", range(51, 12, -1))
-    >>> float(best.low), float(best.high)
-    (1.3333333333333333, 1.368421052631579)
-    """
-    cards = as_cards(hand) if hand else ()
-    fixed = as_tags(tuple(tags) if isinstance(tags, Sequence) else tags)
-    depths = tuple(cards_left)
-    if not depths:
-        raise InvalidShoeError("best_insurance_index needs at least one number of cards left")
-    irc = Fraction(initial_running_count)
-    rows = _insurance_rows(tuple(shoe), fixed, cards, depths, irc)
-    table = cards + (Rank.ACE,)
-    pool = [n - v for n, v in zip(shoe, _counts(table))]
-    start = irc + sum(fixed[c.index] for c in table)
-    by: dict[Fraction, Fraction] = {}
-    for row in rows:
-        seen = sum(pool) - row.cards_left
-        for rc, p in running_count_distribution(tuple(pool), fixed, seen, start).items():
-            tc = true_count(rc, row.cards_left)
-            by[tc] = by.get(tc, Fraction(0)) + p * row.evs[rc] / len(depths)
-    counts = sorted(by)
-    best, running, at = Fraction(0), Fraction(0), len(counts)  # at: the lowest true count insured
-    for i in range(len(counts) - 1, -1, -1):
-        running += by[counts[i]]
-        if running > best:
-            best, at = running, i
-    if at == len(counts):
-        return BestInsuranceIndex(counts[-1], None, dict(sorted(by.items())))
-    return BestInsuranceIndex(counts[at - 1] if at else None, counts[at], dict(sorted(by.items())))
 
 
 # -- what a counter tells an analysis ----------------------------------------------------------
@@ -919,15 +473,3 @@ class Counter:
             "divisor": self.divisor.value,
             "on_table": _notation(shoe.visible),
         }
-
-
-def _number(value: Any, field: str) -> Fraction:
-    try:
-        return Fraction(value.strip() if isinstance(value, str) else value)
-    except (TypeError, ValueError, ZeroDivisionError, OverflowError):  # OverflowError: inf
-        raise InvalidCountError(f"{field} must be a number such as -4, 2.5 or 1/2, not {value!r}") from None
-
-
-def _signed_text(value: Fraction) -> str:
-    text = str(value)
-    return text if value <= 0 else "+" + text

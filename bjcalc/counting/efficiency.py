@@ -17,8 +17,9 @@ from typing import Any
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
 from bjcalc.cards import Rank, counts_total, is_blackjack
-from bjcalc.counting.eor import PlayEffects, map_jobs
+from bjcalc.counting.plays import PlayEffects
 from bjcalc.counting.systems import CountSystem
+from bjcalc.counting.workers import map_jobs
 from bjcalc.engine.door import Frame, reframe
 from bjcalc.errors import BjcalcError, InvalidRulesError
 from bjcalc.rules import Rules

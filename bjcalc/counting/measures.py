@@ -32,7 +32,8 @@ from bjcalc.counting.efficiency import (
     playing_efficiency_model,
     strategy_variations,
 )
-from bjcalc.counting.eor import EffectsOfRemoval, EorStrategy, EorTable, PlayEffects, Progress, eor_table
+from bjcalc.counting.eor import EffectsOfRemoval, EorStrategy, EorTable, Progress, eor_table
+from bjcalc.counting.plays import PlayEffects
 from bjcalc.counting.systems import SYSTEMS, CountSystem
 from bjcalc.numbers import to_fraction
 from bjcalc.results import _Data

@@ -15,13 +15,10 @@ import numpy as np
 
 from bjcalc.cards import ACE
 from bjcalc.chart import Chart
-from bjcalc.counting.countshoe import (
-    TagClasses,
-    as_tags,
-    running_count_distribution,
-)
+from bjcalc.counting.countshoe import running_count_distribution
 from bjcalc.counting.roundcards import Dist, round_cards
 from bjcalc.counting.spread import InvalidSpreadError
+from bjcalc.counting.tags import TagClasses, as_tags
 from bjcalc.errors import InvalidShoeError
 from bjcalc.rules import Rules
 

@@ -34,7 +34,7 @@ from typing import Any
 
 from bjcalc.actions import Action
 from bjcalc.cards import UP_INDICES
-from bjcalc.counting.countshoe import CARDS_PER_DECK, CountShoe, counting_tags, true_count
+from bjcalc.counting.countshoe import CountShoe
 from bjcalc.counting.indices import (
     INSURANCE_PLAY,
     NEGLIGIBLE,
@@ -52,6 +52,7 @@ from bjcalc.counting.indices import (
 )
 from bjcalc.counting.placement import round_start_states
 from bjcalc.counting.states import run_states
+from bjcalc.counting.tags import CARDS_PER_DECK, counting_tags, true_count
 from bjcalc.counting.tasks import RunStats, Task, TaskStore, check_scheduler, check_store, task_key
 from bjcalc.counting.truecount import _fraction
 from bjcalc.engine.door import DrawModel, shared_stands, stands_together

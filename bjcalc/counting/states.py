@@ -12,11 +12,9 @@ from bjcalc.actions import Action
 from bjcalc.cards import ACE, TEN, Rank
 from bjcalc.chart import Chart
 from bjcalc.chartpolicy import ChartPolicy
-from bjcalc.counting.countshoe import (
-    CountShoe,
-    true_count,
-)
+from bjcalc.counting.countshoe import CountShoe
 from bjcalc.counting.indices import Convention, IndexPlay, index_table
+from bjcalc.counting.tags import true_count
 from bjcalc.counting.tasks import RunStats, Task, TaskStore, run_tasks
 from bjcalc.engine.door import (
     Frame,

@@ -300,7 +300,7 @@ def _on_processes(todo: Sequence[Task], workers: int | None, batch: int | None,
                   unstored: Callable[[Batch], Batch] = list) -> None:
     """The batches in local processes (or here, with one worker), each without the tasks that
     ``unstored`` finds another run has stored by the time it is sent."""
-    from bjcalc.counting.eor import _context
+    from bjcalc.counting.workers import _context
 
     count = workers if workers is not None else (os.cpu_count() or 1)
     if count < 1:

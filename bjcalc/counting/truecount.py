@@ -47,17 +47,12 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from bjcalc.counting.countshoe import (
-    TagClasses,
-    check_initial_running_count,
-    counting_tags,
-    true_count,
-)
 from bjcalc.counting.economics import RunOutShare, WinFigures, _run_out_share, _win
 from bjcalc.counting.indices import Convention, IndexPlay, default_plays
 from bjcalc.counting.placement import CHAIN_CLASSES, PATH_CLASSES, CountPath, RoundStarts, round_start_states
 from bjcalc.counting.spread import OPTIMAL_SPREAD_LIMIT, InvalidSpreadError, Spread, _kelly_spread
 from bjcalc.counting.states import _indices_task, _second_moment_task, _states_together, run_states, state_task
+from bjcalc.counting.tags import TagClasses, check_initial_running_count, counting_tags, true_count
 from bjcalc.counting.tasks import RunStats, Task, TaskStore, check_scheduler, check_store, run_tasks, task_key
 from bjcalc.errors import InvalidShoeError
 from bjcalc.results import _Data

@@ -95,7 +95,7 @@ def moment_threads() -> concurrent.futures.ThreadPoolExecutor:
 
 def processes(workers: int, context: multiprocessing.context.BaseContext) -> concurrent.futures.ProcessPoolExecutor:
     """A pool of ``workers`` processes started by ``context``, for the caller to use in a
-    ``with`` block (:class:`bjcalc.counting.eor.WorkerPool`, which shuts it down when its own block
+    ``with`` block (:class:`bjcalc.counting.workers.WorkerPool`, which shuts it down when its own block
     ends); it is not kept here. The workers share the cores: each cuts its dealer passes into
     its share of them (:func:`_start_worker`)."""
     return concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,

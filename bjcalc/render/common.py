@@ -23,8 +23,10 @@ from bjcalc.results import (
 from bjcalc.rules import Rules
 
 if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
-    from bjcalc.counting.eor import EffectsOfRemoval, PlayEffects
-    from bjcalc.counting.indices import AllIndices, IndexTable
+    from bjcalc.counting.eor import EffectsOfRemoval
+    from bjcalc.counting.indexgrid import AllIndices
+    from bjcalc.counting.indices import IndexTable
+    from bjcalc.counting.plays import PlayEffects
     from bjcalc.counting.shoeindex import ShoeIndexTable
     from bjcalc.report import Report
 

@@ -24,10 +24,12 @@ from bjcalc.results import (
 )
 
 if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
-    from bjcalc.counting.countshoe import InsuranceTable
-    from bjcalc.counting.eor import EffectsOfRemoval, PlayEffects
-    from bjcalc.counting.indices import AllIndices, IndexTable
+    from bjcalc.counting.eor import EffectsOfRemoval
+    from bjcalc.counting.indexgrid import AllIndices
+    from bjcalc.counting.indices import IndexTable
+    from bjcalc.counting.insurance import InsuranceTable
     from bjcalc.counting.measures import CountFigures, ExactIndices
+    from bjcalc.counting.plays import PlayEffects
     from bjcalc.counting.shoeindex import ShoeIndexTable
     from bjcalc.counting.truecount import TrueCountResult
     from bjcalc.matrix import EvMatrix

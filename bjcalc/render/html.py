@@ -44,7 +44,8 @@ from bjcalc.render.common import (
 )
 
 if TYPE_CHECKING:
-    from bjcalc.counting.indices import AllIndices, IndexTable
+    from bjcalc.counting.indexgrid import AllIndices
+    from bjcalc.counting.indices import IndexTable
     from bjcalc.counting.shoeindex import ShoeIndexTable
     from bjcalc.counting.truecount import TrueCountResult
     from bjcalc.report import Report

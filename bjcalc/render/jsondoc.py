@@ -43,10 +43,13 @@ from bjcalc.rules import Rules
 
 if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc games must not)
     from bjcalc.chart import Chart
-    from bjcalc.counting.countshoe import Counter, InsuranceTable
-    from bjcalc.counting.eor import EffectsOfRemoval, PlayEffects
-    from bjcalc.counting.indices import AllIndices, IndexTable
+    from bjcalc.counting.countshoe import Counter
+    from bjcalc.counting.eor import EffectsOfRemoval
+    from bjcalc.counting.indexgrid import AllIndices
+    from bjcalc.counting.indices import IndexTable
+    from bjcalc.counting.insurance import InsuranceTable
     from bjcalc.counting.measures import CountFigures, ExactIndex, ExactIndices
+    from bjcalc.counting.plays import PlayEffects
     from bjcalc.counting.shoeindex import ShoeIndexTable
     from bjcalc.counting.truecount import TrueCountResult
     from bjcalc.games.sidebets import SideBetResult

@@ -63,10 +63,12 @@ from bjcalc.results import (
 from bjcalc.rules import Rules
 
 if TYPE_CHECKING:
-    from bjcalc.counting.countshoe import InsuranceTable
-    from bjcalc.counting.eor import EffectsOfRemoval, PlayEffects
-    from bjcalc.counting.indices import AllIndices, IndexTable
+    from bjcalc.counting.eor import EffectsOfRemoval
+    from bjcalc.counting.indexgrid import AllIndices
+    from bjcalc.counting.indices import IndexTable
+    from bjcalc.counting.insurance import InsuranceTable
     from bjcalc.counting.measures import CountFigures, ExactIndex, ExactIndices
+    from bjcalc.counting.plays import PlayEffects
     from bjcalc.counting.shoeindex import ShoeIndexTable
     from bjcalc.counting.truecount import TrueCountResult  # types only: importing it would load the engine
     from bjcalc.matrix import EvMatrix, MatrixCell
