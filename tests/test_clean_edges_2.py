@@ -109,12 +109,12 @@ def clock(monkeypatch):
     so only what does not wait for time prints); returns the readings taken."""
     import itertools
 
-    import bjcalc.cli
+    import bjcalc.cli.common
 
     ticks = itertools.count()
 
     def setting(step: float):
-        monkeypatch.setattr(bjcalc.cli, "_clock", lambda: step * next(ticks))
+        monkeypatch.setattr(bjcalc.cli.common, "_clock", lambda: step * next(ticks))
         return ticks
 
     return setting
@@ -130,19 +130,19 @@ def test_item9_off_a_terminal_a_run_writes_no_line_per_step(name, clock):
 
 @pytest.mark.parametrize("name", ["index", "index --penetration"])
 def test_item9_off_a_terminal_a_long_run_writes_a_line_now_and_then(name, clock):
-    import bjcalc.cli
+    import bjcalc.cli.common
 
     ticks = clock(3.0)
     result = run(*PROGRESS_RUNS[name])
     assert result.exit_code == 0, result.output
     lines = result.stderr.splitlines()
     elapsed = 3.0 * next(ticks)
-    assert 1 <= len(lines) <= elapsed / bjcalc.cli.QUIET_INTERVAL, (elapsed, lines)
+    assert 1 <= len(lines) <= elapsed / bjcalc.cli.common.QUIET_INTERVAL, (elapsed, lines)
     assert all(line.startswith("index ") and ": " in line and "\r" not in line for line in lines), lines
 
 
 def test_item9_the_progress_helpers_space_their_lines_off_a_terminal(clock, capsys):
-    from bjcalc.cli import QUIET_INTERVAL, _progress, _task_progress
+    from bjcalc.cli.common import QUIET_INTERVAL, _progress, _task_progress
 
     ticks = clock(1.0)
     with _progress("work") as step:
@@ -160,11 +160,12 @@ def test_item9_the_progress_helpers_space_their_lines_off_a_terminal(clock, caps
 
 def test_item9_every_command_draws_its_progress_through_the_helpers():
     import inspect
+    import pathlib
 
-    import bjcalc.cli
+    import bjcalc.cli.common
 
-    source = inspect.getsource(bjcalc.cli)
-    helpers = inspect.getsource(bjcalc.cli._progress) + inspect.getsource(bjcalc.cli._task_progress)
+    source = "".join(path.read_text() for path in pathlib.Path(bjcalc.cli.common.__file__).parent.glob("*.py"))
+    helpers = inspect.getsource(bjcalc.cli.common._progress) + inspect.getsource(bjcalc.cli.common._task_progress)
     assert source.count("click.progressbar(") == helpers.count("click.progressbar(")
 
 

@@ -159,7 +159,7 @@ def test_eor_markdown_and_csv():
 
 
 def test_eor_workers_give_the_numbers_of_one_process(monkeypatch):
-    monkeypatch.setattr("bjcalc.cli._on_terminal", lambda: True)  # off a terminal, no line per shoe
+    monkeypatch.setattr("bjcalc.cli.common._on_terminal", lambda: True)  # off a terminal, no line per shoe
     result = CliRunner().invoke(cli, ["eor", *SMALL[:6], "--workers", "2", "--format", "json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["eor"] == run_json("eor", *SMALL)["eor"]

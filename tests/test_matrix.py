@@ -14,7 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from bjcalc import Action, Analysis, Rank, Rules
-from bjcalc.cli import build_rules, cli
+from bjcalc.cli import cli
+from bjcalc.cli.common import build_rules
 from bjcalc.matrix import ev_matrix
 from bjcalc.numbers import to_fraction
 
@@ -231,7 +232,7 @@ def test_the_command_prints_text_and_markdown():
 
 
 def test_the_command_shows_its_progress_on_stderr_only(monkeypatch):
-    monkeypatch.setattr("bjcalc.cli._on_terminal", lambda: True)  # off a terminal, no line per up card
+    monkeypatch.setattr("bjcalc.cli.common._on_terminal", lambda: True)  # off a terminal, no line per up card
     result = CliRunner().invoke(cli, ["matrix", *TINY, "--format", "json"])
     assert result.exit_code == 0, result.output
     assert "up card A" in result.stderr and "up card T" in result.stderr

@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from bjcalc import DECLARED_RULES, Flag, InvalidRulesError, Rule, Rules, rule_flags, rules_from_flags
-from bjcalc.cli import _click_option, cli
+from bjcalc.cli import cli
+from bjcalc.cli.common import _click_option
 from bjcalc.render.common import rules_line
 from bjcalc.report import one_rule_changes
 from bjcalc.ruleset import rules_schema, schema_text
