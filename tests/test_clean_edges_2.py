@@ -5,27 +5,12 @@ by the issue's item number.
 """
 
 import pytest
-from click.testing import CliRunner
+from test_clean_edges import assert_one_line_error, run  # the first batch's contract
 
 from bjcalc import BjcalcError, Rules
-from bjcalc.cli import cli
 
 TINY = "1,1,1,1,1,1,1,1,1,8"  # a shoe small enough for any command to finish at once
 HI_LO = (1, 1, 1, 1, 1, 0, 0, 0, -1, -1)  # tags 2..T, A
-
-
-def run(*args: str):
-    return CliRunner().invoke(cli, list(args))
-
-
-def assert_one_line_error(result, *words: str) -> None:
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    assert result.exit_code == 2, (result.exit_code, result.output)
-    assert result.stdout == "", f"half-written output: {result.stdout!r}"
-    assert result.stderr.count("\n") == 1, result.stderr
-    assert result.stderr.startswith("Error: "), result.stderr
-    for word in words:
-        assert word in result.stderr, (word, result.stderr)
 
 
 # -- item 1: a shoe that leaves no depth to deal ----------------------------------------------------
