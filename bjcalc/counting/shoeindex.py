@@ -53,7 +53,7 @@ from bjcalc.counting.indices import (
 from bjcalc.counting.placement import round_start_states
 from bjcalc.counting.states import run_states
 from bjcalc.counting.tags import CARDS_PER_DECK, counting_tags, true_count
-from bjcalc.counting.tasks import RunStats, Task, TaskStore, check_scheduler, check_store, task_key
+from bjcalc.counting.tasks import RunStats, Task, TaskStore, check_scheduler, opens_store, task_key
 from bjcalc.counting.truecount import _fraction
 from bjcalc.engine.door import DrawModel, shared_stands, stands_together
 from bjcalc.errors import InvalidShoeError
@@ -150,6 +150,7 @@ def _unstored(value: dict[str, Any]) -> tuple[dict[tuple[tuple[int, ...], int], 
     return hands, None if ace is None else (ace[0], ace[1])
 
 
+@opens_store
 def shoe_index_table(rules: Rules, system: str, tags: Sequence[Any],
                      penetration: Fraction | float | str = Fraction(3, 4),
                      plays: Sequence[IndexPlay | str] | None = None, convention: Convention | None = None,
@@ -166,11 +167,6 @@ def shoe_index_table(rules: Rules, system: str, tags: Sequence[Any],
     takes them (an interrupted run resumes from the store; ``store`` may be a file's path, as
     ``--store`` takes it). ``plays``: :class:`IndexPlay` values or their text (``"16 v T stand
     hit"``). ``exact``: every state in exact arithmetic (small shoes)."""
-    check_store(store)
-    if isinstance(store, (str, os.PathLike)):  # a file's path, as --store takes it: open for this run
-        given = {k: v for k, v in locals().items() if k not in ("rules", "system", "tags", "store")}
-        with TaskStore(store) as opened:
-            return shoe_index_table(rules, system, tags, store=opened, **given)
     from bjcalc.analysis import Analysis
 
     tags = counting_tags(tags)
@@ -189,7 +185,7 @@ def shoe_index_table(rules: Rules, system: str, tags: Sequence[Any],
     job = task_key("index-state", rules, tags, wanted, insure, exact)
     tasks = [Task(task_key(job, n, rc), state_task, (rules, tags, n, rc, wanted, insure, exact))
              for n, at in zip(starting.starts, kept) for rc in sorted(at)]
-    store = store if store is not None else TaskStore(None)
+    store = store if isinstance(store, TaskStore) else TaskStore(None)
     run = run_states(tasks, store, job, cards, pen, "a smaller --penetration", workers=workers, scheduler=scheduler,
                      progress=progress, batch=batch)
 

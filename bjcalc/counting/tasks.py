@@ -22,6 +22,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import dataclasses
+import functools
 import hashlib
 import json
 import os
@@ -29,7 +30,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from bjcalc.engine import pools
 from bjcalc.engine.door import fewer_collections
@@ -183,6 +184,23 @@ def check_store(store: Any) -> None:
     """Refuse a ``store`` argument that is neither a :class:`TaskStore`, a path nor ``None``."""
     if store is not None and not isinstance(store, (TaskStore, str, os.PathLike)):
         raise TaskError(f"store must be a TaskStore, a file's path or None (memory), not {store!r}")
+
+
+_Run = TypeVar("_Run", bound=Callable[..., Any])
+
+
+def opens_store(run: _Run) -> _Run:
+    """``run`` (a function with a keyword ``store``) taking ``store`` as a :class:`TaskStore`, a
+    file's path (opened for the run and closed after it, as ``--store`` takes it) or ``None``
+    (memory), checked before any work."""
+    @functools.wraps(run)
+    def opened(*args: Any, store: Any = None, **kwargs: Any) -> Any:
+        check_store(store)
+        if isinstance(store, (str, os.PathLike)):
+            with TaskStore(store) as opened_store:
+                return run(*args, store=opened_store, **kwargs)
+        return run(*args, store=store, **kwargs)
+    return cast("_Run", opened)
 
 
 def _timed(batch: Sequence[tuple[str, Callable[..., Any], tuple]]) -> list[tuple[str, Any, float]]:

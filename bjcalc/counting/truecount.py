@@ -53,7 +53,7 @@ from bjcalc.counting.placement import CHAIN_CLASSES, PATH_CLASSES, CountPath, Ro
 from bjcalc.counting.spread import OPTIMAL_SPREAD_LIMIT, InvalidSpreadError, Spread, _kelly_spread
 from bjcalc.counting.states import _indices_task, _second_moment_task, _states_together, run_states, state_task
 from bjcalc.counting.tags import TagClasses, check_initial_running_count, counting_tags, true_count
-from bjcalc.counting.tasks import RunStats, Task, TaskStore, check_scheduler, check_store, run_tasks, task_key
+from bjcalc.counting.tasks import RunStats, Task, TaskStore, check_scheduler, opens_store, run_tasks, task_key
 from bjcalc.errors import InvalidShoeError
 from bjcalc.results import _Data
 from bjcalc.rules import Rules
@@ -136,6 +136,7 @@ class TrueCountResult(_Data):
         }
 
 
+@opens_store
 def truecount_analysis(
         rules: Rules, system: str, tags: Sequence[Any], *, penetration: float | Fraction | str = Fraction(3, 4),
         seats: int = 1, convention: Convention | None = None, strategy: str = "indices",
@@ -158,16 +159,11 @@ def truecount_analysis(
 
     Its steps: check every option before any work, place the rounds, the index plays and the
     second moment, run the (depth, running count) states, pool them by true count, figures."""
-    check_store(store)
-    if isinstance(store, (str, os.PathLike)):  # a file's path, as --store takes it: open for this run
-        given = {k: v for k, v in locals().items() if k not in ("rules", "system", "tags", "store")}
-        with TaskStore(store) as opened:
-            return truecount_analysis(rules, system, tags, store=opened, **given)
     from bjcalc.analysis import Analysis
 
     tags = counting_tags(tags)
     game = _Game(rules, tags, convention or Convention(), _fraction(irc, "irc"), exact,
-                 store if store is not None else TaskStore(None), scheduler)
+                 store if isinstance(store, TaskStore) else TaskStore(None), scheduler)
     pen, spread_ = _checked(game, penetration, spread, wong_in, wong_out, seats, strategy, tail, bankroll,
                             optimal_spread)
     cut = round(pen * game.cards)
