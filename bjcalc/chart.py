@@ -21,7 +21,7 @@ from bjcalc.engine.hands import HandLayers
 from bjcalc.errors import InvalidCardError, InvalidChartError
 from bjcalc.kept import Kept
 from bjcalc.results import ChartTable
-from bjcalc.rules import Rules, Surrender
+from bjcalc.rules import Rules, Surrender, check_rules
 
 HARD_ROWS = list(range(4, 22))
 SOFT_ROWS = list(range(12, 22))
@@ -433,6 +433,7 @@ def load_chart(rules: Rules, text: str | bytes, name: str | None = None) -> Char
     ...
     bjcalc.errors.InvalidChartError: chart 'x.csv' has a header but no rows
     """
+    check_rules(rules)
     if not isinstance(rules, Rules):
         raise TypeError(f"load_chart needs the bjcalc.Rules the chart is for, not {rules!r}")
     if name is not None and not isinstance(name, str):
@@ -460,6 +461,7 @@ def simple_policy(rules: Rules, name: str) -> Chart:
     """Named simple strategies as charts: ``never-bust`` (hit hard 11 or less and soft 17 or
     less, never double, split or surrender) and ``mimic-dealer`` (hit below 17 and, when the
     dealer hits soft 17, soft 17; never double, split or surrender)."""
+    check_rules(rules)
     if name == "never-bust":
         hit = np.array([c <= 11 if c < SOFT_CELL else c - SOFT_CELL <= 17 for c in range(CELLS)])
     elif name == "mimic-dealer":

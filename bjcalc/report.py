@@ -16,7 +16,7 @@ from bjcalc.chart import Chart
 from bjcalc.errors import InvalidRulesError
 from bjcalc.games.sidebets import SideBetResult
 from bjcalc.results import BetBehindResult, ChartException, N, RoundResult, RunOut, Strategy, Variance
-from bjcalc.rules import Rules
+from bjcalc.rules import Rules, check_rules
 from bjcalc.ruleset import one_rule_variants
 
 if TYPE_CHECKING:
@@ -67,6 +67,7 @@ def build_report(title: str, rules: Rules, assumed: tuple[str, ...] = (), exact:
     exact round figures with ``exact`` (the chart and its exceptions are chosen in floating
     point either way). ``two_card_plays=False``: the classic chart, one play per total
     (:meth:`Analysis.chart`). ``progress`` hears of each of :data:`REPORT_STEPS` as it is done."""
+    check_rules(rules)
     from bjcalc.games import sidebets
 
     analysis = Analysis(rules, exact=exact)
@@ -107,6 +108,7 @@ def build_report(title: str, rules: Rules, assumed: tuple[str, ...] = (), exact:
 def one_rule_changes(rules: Rules) -> list[tuple[str, Rules]]:
     """Variants of ``rules`` that change one rule each, described in words: each rule's
     variants as its declaration (:data:`bjcalc.DECLARED_RULES`) gives them."""
+    check_rules(rules)
     return [(words, rules.replace(**change)) for words, change in one_rule_variants(rules)]
 
 
@@ -168,7 +170,10 @@ def rule_effects(
     in ``workers`` processes (default one per core; :func:`bjcalc.counting.workers.map_jobs`): each takes a
     few tenths of a second at least, worth a worker's start (2 decks: 4.5 -> 2.9 s on two
     cores); float ones, tens of milliseconds each, run here one after another."""
-    from bjcalc.counting.workers import map_jobs
+    from bjcalc.counting.workers import check_workers, map_jobs
+
+    check_rules(rules)
+    check_workers(workers)
 
     if not isinstance(exact, bool):
         raise InvalidRulesError(f"exact must be True or False, not {exact!r}")

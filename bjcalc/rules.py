@@ -152,6 +152,12 @@ def plain_number(text: str) -> Fraction:
 
 
 
+def check_rules(rules: object, name: str = "rules") -> None:
+    """Refuse a ``rules`` argument that is not a :class:`Rules` (before any work is done on it)."""
+    if not isinstance(rules, Rules):
+        raise InvalidRulesError(f"{name} must be a bjcalc.Rules, not {rules!r}")
+
+
 def parse_payout(value: object, name: str) -> Fraction:
     """A payout "to 1" as people write it: ``3:2``, ``6:5``, ``3/2``, ``1.5``, ``2`` (or a
     number). It must be above 0 and at most :data:`MAX_PAYOUT`; ``name`` is the field the error

@@ -29,6 +29,7 @@ from bjcalc.rules import (
     Loss,
     Rules,
     Surrender,
+    check_rules,
     parse_payout,
 )
 from bjcalc.shoe import Shoe
@@ -355,6 +356,7 @@ def rules_from_flags(base: Rules, given: Mapping[str, Any], game: str,
     """``base`` (the rules of the game called ``game``) with every flag of ``given`` (dest ->
     value; ``None``: not given) applied. A bad value or two flags that contradict each other
     raise :class:`~bjcalc.errors.InvalidRulesError` naming them."""
+    check_rules(base, "base")
     flags = rule_flags(rules)
     unknown = set(given) - {flag.dest for flag in flags}
     if unknown:

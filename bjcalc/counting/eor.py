@@ -54,7 +54,7 @@ from bjcalc.counting.plays import (
     play_effects,
     seen_one_more,
 )
-from bjcalc.counting.workers import WorkerPool, map_jobs
+from bjcalc.counting.workers import WorkerPool, check_workers, map_jobs
 from bjcalc.engine.door import may_run_out
 from bjcalc.errors import (
     InvalidHandError,
@@ -63,7 +63,7 @@ from bjcalc.errors import (
 )
 from bjcalc.numbers import to_api, to_fraction
 from bjcalc.results import RunOut, Strategy, _Data, by_up
-from bjcalc.rules import Rules
+from bjcalc.rules import Rules, check_rules
 
 
 class EorStrategy(str, enum.Enum):
@@ -197,6 +197,8 @@ def effects_of_removal(
     >>> result.eor[Rank.TWO] == result.eor[Rank.SIX], sorted(map(str, result.not_removable))
     (True, [])
     """
+    check_rules(rules)
+    check_workers(workers)
     try:
         strategy = EorStrategy(strategy)
     except ValueError:
@@ -370,6 +372,8 @@ def eor_table(
     >>> table.removal.weighted_sum() == 0 or abs(table.removal.weighted_sum()) < 1e-12
     True
     """
+    check_rules(rules)
+    check_workers(workers)
     decisions = _check_plays(rules, plays, post_split)
     if insurance and not rules.shoe_counts[Rank.ACE.index]:
         raise InvalidHandError("insurance needs an ace up, and the shoe holds no ace")

@@ -30,6 +30,7 @@ from bjcalc.counting.tags import (
     InvalidCountError,
     as_tags,
 )
+from bjcalc.counting.tasks import check_arguments
 from bjcalc.counting.workers import WorkerPool, map_jobs
 from bjcalc.errors import InvalidShoeError
 from bjcalc.results import _Data
@@ -147,6 +148,7 @@ def all_indices(rules: Rules, system: str, tags: Sequence[Any], cards_seen: int,
     (play ``a`` then ``b``), is a play "``b`` at TC >= I, else ``a``" whose index, crossing and
     gain are :func:`index_table`'s for it (a pair of actions that changes back and forth is one
     play, not monotone). ``published`` is the common list's index where that play is on it."""
+    check_arguments(rules, workers)
     tags = as_tags(tags)
     convention = convention or Convention()
     if rules.infinite:

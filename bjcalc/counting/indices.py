@@ -42,11 +42,11 @@ from bjcalc.counting.tags import (
     counting_tags,
     true_count,
 )
-from bjcalc.counting.workers import WorkerPool, map_jobs
+from bjcalc.counting.workers import WorkerPool, check_workers, map_jobs
 from bjcalc.errors import InvalidHandError, InvalidShoeError
 from bjcalc.numbers import to_fraction
 from bjcalc.results import _Data
-from bjcalc.rules import Rules
+from bjcalc.rules import Rules, check_rules
 
 # running counts less likely than this (for the discards at the depth) are left out of the
 # gains and frequencies; the share of rounds left out is reported (``IndexTable.left_out``)
@@ -106,6 +106,7 @@ FAB_4 = (
 
 def default_plays(rules: Rules) -> tuple[IndexPlay, ...]:
     """The Illustrious 18 (but insurance) and, where the rules offer late surrender, the Fab 4."""
+    check_rules(rules)
     fab = tuple(dataclasses.replace(p, published=1) if rules.hit_soft_17 and p.up is Rank.ACE else p for p in FAB_4)
     return ILLUSTRIOUS_18 + (fab if rules.surrender.value == "late" else ())
 
@@ -262,6 +263,8 @@ def index_table(rules: Rules, system: str, tags: Sequence[Any], cards_seen: int,
     with ``cards_seen`` cards gone before the round (module docstring). ``progress(name, steps)``
     hears of each running count analysed. ``exact``: every counter's shoe in exact arithmetic,
     every difference, gain and crossing a Fraction (slow above a few decks)."""
+    check_rules(rules)
+    check_workers(workers)
     tags = counting_tags(tags)
     convention = convention or Convention()
     if rules.infinite:
@@ -434,6 +437,7 @@ def _crossing(play: IndexPlay, difference: dict[Fraction, Any], weight: dict[Fra
 
 def depth_of(cards_seen: int | None, decks: str | float | Fraction | None, rules: Rules) -> int:
     """``--cards-seen N`` or ``--depth DECKS`` (decks dealt before the round) as cards seen."""
+    check_rules(rules)
     if (cards_seen is None) == (decks is None):
         raise InvalidCountError("give the depth as cards seen or as decks dealt (one of them)")
     if cards_seen is not None:

@@ -35,9 +35,10 @@ from bjcalc.counting.efficiency import (
 from bjcalc.counting.eor import EffectsOfRemoval, EorStrategy, EorTable, Progress, eor_table
 from bjcalc.counting.plays import PlayEffects
 from bjcalc.counting.systems import SYSTEMS, CountSystem
+from bjcalc.counting.workers import check_workers
 from bjcalc.numbers import to_fraction
 from bjcalc.results import _Data
-from bjcalc.rules import Rules
+from bjcalc.rules import Rules, check_rules
 
 
 def _fraction(value: Any) -> Fraction:
@@ -234,6 +235,8 @@ def count_table(
     ``playing_efficiency`` their playing efficiency (:func:`strategy_variations`, reported to
     ``progress`` after the EORs). With ``exact_index_depth`` (cards seen before the round),
     each play's exact index too (:func:`exact_indices`)."""
+    check_rules(rules)
+    check_workers(workers)
     chosen = [CountSystem.named(s) if isinstance(s, str) else s for s in systems]
     chosen = chosen or [CountSystem.named(name) for name in SYSTEMS]
     if exact_index_depth is not None:
@@ -269,6 +272,8 @@ def exact_indices(rules: Rules, systems: Sequence[CountSystem], plays: Sequence[
     floating point, CD play after the first decision; insurance against the ace alone): the
     plays' both orientations are asked of one analysis per running count, and the one in which
     the deviation is the better at the higher counts is kept."""
+    check_rules(rules)
+    check_workers(workers)
     from bjcalc.counting.indices import IndexPlay, index_table
 
     both: list[IndexPlay] = []

@@ -20,7 +20,7 @@ from bjcalc.counting.roundcards import Dist, round_cards
 from bjcalc.counting.spread import InvalidSpreadError
 from bjcalc.counting.tags import TagClasses, as_tags
 from bjcalc.errors import InvalidShoeError
-from bjcalc.rules import Rules
+from bjcalc.rules import Rules, check_rules
 
 # how many tag classes the path of a count is followed for (wong_out): each one more is a
 # dimension of the forward pass
@@ -350,9 +350,9 @@ def round_start_states(rules: Rules, chart: Chart, tags: Sequence[Any], cut: int
     :data:`CHAIN_CLASSES` tag values), else renewal. ``bjcalc truecount`` and ``bjcalc index
     --penetration`` both place their rounds with it. ``wong`` (``tc_of``, ``wong_in``,
     ``wong_out``), on the chain: also the rounds the counter plays when wonging out."""
+    check_rules(rules)
     tags = as_tags(tags)
     irc = Fraction(irc)
-    cards = sum(rules.shoe_counts)
     cards_used = round_cards(rules, chart, seats)
     per_round = sum(sum(c) * q for c, q in cards_used.items())
     if placement is None:  # the chain where it can be followed, else renewal
@@ -362,7 +362,7 @@ def round_start_states(rules: Rules, chart: Chart, tags: Sequence[Any], cut: int
     chain: dict[int, dict[Fraction, float]] | None = None
     chain_played: dict[int, dict[Fraction, float]] | None = None
     if placement == "spaced":
-        starts = round_starts(cards, cut, per_round)
+        starts = round_starts(sum(rules.shoe_counts), cut, per_round)
         shares = tuple(Fraction(1, len(starts)) for _ in starts)
         rounds_per_shoe = float(len(starts))
     elif placement == "chain":

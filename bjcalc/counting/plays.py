@@ -15,7 +15,7 @@ from bjcalc.actions import Action
 from bjcalc.analysis import Analysis, _checked_count_shoe
 from bjcalc.cards import ACE, TEN, UP_ORDER, Rank, as_cards, parse_card, parse_cards
 from bjcalc.counting.countshoe import CountShoe, InvalidCountError
-from bjcalc.counting.workers import WorkerPool, map_jobs
+from bjcalc.counting.workers import WorkerPool, check_workers, map_jobs
 from bjcalc.errors import (
     CardNotInShoeError,
     InvalidCardError,
@@ -24,7 +24,7 @@ from bjcalc.errors import (
 )
 from bjcalc.numbers import to_api, to_fraction
 from bjcalc.results import _Data, by_up
-from bjcalc.rules import Rules
+from bjcalc.rules import Rules, check_rules
 
 
 def _chart_order(ranks: Mapping[Rank, Any]) -> list[Rank]:
@@ -169,6 +169,8 @@ def play_effects(
     >>> play.eor[Rank.TWO] == play.eor[Rank.SIX], sorted(map(str, play.not_removable))
     (True, [])
     """
+    check_rules(rules)
+    check_workers(workers)
     hand = parse_hand(cards) if isinstance(cards, str) else cards
     plays = (_action(first), _action(second))
     if shoe is not None:
@@ -368,6 +370,7 @@ def insurance_effects(rules: Rules, cards: str | Sequence[Rank | str] = (), *,
     counter's shoe (nothing on the table) whose cards seen and running count include the ace up
     and ``cards``; insurance is then worth ``3 E[tens left] / L - 1`` and the EOR of a rank is its
     change once one more card of the rank is seen (:func:`play_effects`)."""
+    check_rules(rules)
     seen = as_cards(cards) if cards else ()
     if shoe is not None:
         return _counter_insurance_effects(rules, shoe, seen)

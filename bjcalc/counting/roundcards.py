@@ -15,7 +15,7 @@ from bjcalc.chart import Chart, UpcardChart, cell_of, chart_action
 from bjcalc.engine.door import (
     Code,
 )
-from bjcalc.rules import Rules
+from bjcalc.rules import Rules, check_rules
 
 # -- where rounds start ------------------------------------------------------------------------
 
@@ -144,6 +144,7 @@ def round_cards(rules: Rules, chart: Chart, seats: int = 1, of_rank: Sequence[in
 
 def cards_per_round(rules: Rules, chart: Chart, seats: int = 1) -> float:
     """The expected cards one round uses (:func:`round_cards`)."""
+    check_rules(rules)
     return sum(sum(c) * q for c, q in round_cards(rules, chart, seats).items())
 
 

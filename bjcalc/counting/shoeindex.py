@@ -53,7 +53,7 @@ from bjcalc.counting.indices import (
 from bjcalc.counting.placement import round_start_states
 from bjcalc.counting.states import run_states
 from bjcalc.counting.tags import CARDS_PER_DECK, counting_tags, true_count
-from bjcalc.counting.tasks import RunStats, Task, TaskStore, check_scheduler, opens_store, task_key
+from bjcalc.counting.tasks import RunStats, Task, TaskStore, check_arguments, check_scheduler, opens_store, task_key
 from bjcalc.counting.truecount import _fraction
 from bjcalc.engine.door import DrawModel, shared_stands, stands_together
 from bjcalc.errors import InvalidShoeError
@@ -167,6 +167,7 @@ def shoe_index_table(rules: Rules, system: str, tags: Sequence[Any],
     takes them (an interrupted run resumes from the store; ``store`` may be a file's path, as
     ``--store`` takes it). ``plays``: :class:`IndexPlay` values or their text (``"16 v T stand
     hit"``). ``exact``: every state in exact arithmetic (small shoes)."""
+    check_arguments(rules, workers, store)
     from bjcalc.analysis import Analysis
 
     tags = counting_tags(tags)

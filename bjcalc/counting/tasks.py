@@ -32,9 +32,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any, TypeVar, cast
 
+from bjcalc.counting.workers import check_workers
 from bjcalc.engine import pools
 from bjcalc.engine.door import fewer_collections
 from bjcalc.errors import BjcalcError
+from bjcalc.rules import check_rules
 from bjcalc.version import __version__
 
 
@@ -114,7 +116,10 @@ class TaskStore:
     whoever computes it), and :func:`run_tasks` takes it rather than computing it again."""
 
     def __init__(self, path: str | os.PathLike[str] | None) -> None:
+        check_store(path)
         self.path = None if path is None else os.fspath(path)
+        if self.path is not None and "\0" in self.path:
+            raise TaskError(f"store {self.path!r} cannot be used: embedded null byte")
         try:
             # another run sharing the file may be writing: wait for it rather than fail
             self._db = sqlite3.connect(":memory:" if self.path is None else self.path, timeout=BUSY_TIMEOUT)
@@ -178,6 +183,14 @@ class TaskStore:
     def seconds(self, job: str) -> list[float]:
         """The compute time of each of ``job``'s tasks, as measured where it ran."""
         return [s for (s,) in self._db.execute("SELECT seconds FROM results WHERE job = ?", (job,))]
+
+
+def check_arguments(rules: object, workers: object = None, store: object = None) -> None:
+    """The arguments the pipelines share, refused before any work: ``rules`` (a :class:`Rules`),
+    ``workers`` (:func:`~bjcalc.counting.workers.check_workers`) and ``store``."""
+    check_rules(rules)
+    check_workers(workers)
+    check_store(store)
 
 
 def check_store(store: Any) -> None:

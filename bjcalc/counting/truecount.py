@@ -53,7 +53,16 @@ from bjcalc.counting.placement import CHAIN_CLASSES, PATH_CLASSES, CountPath, Ro
 from bjcalc.counting.spread import OPTIMAL_SPREAD_LIMIT, InvalidSpreadError, Spread, _kelly_spread
 from bjcalc.counting.states import _indices_task, _second_moment_task, _states_together, run_states, state_task
 from bjcalc.counting.tags import TagClasses, check_initial_running_count, counting_tags, true_count
-from bjcalc.counting.tasks import RunStats, Task, TaskStore, check_scheduler, opens_store, run_tasks, task_key
+from bjcalc.counting.tasks import (
+    RunStats,
+    Task,
+    TaskStore,
+    check_arguments,
+    check_scheduler,
+    opens_store,
+    run_tasks,
+    task_key,
+)
 from bjcalc.errors import InvalidShoeError
 from bjcalc.results import _Data
 from bjcalc.rules import Rules
@@ -159,6 +168,7 @@ def truecount_analysis(
 
     Its steps: check every option before any work, place the rounds, the index plays and the
     second moment, run the (depth, running count) states, pool them by true count, figures."""
+    check_arguments(rules, workers, store)
     from bjcalc.analysis import Analysis
 
     tags = counting_tags(tags)

@@ -6,11 +6,25 @@ from __future__ import annotations
 
 import concurrent.futures
 import multiprocessing
+import numbers
 import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from bjcalc.engine import pools
+from bjcalc.errors import InvalidRulesError
+
+MAX_WORKERS = 1024  # more processes than any machine bjcalc runs on has cores for
+
+
+def check_workers(workers: object) -> None:
+    """Refuse a worker count that is neither ``None`` (one per core), a :class:`WorkerPool` nor a
+    whole number from 1 to :data:`MAX_WORKERS`, before any process is started."""
+    if workers is None or isinstance(workers, WorkerPool):
+        return
+    if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or not 1 <= int(workers) <= MAX_WORKERS:
+        raise InvalidRulesError(
+            f"workers must be a whole number from 1 to {MAX_WORKERS} or None (one per core), not {workers!r}")
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -34,6 +48,7 @@ class WorkerPool:
     """
 
     def __init__(self, workers: int | None = None) -> None:
+        check_workers(workers)
         self.workers = workers if workers is not None else (os.cpu_count() or 1)
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
 
@@ -87,5 +102,6 @@ def map_jobs(job: Callable[..., Any], arguments: list[tuple], workers: int | Wor
     processes of one made for these jobs alone)."""
     if isinstance(workers, WorkerPool):
         return workers.map(job, arguments, progress, names)
+    check_workers(workers)
     with WorkerPool(min(workers or os.cpu_count() or 1, max(1, len(arguments)))) as pool:
         return pool.map(job, arguments, progress, names)
