@@ -375,3 +375,32 @@ def test_item4_three_seats_follow_the_counts_own_classes():
     shoe = Rules(decks=1).shoe_counts
     classes = TagClasses.of(as_tags([Fraction(t) for t in (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1)]))
     assert [len(_with_aces_apart(classes, shoe, seats).values) for seats in (1, 2, 3, 7)] == [4, 4, 3, 3]
+
+
+# -- the sweep's first finds (tests/test_bad_input_sweep.py is on branch sweep-45: see issue 45) ------
+
+
+@pytest.mark.parametrize("call", [
+    lambda: __import__("bjcalc").truecount_analysis("6 decks", "hi-lo", HI_LO),
+    lambda: __import__("bjcalc").effects_of_removal({"decks": 1}),
+    lambda: __import__("bjcalc").index_table(None, "hi-lo", HI_LO, 10),
+])
+def test_sweep_a_rules_argument_that_is_not_rules_is_refused(call):
+    with pytest.raises(BjcalcError, match="rules must be a bjcalc.Rules"):
+        call()
+
+
+@pytest.mark.parametrize("workers", [0, -1, 10 ** 100, "two", 2.5, True])
+def test_sweep_a_bad_worker_count_is_refused_before_any_process(workers):
+    from bjcalc import effects_of_removal
+
+    with pytest.raises(BjcalcError, match="workers must be a whole number"):
+        effects_of_removal(Rules(shoe=(1,) * 9 + (8,)), workers=workers)
+
+
+def test_sweep_a_store_path_with_a_nul_byte_is_one_line():
+    from bjcalc import TaskStore
+
+    with pytest.raises(BjcalcError):
+        TaskStore("a\0b")
+    assert_one_line_error(run("truecount", "--shoe", TINY, "--store", "a\0b"))
