@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from bjcalc import (
     Action,
     Analysis,
+    BjcalcError,
     ChartTable,
     InvalidChartError,
     Outcome,
@@ -58,7 +59,7 @@ def test_load_chart_names_what_it_reads(analysis):
     assert load_chart(SMALL, b"\xef\xbb\xbf" + text.encode()).key == load_chart(SMALL, text).key
     with pytest.raises(InvalidChartError, match="^chart 'x.csv' is not UTF-8 text"):
         load_chart(SMALL, "é".encode("latin-1"), "x.csv")
-    with pytest.raises(TypeError, match="Rules"):
+    with pytest.raises(BjcalcError, match="rules must be a bjcalc.Rules"):  # arguments swapped: the rules checked first
         load_chart(text, text)  # type: ignore[arg-type]
 
 
