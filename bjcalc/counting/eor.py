@@ -226,7 +226,7 @@ def effects_of_removal(
         exact=exact,
         count_shoe=shoe,
         not_removable=refused,
-        run_out=_run_out(rules, shoe, strategy, chart, exact, post_split),
+        run_out=_run_out(starting, shoe, strategy, chart, exact, two_card_plays),
     )
 
 
@@ -244,19 +244,23 @@ def _label(starting: Analysis[Any], strategy: EorStrategy, chart: Chart | None, 
     return Strategy(f"{chart.strategy}{whose}, held fixed", chart=True, split_hands="by the chart")
 
 
-def _run_out(rules: Rules, shoe: CountShoe | None, strategy: EorStrategy, chart: Chart | None, exact: bool,
-             post_split: str) -> RunOut | None:
-    """How likely the starting shoe's round is to run out of cards, played as its EV is (the
-    EV's exact type); ``None`` where no deal can (checked first: no analysis then)."""
+def _run_out(starting: Analysis[Any], shoe: CountShoe | None, strategy: EorStrategy, chart: Chart | None,
+             exact: bool, two_card_plays: bool) -> RunOut | None:
+    """How likely the starting shoe's round (``starting``'s) is to run out of cards, played as
+    its EV is (the basic strategy: the starting shoe's chart; the EV's exact type); ``None``
+    where no deal can (checked first: no more analysis then). ``shoe``: ``starting``'s counter's
+    shoe, if any."""
+    rules = starting.rules
     if shoe is None:
         if not may_run_out(rules, rules.shoe_counts):
             return None
     elif not may_run_out(rules, shoe.off_table, shoe.cards_left):
         return None
-    analysis = Analysis(rules, exact=exact, post_split=post_split, shoe=shoe)
+    analysis = starting if starting.exact == exact else Analysis(rules, exact=exact, post_split=starting.post_split,
+                                                                 shoe=shoe)
     if strategy is EorStrategy.CD:
         return analysis.round().run_out
-    return analysis.evaluate(chart if chart is not None else analysis.chart()).round.run_out
+    return analysis.evaluate(chart if chart is not None else starting.chart(two_card_plays)).round.run_out
 
 
 _Play = tuple[EorStrategy, Chart | None, bool, str, bool]  # how each shoe is played: _shoe_ev's arguments
