@@ -167,7 +167,7 @@ def shoe_index_table(rules: Rules, system: str, tags: Sequence[Any],
     takes them (an interrupted run resumes from the store; ``store`` may be a file's path, as
     ``--store`` takes it). ``plays``: :class:`IndexPlay` values or their text (``"16 v T stand
     hit"``). ``exact``: every state in exact arithmetic (small shoes)."""
-    check_arguments(rules, workers, store)
+    check_arguments(rules, workers)  # the store: opens_store
     from bjcalc.analysis import Analysis
 
     tags = counting_tags(tags)

@@ -168,7 +168,7 @@ def truecount_analysis(
 
     Its steps: check every option before any work, place the rounds, the index plays and the
     second moment, run the (depth, running count) states, pool them by true count, figures."""
-    check_arguments(rules, workers, store)
+    check_arguments(rules, workers)  # the store: opens_store
     from bjcalc.analysis import Analysis
 
     tags = counting_tags(tags)

@@ -341,16 +341,16 @@ class HandWalk:
         """P(running out) splitting ``pair`` (both its cards in ``out``), each split hand
         dealt its second card in its turn and resplit as the rules say."""
         assert self.splits is not None
-        if self.model is not None:
-            # a counter's shoe: the deals of up to four hands are too many to walk one by one
-            # (half a million states for one pair, 14 cards left in one deck, and more the more
-            # are left); the chance that the cards left are cheap enough for the split to take
-            # them all bounds it instead
-            self.bounded = True
-            return self.worth_at_most(out, self._split_spare(pair, _plus((0,) * 10, pair), 2, 2, hole))
-        if self._split_states >= SPLIT_STATES[self.worst]:  # the walk's states are spent: the cut's bound
+        if self.model is not None or self._split_states >= SPLIT_STATES[self.worst]:
+            # bounded, not walked: on a counter's shoe the deals of up to four hands are too many
+            # to walk one by one (half a million states for one pair, 14 cards left in one deck,
+            # and more the more are left), and a walk whose states are spent walks no more. The
+            # chance that the cards left are cheap enough for the split to take them all bounds
+            # it (a composition's cards left are known: 1 or 0, the cut that starts every walk)
             self.bounded = True
             spare = self._split_spare(pair, _plus((0,) * 10, pair), 2, 2, hole)
+            if self.model is not None:
+                return self.worth_at_most(out, spare)
             return self.one if self.can_run_out(out, spare) else self.zero
         if not self.splits.same_face(pair):
             return self._hands(pair, out, hole, made=2, waiting=2)
