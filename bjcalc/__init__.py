@@ -70,8 +70,9 @@ _HOMES = {
     "ev_matrix": "bjcalc.matrix",
     "game": "bjcalc.games.presets",
     **dict.fromkeys(
-        ["BjcalcError", "CardNotInShoeError", "InvalidCardError", "InvalidChartError", "InvalidHandError",
-         "InvalidPayTableError", "InvalidRulesError", "InvalidShoeError", "UnknownGameError"], "bjcalc.errors"),
+        ["BjcalcError", "CardNotInShoeError", "InvalidArgumentError", "InvalidCardError", "InvalidChartError",
+         "InvalidHandError", "InvalidPayTableError", "InvalidRulesError", "InvalidShoeError", "UnknownGameError"],
+        "bjcalc.errors"),
     **dict.fromkeys(
         ["BetBehindResult", "ChartEvaluation", "ChartException", "ChartTable", "DealerResult", "Deviation", "HandPlay",
          "HandResult", "Outcome", "RoundResult", "Strategy", "Variance"], "bjcalc.results"),
@@ -107,6 +108,7 @@ __all__ = [
     "HandPlay",
     "HandResult",
     "HoleCard",
+    "InvalidArgumentError",
     "InvalidCardError",
     "InvalidChartError",
     "InvalidHandError",
@@ -259,6 +261,7 @@ if TYPE_CHECKING:
     from bjcalc.errors import (
         BjcalcError,
         CardNotInShoeError,
+        InvalidArgumentError,
         InvalidCardError,
         InvalidChartError,
         InvalidHandError,

@@ -9,6 +9,11 @@ class BjcalcError(ValueError):
     """Base class of every error bjcalc raises for bad input."""
 
 
+class InvalidArgumentError(BjcalcError):
+    """A library argument of the wrong kind (text for a number, ``1`` for a flag, ``nan``), or
+    out of the range its parameter takes (:mod:`bjcalc.arguments`)."""
+
+
 class InvalidCardError(BjcalcError):
     """A card that is not one of ``A 2 3 4 5 6 7 8 9 T`` (or ``10 J Q K``)."""
 

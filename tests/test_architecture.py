@@ -16,7 +16,7 @@ RENDERERS = {"render", "render.common", "render.text", "render.markdown", "rende
 EDGES = {"cli", "cli.common", "cli.analysis", "cli.games", "cli.counting", *RENDERERS, "report", "tables"}
 EDGE_LIBRARIES = {"click", "tabulate"}
 # what the engine may import from the rest of bjcalc: the plain values below it
-BELOW_THE_ENGINE = {"actions", "cards", "errors", "kept", "numbers", "rules"}
+BELOW_THE_ENGINE = {"actions", "arguments", "cards", "errors", "kept", "numbers", "rules"}
 
 
 def _module_names() -> dict[pathlib.Path, str]:
@@ -89,7 +89,7 @@ def test_charts_and_counting_follow_their_layers():
 # (the front door Analysis and what plays charts, rounds, the matrix and Bet Behind); counting and
 # games, built on them; the renderers and what gathers outputs (report, tables); the command line
 # and the package door.
-CORE = {"version", "actions", "cards", "errors", "kept", "numbers", "rules", "shoe", "ruleset", "results"}
+CORE = {"version", "actions", "arguments", "cards", "errors", "kept", "numbers", "rules", "shoe", "ruleset", "results"}
 ANALYSIS = {"chart", "chartpolicy", "optimiser", "round", "betbehind", "analysis", "matrix"}
 LAYERS = ["core", "engine", "analysis", "counting and games", "renderers", "command line"]
 # what counting and games may take from the engine: its door and the foundations they share

@@ -121,7 +121,8 @@ def method(cls: type, name: str, instance: Lazy, /, **valid: Any) -> Call:
 # - run_tasks: its tasks are the pipeline's own objects, not user input (its store is swept
 #   through the functions that take one).
 LEFT_OUT = {
-    "BjcalcError", "CardNotInShoeError", "InvalidCardError", "InvalidChartError", "InvalidHandError",
+    "BjcalcError", "CardNotInShoeError", "InvalidArgumentError", "InvalidCardError", "InvalidChartError",
+    "InvalidHandError",
     "InvalidPayTableError", "InvalidRulesError", "InvalidShoeError", "UnknownGameError", "TaskError",
     "InvalidSpreadError", "InvalidCountError",
     "DECLARED_RULES", "GAMES", "SYSTEMS", "REPORT_STEPS", "INDEX_TABLES", "DEFAULT_GAME",
