@@ -4,6 +4,7 @@ variance of its result. Both walk the deal once (:func:`bjcalc.engine.walk.deal`
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from bjcalc.actions import Action
@@ -53,13 +54,28 @@ def run_out_result(rules: Rules, chances: RoundRunOut | None, exact: bool) -> Ru
 
 def round_variance(engine: Engine, policy: Policy) -> Any | None:
     """The exact variance of the round's result under ``policy`` (insurance not taken), or
-    ``None`` for the infinite deck.
+    ``None`` for the infinite deck (:func:`round_moments`)."""
+    moments = round_moments(engine, policy)
+    if moments is None:
+        return None
+    ev, second = moments
+    return to_api(second - ev * ev, engine.exact)
+
+
+def round_moments(engine: Engine, policy: Policy, insure: bool = False) -> tuple[Any, Any] | None:
+    """``(E[X], E[X^2])`` of the round's result ``X`` under ``policy``, unconditional, in the
+    engine's numbers; with ``insure``, X takes insurance (half a bet) on every round against an
+    ace (a peeking dealer only). ``None`` for the infinite deck.
 
     The second moment of an unsplit hand runs through the same backward pass as the values
     (:func:`bjcalc.engine.moments.unsplit_squares`); a surrender's is 1/4; a blackjack's the
     payout squared. A split's comes from the split recursion carried to second moments, with
     every pair of split hands enumerated jointly with the dealer
-    (:func:`bjcalc.engine.moments.split_moments`), resplits included.
+    (:func:`bjcalc.engine.moments.split_moments`), resplits included. Insurance ``I`` wins 1
+    when the dealer has blackjack and loses 1/2 otherwise; with a hand whose result ``M`` is 0
+    (a natural pushes) or -1 when the dealer has blackjack, ``E[(M + I)^2]`` adds ``E[I^2] +
+    2 (E[M; blackjack] - E[M; no blackjack] / 2)``, each from the hand's EV and its chance of
+    meeting a blackjack.
     """
     rules = engine.rules
     if rules.infinite:  # the split moments enumerate a finite shoe
@@ -72,8 +88,12 @@ def round_variance(engine: Engine, policy: Policy) -> Any | None:
     splits = [(up, hand.pair) for up, _, hands in dealt for hand in hands
               if hand.action is Action.SPLIT and hand.pair is not None]
     moments = dict(zip(splits, engine.many_split_moments([(policy.splits(up), pair) for up, pair in splits])))
+    half: Any = Fraction(1, 2) if engine.exact else 0.5
     for up, _, hands in dealt:
         context = engine.context(up)
+        insured = insure and up == Rank.ACE.index
+        if insured and not context.peeked:
+            raise ValueError("insurance's second moment is worked out for a peeking dealer")
         table = policy.hands(up)
         squares = unsplit_squares(context, table)
         for hand in hands:
@@ -98,7 +118,13 @@ def round_variance(engine: Engine, policy: Policy) -> Any | None:
                 # a peeking dealer's blackjack takes the original bet: a square of 1
                 square = reframe(joint, p_bj, Frame.JOINT, Frame.UNCONDITIONAL, at_blackjack=1) if context.peeked \
                     else joint
+            if not engine.exact:
+                square, p_bj = float(square), float(p_bj)
+            if insured:
+                at_blackjack = p_bj * (0 if is_blackjack(counts) else -1)  # E[M; blackjack]
+                insurance_square = p_bj + (1 - p_bj) * half * half
+                square = square + insurance_square + 2 * (at_blackjack - (hand.value - at_blackjack) * half)
             weight = number(hand.probability)
-            second += weight * (square if engine.exact else float(square))
-            ev += weight * hand.value
-    return to_api(second - ev * ev, engine.exact)
+            second += weight * square
+            ev += weight * (hand.value + (p_bj - (1 - p_bj) * half if insured else 0))
+    return ev, second
