@@ -105,10 +105,13 @@ FAB_4 = (
 
 
 def default_plays(rules: Rules) -> tuple[IndexPlay, ...]:
-    """The Illustrious 18 (but insurance) and, where the rules offer late surrender, the Fab 4."""
+    """The Illustrious 18 (but insurance) and, where the rules offer late surrender, the Fab 4;
+    only the plays the rules offer (no pair splits where hands may not split, no doubles on
+    totals the rules do not double)."""
     check_rules(rules)
     fab = tuple(dataclasses.replace(p, published=1) if rules.hit_soft_17 and p.up is Rank.ACE else p for p in FAB_4)
-    return ILLUSTRIOUS_18 + (fab if rules.surrender.value == "late" else ())
+    plays = ILLUSTRIOUS_18 + (fab if rules.surrender.value == "late" else ())
+    return tuple(p for p in plays if p.play in _offered(rules, p) and set(p.instead) & _offered(rules, p))
 
 
 def play_from_text(text: str) -> IndexPlay:
@@ -310,15 +313,25 @@ def _hand_key(hand: Sequence[Rank]) -> tuple[int, ...]:
 
 
 def _offered(rules: Rules, play: IndexPlay) -> set[Action]:
+    """The actions the rules offer every two-card hand of ``play`` (as the engine offers them:
+    a double only on the totals the rules double, soft ones where they may)."""
     offered = {Action.STAND, Action.HIT}
-    if rules.double.value != "none":
+    hands = play.hands()
+    totals = [_two_card_total(hand) for hand in hands]
+    if all(rules.double.allows_total(total) and (rules.double_soft or not soft) for total, soft in totals):
         offered.add(Action.DOUBLE)
     if rules.surrender.value != "none":
         offered.add(Action.SURRENDER)
-    hands = play.hands()
     if rules.split_hands > 1 and all(len(h) == 2 and h[0] == h[1] for h in hands):
         offered.add(Action.SPLIT)
     return offered
+
+
+def _two_card_total(hand: Sequence[Rank]) -> tuple[int, bool]:
+    """A hand's best total and whether it is soft."""
+    hard = sum(card.index + 1 for card in hand)
+    soft = any(card is Rank.ACE for card in hand) and hard + 10 <= 21
+    return hard + 10 * soft, soft
 
 
 def _tag_sum(tags: Sequence[Fraction], cards: Sequence[int]) -> Fraction:
