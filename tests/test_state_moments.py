@@ -122,3 +122,22 @@ def test_a_charts_state_moments_average_to_the_full_shoes(seen):
         mean += p * to_fraction(got[0])
         second += p * to_fraction(got[1])
     assert (mean, second) == (to_fraction(want[0]), to_fraction(want[1]))
+
+
+def test_truecount_moments_by_state_keep_a_flat_basic_bettors_sd():
+    """Renewal placement puts the running count at each round's start at its exact chance, and a
+    fixed chart plays alike at every count: the states' own E[X^2] then average to the full
+    shoe's, so a flat bettor's SD is the same either way (and the spread's figures are not)."""
+    from bjcalc import TaskStore, truecount_analysis
+
+    rules = Rules(shoe=(2, 2, 2, 2, 2, 2, 2, 2, 2, 8), surrender="late", split_hands=2)
+    common = dict(penetration=Fraction(5, 26), strategy="basic", placement="renewal", tail=0, workers=1,
+                  store=TaskStore(None))  # the spread's runs take the flat runs' states
+    shoe = truecount_analysis(rules, "hi-lo", HI_LO, **common)
+    state = truecount_analysis(rules, "hi-lo", HI_LO, moments="state", **common)
+    assert state.moments == "state" and shoe.moments == "shoe"
+    assert state.win.sd_per_round == pytest.approx(shoe.win.sd_per_round, rel=1e-12)
+    assert state.second_moment["basic"] == pytest.approx(shoe.second_moment["basic"], rel=1e-12)
+    spread = dict(common, spread="<=0:1,>=1:4")
+    assert truecount_analysis(rules, "hi-lo", HI_LO, moments="state", **spread).win.sd_per_round != pytest.approx(
+        truecount_analysis(rules, "hi-lo", HI_LO, **spread).win.sd_per_round, rel=1e-6)

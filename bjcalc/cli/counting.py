@@ -435,6 +435,10 @@ def index(system_name: str | None, tag_text: str | None, cards_seen: int | None,
 @click.option("--placement", type=click.Choice(["chain", "renewal", "spaced"]), default=None,
               help="Where rounds start along the shoe (docs/truecount.md); default chain where it can be followed, "
               "else renewal (spaced when wonging out; wonging out needs chain or spaced).")
+@click.option("--moments", type=click.Choice(["shoe", "state"]), default="shoe",
+              help="One round's E[X^2] behind SD, SCORE, N0 and risk of ruin: the full shoe's at every count (shoe, "
+              "modelled) or each state's own, with its plays and insurance (state: exact per state, and far costlier; "
+              "docs/truecount.md).")
 @click.option("--tail", type=float, default=1e-9, show_default=True,
               help="At each depth, the least likely running counts, together at most this share, are not analysed "
               "(their effect is bounded and printed); 0: every one.")
@@ -446,7 +450,7 @@ def index(system_name: str | None, tag_text: str | None, cards_seen: int | None,
 def truecount_command(system_name: str | None, tag_text: str | None, irc: str, penetration: str, seats: int,
                       divisor: str, rounding: str, strategy: str, spread_text: str, wong_in: int | None,
                       wong_out: int | None, bankroll: float | None, optimal_spread: float | None,
-                      indices: str, placement: str | None, tail: float,
+                      indices: str, placement: str | None, moments: str, tail: float,
                       workers: int | None, scheduler: str | None, store_path: str | None, fmt: str, exact: bool,
                       **options: Any) -> None:
     """What a count and a bet spread are worth: how often each true count comes, the advantage
@@ -476,7 +480,7 @@ def truecount_command(system_name: str | None, tag_text: str | None, irc: str, p
                            convention=convention_of(divisor, rounding), strategy=strategy, spread=spread,
                            wong_in=wong_in, wong_out=wong_out, bankroll=bankroll, optimal_spread=optimal_spread,
                            irc=start, tail=tail, exact=exact, store=store, workers=workers, scheduler=scheduler,
-                           progress=step, indices=indices, placement=placement)
+                           progress=step, indices=indices, placement=placement, moments=moments)
     if fmt == "json":
         click.echo(truecount_json(result, rules))
     elif fmt == "csv":

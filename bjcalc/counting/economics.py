@@ -82,7 +82,8 @@ def _win(strategy: str, spread: Spread, rounds: Sequence[tuple[int, dict[Fractio
          values: dict[tuple[int, Fraction], dict[str, Any]], m2: Any, tc_of: Callable[[Fraction, int], Fraction],
          cards: int, bankroll: float | None, exact: bool) -> WinFigures:
     """The spread's figures over ``rounds`` (start depth, running count -> share of rounds
-    played there), ``whole`` the share of all rounds they stand for."""
+    played there), ``whole`` the share of all rounds they stand for; ``m2``: one round's E[X^2],
+    where a state's values do not carry their own (``m2``, truecount's moments by state)."""
     zero: Any = Fraction(0) if exact else 0.0
     number: Callable[[Any], Any] = Fraction if exact else float
     played = staked = won = second = zero
@@ -91,11 +92,12 @@ def _win(strategy: str, spread: Spread, rounds: Sequence[tuple[int, dict[Fractio
             if not p:
                 continue
             b = number(spread.bet(tc_of(rc, cards - n)))
-            a = values[n, rc][strategy]
+            here_values = values[n, rc]
+            a = here_values[strategy]
             played += p
             staked += p * b
             won += p * b * a
-            second += p * b * b * m2
+            second += p * b * b * (here_values["m2"][strategy] if "m2" in here_values else m2)
     played, staked, won, second = played / whole, staked / whole, won / whole, second / whole
     sd = math.sqrt(max(0.0, float(second - won * won)))
     won_p = won / played if played else zero

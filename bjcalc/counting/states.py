@@ -107,20 +107,22 @@ class IndexPolicy(ChartPolicy):
 
 def state_task(rules: Rules, tags: tuple[Fraction, ...], seen: int, running_count: Fraction, irc: Fraction,
                chart: Chart, plays: tuple[tuple[IndexPlay, int], ...], insurance_index: int | None,
-               convention: Convention, exact: bool) -> dict[str, Any]:
+               convention: Convention, moments: str | None, exact: bool) -> dict[str, Any]:
     """The round's EV on the counter's shoe at ``seen`` cards and ``running_count`` for each of
-    :data:`STRATEGIES`, per initial bet, insurance included where the strategy takes it. The
-    dealer's weighted pass is shared with the other states of a batch at the same depth
-    (:func:`_states_together`), and its numbers are the same alone."""
+    :data:`STRATEGIES`, per initial bet, insurance included where the strategy takes it; with
+    ``moments`` (a strategy's name), also that strategy's ``E[X^2]`` there (``m2``, by name:
+    the split moments of every state are the costly part). The dealer's weighted pass is
+    shared with the other states of a batch at the same depth (:func:`_states_together`), and
+    its numbers are the same alone."""
     shoe = _count_shoe(rules, tags, seen, running_count, irc)
     with shared_stands([shoe.draw_model()]):
         return _state_values(rules, tags, seen, running_count, shoe, chart, plays, insurance_index, convention,
-                             exact)
+                             moments, exact)
 
 
 def _state_values(rules: Rules, tags: tuple[Fraction, ...], seen: int, running_count: Fraction, shoe: CountShoe,
                   chart: Chart, plays: tuple[tuple[IndexPlay, int], ...], insurance_index: int | None,
-                  convention: Convention, exact: bool) -> dict[str, Any]:
+                  convention: Convention, moments: str | None, exact: bool) -> dict[str, Any]:
     from bjcalc.analysis import Analysis
 
     analysis: Analysis[Any] = Analysis(rules, shoe=shoe, exact=exact)
@@ -132,8 +134,8 @@ def _state_values(rules: Rules, tags: tuple[Fraction, ...], seen: int, running_c
     chart_policy = ChartPolicy(engine, chart)
     chart_round = round_totals(engine, chart_policy)
     basic = number(chart_round.ev)
-    indexed = number(IndexPolicy(engine, chart, plays, tags, running_count, seen, convention,
-                                 like=chart_policy).round_ev(chart_round))
+    index_policy = IndexPolicy(engine, chart, plays, tags, running_count, seen, convention, like=chart_policy)
+    indexed = number(index_policy.round_ev(chart_round))
     cd = number(round_totals(engine, Optimal(engine)).ev)
     p_ace = shoe.draw_probability([Rank.ACE]) if rules.insurance else Fraction(0)
     insurance = number(analysis.insurance("A")) if p_ace else number(0)
@@ -143,12 +145,27 @@ def _state_values(rules: Rules, tags: tuple[Fraction, ...], seen: int, running_c
     if insurance > 0:
         cd += p_ace_number * insurance / 2
     out = {"basic": basic, "indices": indexed, "cd": cd, "p_ace": p_ace_number, "insurance": insurance}
+    if moments is not None:
+        insure = {"basic": False, "indices": insurance_index is not None and tc >= insurance_index and bool(p_ace),
+                  "cd": insurance > 0}[moments]
+        policy = {"basic": chart_policy, "indices": index_policy, "cd": Optimal(engine)}[moments]
+        out["m2"] = {moments: number(_second_moment(engine, policy, insure))}
     # None: no deal of this state runs out; a chart plays alike under the casino's rule
     chances = round_run_out(engine, chart_policy, chart_round.plays, fixed=True)
     if chances is not None and chances.most != 0:
         out.update(run_out=number(chances.probability), run_out_most=number(chances.most),
                    run_out_exact=chances.exact)
     return out
+
+
+def _second_moment(engine: Any, policy: Any, insure: bool) -> Any:
+    """``E[X^2]`` of the round on the engine's shoe under ``policy``, insurance against every
+    ace with ``insure`` (:func:`bjcalc.round.round_moments`)."""
+    from bjcalc.round import round_moments
+
+    moments = round_moments(engine, policy, insure=insure)
+    assert moments is not None  # a counter's shoe is finite
+    return moments[1]
 
 
 def _states_together(calls: Sequence[tuple]) -> contextlib.ExitStack:

@@ -68,6 +68,12 @@ from bjcalc.results import _Data
 from bjcalc.rules import Rules
 
 STRATEGIES = ("basic", "indices", "cd")
+# what E[X^2] of one round is taken to be, by the ``moments`` option (the JSON's second_moment_model)
+MOMENT_MODELS = {
+    "shoe": "E[X^2] of one round at every count is the full shoe's (modelled)",
+    "state": "E[X^2] of one round worked out on each state's counter's shoe, with the strategy's plays and insurance "
+             "(exact per state)",
+}
 # the largest result of one round per initial bet (four hands split and doubled): bounds what
 # the running counts left out (``tail``) could change
 MOST_PER_ROUND = 8
@@ -111,6 +117,7 @@ class TrueCountResult(_Data):
     shares: tuple[Fraction, ...] = ()  # the share of the rounds that start at each of ``starts``
     rounds_per_shoe: float = 0.0
     run_out: RunOutShare | None = None  # deep shoes: how likely a round is to run out of cards
+    moments: str = "shoe"  # "shoe": E[X^2] the full shoe's at every state (modelled); "state": each state's own
 
     def to_data(self) -> dict[str, Any]:
         def tcs(values: dict[Fraction, Any]) -> list[dict[str, Any]]:
@@ -125,7 +132,7 @@ class TrueCountResult(_Data):
             "rounds_per_shoe": self.rounds_per_shoe,
             "frame": "unconditional",
             "placement": self.placement,
-            "second_moment_model": "E[X^2] of one round at every count is the full shoe's (modelled)",
+            "second_moment_model": MOMENT_MODELS[self.moments],
             "depths": [{"cards_seen": n, "share_of_rounds": share,
                         "running_counts": [{"running_count": rc, "probability": p} for rc, p in c.items()]}
                        for n, share, c in zip(self.starts, self.shares, self.counts)],
@@ -155,14 +162,17 @@ def truecount_analysis(
         workers: int | None = None,
         scheduler: str | None = None, progress: Callable[[int, int], None] | None = None, batch: int | None = None,
         penetrations: Sequence[Fraction] | None = None, placement: str | dict[int, Any] | None = None,
-        indices: str = "computed") -> TrueCountResult:
+        indices: str = "computed", moments: str = "shoe") -> TrueCountResult:
     """A count and a bet spread over the rounds of a shoe (module docstring). ``tail``: the
     least likely (depth, running count) states, together at most this share of the rounds, are
     not analysed (their effect is bounded in ``bound``); 0 analyses every one. ``placement``:
     ``chain``, ``renewal``, ``spaced`` (module docstring) or a mapping depth -> weight; default
     the chain where it can be followed (float, counts of up to three tag values), else renewal
     (spaced when wonging out). ``indices``: ``computed`` (``bjcalc index`` at the middle round's
-    depth, with this convention) or ``published`` (the common Hi-Lo list). ``store``: a
+    depth, with this convention) or ``published`` (the common Hi-Lo list). ``moments``: each
+    round's ``E[X^2]`` taken as the full shoe's for the strategy (``shoe``, modelled) or worked
+    out on every state's counter's shoe with the strategy's plays and insurance (``state``,
+    exact per state, and costlier: the split moments of every state). ``store``: a
     :class:`TaskStore`, a file's path (opened for the run, as ``--store`` takes it) or ``None``
     (memory); ``spread``: a :class:`Spread` or its text (:meth:`Spread.parse`).
 
@@ -173,7 +183,7 @@ def truecount_analysis(
 
     tags = counting_tags(tags)
     game = _Game(rules, tags, convention or Convention(), _fraction(irc, "irc"), exact,
-                 store if isinstance(store, TaskStore) else TaskStore(None), scheduler)
+                 store if isinstance(store, TaskStore) else TaskStore(None), scheduler, moments)
     pen, spread_ = _checked(game, penetration, spread, wong_in, wong_out, seats, strategy, tail, bankroll,
                             optimal_spread)
     cut = round(pen * game.cards)
@@ -184,11 +194,13 @@ def truecount_analysis(
     starts = where_rounds.starts
     index_depth = starts[len(starts) // 2]
     plays, insurance_index = _index_plays(game, system, index_depth, indices)
-    second_moment = _second_moment(game)
     kept = _likely(where_rounds.rounds, tail)
     left_out = sum((w for at, likely in zip(where_rounds.rounds, kept) for rc, w in at.items() if rc not in likely),
                    0 * tail)
-    values, run = _run_the_states(game, chart, plays, insurance_index, starts, kept, pen, workers, progress, batch)
+    values, run = _run_the_states(game, chart, plays, insurance_index, starts, kept, pen, workers, progress, batch,
+                                  strategy)
+    second_moment = _second_moment(game) if moments == "shoe" else _pooled_moments(game, where_rounds, values,
+                                                                                  strategy)
     playing = _playing(game, where_rounds, values, wong_in, wong_out)
     frequencies, advantage, flat_all = _by_true_count(game, starts, where_rounds.rounds, values)
     win, by_penetration, optimal = _figures(game, strategy, spread_, playing, where_rounds, values,
@@ -201,7 +213,7 @@ def truecount_analysis(
         where_rounds.counts, frequencies, advantage, flat_all, second_moment, win, tuple(by_penetration), optimal,
         tuple((p.name, i) for p, i in plays), insurance_index, index_depth if indices == "computed" else None,
         left_out if exact else float(left_out), bound if exact else float(bound), wong_in, wong_out, exact, run,
-        where_rounds.placement, where_rounds.shares, where_rounds.rounds_per_shoe, run_out)
+        where_rounds.placement, where_rounds.shares, where_rounds.rounds_per_shoe, run_out, moments)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -216,6 +228,7 @@ class _Game:
     exact: bool
     store: TaskStore
     scheduler: str | None
+    moments: str = "shoe"
 
     @property
     def cards(self) -> int:
@@ -255,6 +268,10 @@ def _checked(game: _Game, penetration: Any, spread: Spread | str | None, wong_in
         raise InvalidShoeError(f"penetration must be above 0 and below 1, not {penetration!r}")
     if not isinstance(seats, int) or isinstance(seats, bool) or not 1 <= seats <= 7:
         raise InvalidShoeError(f"seats must be a whole number from 1 to 7, not {seats!r}")
+    if game.moments not in MOMENT_MODELS:
+        raise InvalidSpreadError(f"moments must be one of {', '.join(MOMENT_MODELS)}, not {game.moments!r}")
+    if game.moments == "state" and game.rules.insurance and not game.rules.peek:
+        raise InvalidSpreadError("moments by state take insurance with a peeking dealer: this game has no peek")
     if strategy not in STRATEGIES:
         raise InvalidSpreadError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
     if not 0 <= tail < 1e-3:
@@ -317,22 +334,36 @@ def _second_moment(game: _Game) -> dict[str, Any]:
     return second_moment if game.exact else {k: float(v) for k, v in second_moment.items()}
 
 
+def _pooled_moments(game: _Game, where_rounds: RoundStarts, values: dict[tuple[int, Fraction], Any],
+                    strategy: str) -> dict[str, Any]:
+    """The strategy's E[X^2] over the rounds dealt (the states' own, weighted by their share of
+    the rounds; states not analysed left out): the only strategy the states worked it out for."""
+    total = second = game.zero
+    for n, at in zip(where_rounds.starts, where_rounds.rounds):
+        for rc, w in at.items():
+            if (n, rc) in values:
+                total += game.number(w)
+                second += game.number(w) * values[n, rc]["m2"][strategy]
+    return {strategy: second / total}
+
+
 def _run_the_states(game: _Game, chart: Any, plays: tuple[tuple[IndexPlay, int], ...], insurance_index: int | None,
                     starts: Sequence[int], kept: Sequence[set[Fraction]], pen: Fraction, workers: int | None,
-                    progress: Callable[[int, int], None] | None, batch: int | None
+                    progress: Callable[[int, int], None] | None, batch: int | None, strategy: str
                     ) -> tuple[dict[tuple[int, Fraction], Any], RunStats]:
     """Every kept (depth, running count) state's task, run or taken from the store: its values by
     strategy."""
     rules, store = game.rules, game.store
+    by_state = strategy if game.moments == "state" else None  # the strategy whose E[X^2] each state works out
     job = task_key("truecount", rules, game.tags, game.irc, chart.to_dict(), [(p.name, i) for p, i in plays],
-                   insurance_index, game.convention, game.exact)
+                   insurance_index, game.convention, game.exact, *(("moments by state", by_state) if by_state else ()))
     tasks, where = [], {}
     for n, likely in zip(starts, kept):
         for rc in sorted(likely):
             key = task_key(job, n, rc)
             where[n, rc] = key
             tasks.append(Task(key, state_task, (rules, game.tags, n, rc, game.irc, chart, plays, insurance_index,
-                                                game.convention, game.exact)))
+                                                game.convention, by_state, game.exact)))
     run = run_states(tasks, store, job, game.cards, pen, "a smaller --penetration, or fewer split hands",
                      workers=workers, scheduler=game.scheduler, progress=progress, batch=batch)
     return {state: store.get(key) for state, key in where.items()}, run

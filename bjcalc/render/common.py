@@ -367,9 +367,12 @@ def truecount_heading(result: TrueCountResult, rules: Rules) -> list[str]:
         f"true count = running count at the round's start / decks not seen ({result.convention.divisor.value} "
         f"divisor), {result.convention.rounding.value}; the spread and the indices use it for the whole round",
         f"exact: the count's distribution at each round's start (fractions); the EV of each round from the exact "
-        f"counter's shoe{'' if result.exact else ' (float, 1e-12 of exact)'}; unconditional EVs, per initial bet",
+        f"counter's shoe{'' if result.exact else ' (float, 1e-12 of exact)'}"
+        + ("; one round's E[X^2] at each state, with its plays and insurance" if result.moments == "state" else "")
+        + "; unconditional EVs, per initial bet",
         "modelled: " + _placement_text(result)
-        + "; one round's E[X^2] at every count is the full shoe's (exact on average for a flat bet)",
+        + ("" if result.moments == "state"
+           else "; one round's E[X^2] at every count is the full shoe's (exact on average for a flat bet)"),
         "strategies: basic = the full shoe's basic strategy; indices = it with "
         + ("the common Hi-Lo list's numbers" if result.index_depth is None
            else f"bjcalc index's numbers at {result.index_depth} cards seen")
