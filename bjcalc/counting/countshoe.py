@@ -29,21 +29,23 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from bjcalc.arguments import checked, shown
 from bjcalc.cards import RANK_NOTATION, TEN, UP_INDICES, Rank, as_cards
 from bjcalc.counting.tags import (
+    RUNNING_COUNT_LIMIT,
     DeckEstimate,
     InvalidCountError,
     Rounding,
     TagClasses,
     _choice,
     _classes,
-    _number,
     _scaled,
     _signed_text,
     _sum_bounds,
     _ways,
     as_tags,
     check_initial_running_count,
+    count_value,
     counting_tags,
     decks_left,
     subsets_by_sum,
@@ -90,19 +92,16 @@ class CountShoe:
 
     def __post_init__(self) -> None:
         shoe = self.shoe
-        if (isinstance(shoe, (str, bytes)) or not isinstance(shoe, Sequence) or len(shoe) != 10
-                or any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in shoe)):
-            raise InvalidShoeError(f"shoe must be ten whole-number counts A..T, each >= 0, not {shoe!r}")
+        _check_shoe(shoe, "shoe")
         set_ = functools.partial(object.__setattr__, self)
         set_("shoe", tuple(shoe))
         set_("tags", as_tags(self.tags))
         for field in ("running_count", "initial_running_count"):
-            try:
-                set_(field, Fraction(getattr(self, field)))
-            except (TypeError, ValueError, ZeroDivisionError, OverflowError):  # OverflowError: inf
-                raise InvalidCountError(f"{field} must be a number, not {getattr(self, field)!r}") from None
-        set_("hand", as_cards(self.hand) if self.hand else ())
-        set_("others", as_cards(self.others) if self.others else ())
+            value = getattr(self, field)
+            if type(value) is not Fraction or abs(value) > RUNNING_COUNT_LIMIT:  # (a Fraction in range: as it is)
+                set_(field, count_value(value, field))
+        set_("hand", _table_cards(self.hand, "hand"))
+        set_("others", _table_cards(self.others, "others"))
         if self.up is not None:
             up = as_cards(self.up) if isinstance(self.up, str) else as_cards([self.up])
             if len(up) != 1:
@@ -120,11 +119,13 @@ class CountShoe:
         _scaled(self.running_count, classes.scale, "running_count")
         _scaled(self.initial_running_count, classes.scale, "initial_running_count")
         if self._ways(self._pool_totals) == 0:
+            start = f" from initial_running_count {self.initial_running_count}" if self.initial_running_count else ""
             raise InvalidCountError(
-                f"running_count {self.running_count} cannot be reached with {self.seen} cards seen "
+                f"running_count {self.running_count}{start} cannot be reached with {self.seen} cards seen "
                 f"and {_notation(self.visible) or 'no cards'} on the table (probability 0)")
 
     @classmethod
+    @checked
     def named(cls, system: str, **fields: Any) -> CountShoe:
         """The counter's shoe for a built-in count system (``hi-lo``, ``ko``, ...; see
         :data:`bjcalc.counting.systems.SYSTEMS`)."""
@@ -302,7 +303,7 @@ class CountShoe:
     def after(self, cards: str | Sequence[Rank | str | int]) -> CountShoe:
         """The counter's shoe once ``cards`` are seen face up (dealt from the cards left): they
         join the table (:attr:`others`) and the running count takes their tags."""
-        seen = as_cards(cards) if cards else ()
+        seen = as_cards(cards) if cards or not isinstance(cards, (str, Sequence)) else ()  # None, 0: refused
         if len(seen) > self.cards_left:
             raise CardNotInShoeError(f"{len(seen)} cards cannot be dealt from {self.cards_left} cards left")
         if not self.can_deal(seen):
@@ -341,7 +342,23 @@ class CountShoe:
                     raise InvalidHandError(f"a card's multiplicity must be a whole number >= 0, not {k!r}")
                 counts[as_cards([rank])[0].index] += k
             return tuple(counts)
-        return _counts(as_cards(cards)) if cards else (0,) * 10
+        # no cards ("" or ()) is the empty draw; None or 0 is not cards (as_cards refuses it)
+        return _counts(as_cards(cards)) if cards or not isinstance(cards, (str, Sequence)) else (0,) * 10
+
+
+def _check_shoe(shoe: Any, name: str) -> None:
+    """Refuse a ``shoe`` that is not ten whole-number counts (aces first), each at least 0."""
+    if (isinstance(shoe, (str, bytes)) or not isinstance(shoe, Sequence) or len(shoe) != 10
+            or any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in shoe)):
+        raise InvalidShoeError(f"{name} must be ten whole-number counts A..T, each >= 0, not {shown(shoe)}")
+
+
+def _table_cards(cards: Any, name: str) -> tuple[Rank, ...]:
+    """Cards on the table as text (``"T,6"``; ``""``: none) or a sequence of cards (``()``: none);
+    ``None`` or a number is refused, naming ``name``."""
+    if not isinstance(cards, (str, Sequence)):
+        raise InvalidHandError(f"{name} must be cards as text like 'T,6' or a sequence of cards, not {shown(cards)}")
+    return as_cards(cards) if cards else ()
 
 
 def _minus(totals: tuple[int, ...], j: int) -> tuple[int, ...]:
@@ -363,6 +380,13 @@ def running_count_distribution(shoe: Sequence[int], tags: Sequence[Any], seen: i
     >>> running_count_distribution((1, 0, 1, 0, 0, 0, 0, 0, 0, 1), (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1), 1)
     {Fraction(-1, 1): Fraction(2, 3), Fraction(1, 1): Fraction(1, 3)}
     """
+    # the initial running count is an offset here (any, within what a shoe can reach: the
+    # distribution of IRC + the tag sum); the callers that take a user's IRC refuse one on a
+    # balanced count (check_initial_running_count)
+    _check_shoe(shoe, "shoe")
+    tags = as_tags(tags)
+    initial_running_count = count_value(initial_running_count, "initial_running_count")
+    _scaled(initial_running_count, _classes(tags).scale, "initial_running_count")
     base = CountShoe(shoe=tuple(shoe), tags=tuple(tags), initial_running_count=Fraction(initial_running_count),
                      running_count=Fraction(initial_running_count))  # validates the shoe and the tags
     if not isinstance(seen, int) or isinstance(seen, bool) or not 0 <= seen <= sum(base.shoe):
@@ -379,16 +403,31 @@ def true_count_distribution(shoe: Sequence[int], tags: Sequence[Any], seen: int,
                             divisor: DeckEstimate | str = DeckEstimate.EXACT,
                             rounding: Rounding | str = Rounding.NONE) -> dict[Fraction, Fraction]:
     """The exact distribution of the true count (:func:`true_count`, by the given conventions)
-    after ``seen`` cards from the full ``shoe`` (:func:`running_count_distribution`)."""
-    left = sum(shoe) - seen
+    after ``seen`` cards from the full ``shoe`` (:func:`running_count_distribution`). An initial
+    running count is for an unbalanced count, within what the shoe's cards produce (it would
+    shift a balanced count's true counts)."""
+    _check_shoe(shoe, "shoe")
+    tags = as_tags(tags)
+    start = count_value(initial_running_count, "initial_running_count")
+    check_initial_running_count(shoe, tags, start, "initial_running_count (IRC)")
+    divisor = _choice(DeckEstimate, divisor, "divisor")
+    rounding = _choice(Rounding, rounding, "rounding")
     out: dict[Fraction, Fraction] = {}
-    for rc, p in running_count_distribution(shoe, tags, seen, initial_running_count).items():
+    distribution = running_count_distribution(shoe, tags, seen, start)
+    left = sum(shoe) - seen
+    for rc, p in distribution.items():
         tc = true_count(rc, left, divisor, rounding)
         out[tc] = out.get(tc, Fraction(0)) + p
     return dict(sorted(out.items()))
 
 
 # -- what a counter tells an analysis ----------------------------------------------------------
+
+
+def _check_system_name(system: Any) -> None:
+    """A count system's name as it is shown: any text but empty (``custom`` for one's own tags)."""
+    if not isinstance(system, str) or not system.strip():
+        raise InvalidCountError(f"system must be the count's name (text such as 'hi-lo'), not {shown(system)}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -402,6 +441,12 @@ class Counter:
     shoe: CountShoe
     divisor: DeckEstimate = DeckEstimate.EXACT
 
+    def __post_init__(self) -> None:
+        _check_system_name(self.system)
+        if not isinstance(self.shoe, CountShoe):
+            raise InvalidCountError(f"shoe must be a CountShoe, not {shown(self.shoe)}")
+        object.__setattr__(self, "divisor", _choice(DeckEstimate, self.divisor, "divisor"))
+
     @classmethod
     def of(cls, full_shoe: Sequence[int], system: str, tags: Sequence[Any], cards_seen: int,
            running_count: Fraction | int | str | None = None, true_count: Fraction | int | str | None = None,
@@ -410,7 +455,10 @@ class Counter:
         """The counter's state from what they count: ``cards_seen`` cards seen so far and the
         running count of all of them (or the true count: the running count per deck not yet
         seen, by ``divisor``), this round's visible cards (``hand``, ``up``) included in both."""
+        _check_shoe(full_shoe, "full_shoe")
+        _check_system_name(system)
         estimate: DeckEstimate = _choice(DeckEstimate, divisor, "divisor")
+        hand = _table_cards(hand, "hand")
         visible = tuple(hand) + ((up,) if up is not None else ())
         if (running_count is None) == (true_count is None):
             raise InvalidCountError("give the running count or the true count (one of them)")
@@ -419,10 +467,10 @@ class Counter:
                                    f"visible cards count among them), not {cards_seen!r}")
         if cards_seen > sum(full_shoe):
             raise InvalidShoeError(f"cards seen ({cards_seen}) cannot be more than the shoe's {sum(full_shoe)} cards")
-        start = _number(initial_running_count, "initial running count")
+        start = count_value(initial_running_count, "initial running count")
         check_initial_running_count(full_shoe, counting_tags(tags), start)
         if true_count is not None:
-            tc = _number(true_count, "true count")
+            tc = count_value(true_count, "true count")
             unseen = sum(full_shoe) - cards_seen
             if not unseen:
                 raise InvalidCountError(f"true count {tc} with all {cards_seen} cards seen: no deck is left to divide "
@@ -435,7 +483,7 @@ class Counter:
                     f"true count {tc} at {decks} decks left ({estimate.value} divisor) is running count {rc}, "
                     "which no set of cards makes: give the running count")
         else:
-            rc = _number(running_count, "running count")
+            rc = count_value(running_count, "running count")
         shoe = CountShoe(shoe=tuple(full_shoe), tags=as_tags(tags), running_count=rc, seen=cards_seen - len(visible),
                          hand=tuple(hand), up=up, initial_running_count=start)
         return cls(system, shoe, estimate)

@@ -13,14 +13,18 @@ from typing import Any
 
 import numpy as np
 
+from bjcalc.arguments import check_flag, check_number, check_whole, shown
 from bjcalc.cards import ACE
 from bjcalc.chart import Chart
 from bjcalc.counting.countshoe import running_count_distribution
-from bjcalc.counting.roundcards import Dist, round_cards
+from bjcalc.counting.roundcards import Dist, check_round, round_cards
 from bjcalc.counting.spread import InvalidSpreadError
-from bjcalc.counting.tags import TagClasses, as_tags
-from bjcalc.errors import InvalidShoeError
-from bjcalc.rules import Rules, check_rules
+from bjcalc.counting.tags import TagClasses, as_tags, check_initial_running_count, count_value
+from bjcalc.errors import InvalidArgumentError, InvalidShoeError
+from bjcalc.rules import MAX_CARDS, Rules
+
+# the fewest cards a round uses: the player's two and the dealer's up card
+FEWEST_PER_ROUND = 3
 
 # how many tag classes the path of a count is followed for (wong_out): each one more is a
 # dimension of the forward pass
@@ -28,7 +32,12 @@ PATH_CLASSES = 4
 
 
 def round_starts(cards: int, cut: int, per_round: float) -> tuple[int, ...]:
-    """Spaced placement: the cards seen when each round of a shoe starts, ``round(k * c)``."""
+    """Spaced placement: the cards seen when each round of a shoe starts, ``round(k * c)``:
+    ``cards`` in the shoe, the cut card after ``cut`` of them (at least 1), ``per_round`` the
+    cards a round uses on average (at least :data:`FEWEST_PER_ROUND`, at most the shoe)."""
+    check_whole(cards, "cards", 1, MAX_CARDS)
+    check_whole(cut, "cut", 1, cards)
+    check_number(per_round, "per_round", FEWEST_PER_ROUND, cards)
     out = []
     for k in itertools.count():
         seen = round(k * per_round)
@@ -350,9 +359,13 @@ def round_start_states(rules: Rules, chart: Chart, tags: Sequence[Any], cut: int
     :data:`CHAIN_CLASSES` tag values), else renewal. ``bjcalc truecount`` and ``bjcalc index
     --penetration`` both place their rounds with it. ``wong`` (``tc_of``, ``wong_in``,
     ``wong_out``), on the chain: also the rounds the counter plays when wonging out."""
-    check_rules(rules)
+    check_round(rules, chart, seats)
     tags = as_tags(tags)
-    irc = Fraction(irc)
+    check_whole(cut, "cut", 1, sum(rules.shoe_counts))
+    irc = count_value(irc, "irc")
+    check_initial_running_count(rules.shoe_counts, tags, irc, "irc, the initial running count (IRC)")
+    check_flag(exact, "exact")
+    _check_wong(wong)
     cards_used = round_cards(rules, chart, seats)
     per_round = sum(sum(c) * q for c, q in cards_used.items())
     if placement is None:  # the chain where it can be followed, else renewal
@@ -398,6 +411,16 @@ def round_start_states(rules: Rules, chart: Chart, tags: Sequence[Any], cut: int
         played = tuple({rc: m / rounds_per_shoe for rc, m in chain_played.get(n, {}).items()} for n in starts)
     return RoundStarts(placement if isinstance(placement, str) else "given", starts, shares, counts, rounds,
                        rounds_per_shoe, per_round, played)
+
+
+def _check_wong(wong: Any) -> None:
+    """``None``, or (``tc_of``: a callable, ``wong_in``, ``wong_out``: whole true counts or ``None``)."""
+    if wong is None:
+        return
+    if (not isinstance(wong, tuple) or len(wong) != 3 or not callable(wong[0])
+            or any(c is not None and (not isinstance(c, int) or isinstance(c, bool)) for c in wong[1:])):
+        raise InvalidArgumentError(f"wong must be None or (tc_of, wong_in, wong_out): a callable and two whole true "
+                                   f"counts or None, not {shown(wong)}")
 
 
 # -- the path of the count (wonging out) -------------------------------------------------------

@@ -10,12 +10,28 @@ from collections.abc import Sequence
 import numpy as np
 
 from bjcalc.actions import Action
+from bjcalc.arguments import shown
 from bjcalc.cards import ACE, TEN
 from bjcalc.chart import Chart, UpcardChart, cell_of, chart_action
 from bjcalc.engine.door import (
     Code,
 )
+from bjcalc.errors import InvalidChartError, InvalidShoeError
 from bjcalc.rules import Rules, check_rules
+
+# the most hands at a table (seats): as ``--seats`` takes them
+SEATS_LIMIT = 7
+
+
+def check_round(rules: object, chart: object, seats: object) -> None:
+    """Refuse, before any work, what places a shoe's rounds but is not one: ``rules`` not a
+    :class:`Rules`, ``chart`` not a :class:`Chart`, ``seats`` not a whole number from 1 to
+    :data:`SEATS_LIMIT`."""
+    check_rules(rules)
+    if not isinstance(chart, Chart):
+        raise InvalidChartError(f"chart must be a bjcalc Chart (Analysis.chart(), load_chart), not {shown(chart)}")
+    if not isinstance(seats, int) or isinstance(seats, bool) or not 1 <= seats <= SEATS_LIMIT:
+        raise InvalidShoeError(f"seats must be a whole number from 1 to {SEATS_LIMIT}, not {shown(seats)}")
 
 # -- where rounds start ------------------------------------------------------------------------
 
@@ -144,7 +160,7 @@ def round_cards(rules: Rules, chart: Chart, seats: int = 1, of_rank: Sequence[in
 
 def cards_per_round(rules: Rules, chart: Chart, seats: int = 1) -> float:
     """The expected cards one round uses (:func:`round_cards`)."""
-    check_rules(rules)
+    check_round(rules, chart, seats)
     return sum(sum(c) * q for c, q in round_cards(rules, chart, seats).items())
 
 

@@ -7,18 +7,24 @@ import dataclasses
 import enum
 import functools
 import math
+import numbers
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from bjcalc.arguments import shown
 from bjcalc.cards import TEN
 from bjcalc.counting.systems import TAG_LIMIT, tag_beyond_limit
 from bjcalc.errors import BjcalcError
+from bjcalc.rules import MAX_CARDS
 
 if TYPE_CHECKING:
     pass
 
 CARDS_PER_DECK = 52
+# the largest running count (or IRC) in size that any shoe bjcalc takes could reach: every card
+# of the largest shoe with the largest tag
+RUNNING_COUNT_LIMIT = TAG_LIMIT * MAX_CARDS
 
 
 class InvalidCountError(BjcalcError):
@@ -102,7 +108,8 @@ def counting_tags(tags: Sequence[Any]) -> tuple[Fraction, ...]:
     return fractions
 
 
-def check_initial_running_count(shoe: Sequence[int], tags: Sequence[Fraction], irc: Fraction) -> None:
+def check_initial_running_count(shoe: Sequence[int], tags: Sequence[Fraction], irc: Fraction,
+                                name: str = "initial running count (IRC)") -> None:
     """Refuse an initial running count a count does not start from: any but 0 for a balanced
     count (its tags sum to 0 over a deck: it starts at 0, and an IRC only shifts its true count),
     or one larger in size than every tag of the shoe's cards together (no count of this shoe
@@ -110,11 +117,11 @@ def check_initial_running_count(shoe: Sequence[int], tags: Sequence[Fraction], i
     if not irc or any(not isinstance(n, int) for n in shoe):  # a shoe that is not one is refused with the shoe
         return
     if sum(tags[:TEN]) + 4 * tags[TEN] == 0:
-        raise InvalidCountError(f"initial running count (IRC) {irc} is for an unbalanced count such as KO: this "
+        raise InvalidCountError(f"{name} {irc} is for an unbalanced count such as KO: this "
                                 "count is balanced (its tags sum to 0 over a deck) and starts at 0")
     most = sum(abs(Fraction(t)) * n for t, n in zip(tags, shoe))
     if abs(irc) > most:
-        raise InvalidCountError(f"initial running count (IRC) {irc} is beyond what the shoe's cards can produce "
+        raise InvalidCountError(f"{name} {irc} is beyond what the shoe's cards can produce "
                                 f"(from {-most} to {most})")
 
 
@@ -200,8 +207,9 @@ def decks_left(cards_left: int, estimate: DeckEstimate | str = DeckEstimate.EXAC
     (Fraction(3, 2), Fraction(3, 2), Fraction(2, 1), Fraction(1, 2))
     """
     estimate = _choice(DeckEstimate, estimate, "deck estimate")
-    if not isinstance(cards_left, int) or cards_left < 0:
-        raise InvalidCountError(f"cards left must be a whole number >= 0, not {cards_left!r}")
+    if not isinstance(cards_left, int) or isinstance(cards_left, bool) or not 0 <= cards_left <= MAX_CARDS:
+        raise InvalidCountError(f"cards left must be a whole number from 0 to {MAX_CARDS} (the largest shoe), "
+                                f"not {shown(cards_left)}")
     if estimate is DeckEstimate.EXACT:
         if cards_left == 0:
             raise InvalidCountError("no true count with 0 cards left (the exact divisor is 0 decks)")
@@ -221,6 +229,11 @@ def true_count(running_count: Fraction | int, cards_left: int, estimate: DeckEst
     >>> [true_count(-1, 104, rounding=r) for r in ("floor", "truncate", "round")]
     [Fraction(-1, 1), Fraction(0, 1), Fraction(-1, 1)]
     """
+    # checked here, cheaply (the library takes true counts in its loops): an int or a Fraction
+    # within the limit goes straight on
+    if (type(running_count) is not int and type(running_count) is not Fraction) or not (
+            -RUNNING_COUNT_LIMIT <= running_count <= RUNNING_COUNT_LIMIT):
+        running_count = count_value(running_count, "running_count")
     rounding = _choice(Rounding, rounding, "rounding")
     quotient = Fraction(running_count) / decks_left(cards_left, estimate)
     if rounding is Rounding.NONE:
@@ -231,6 +244,18 @@ def true_count(running_count: Fraction | int, cards_left: int, estimate: DeckEst
         return Fraction(math.trunc(quotient))
     whole = _half_up(abs(quotient))
     return Fraction(whole if quotient >= 0 else -whole)
+
+
+def count_value(value: Any, field: str) -> Fraction:
+    """A running count (or an initial one) as a Fraction: an int, a Fraction, a finite float or
+    text such as ``"-4"`` or ``"1/2"``; not a bool, and at most :data:`RUNNING_COUNT_LIMIT` in size."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, str)):
+        raise InvalidCountError(f"{field} must be a number such as -4, 2.5 or 1/2, not {shown(value)}")
+    number = _number(value, field)
+    if abs(number) > RUNNING_COUNT_LIMIT:
+        raise InvalidCountError(f"{field} must be from -{RUNNING_COUNT_LIMIT} to {RUNNING_COUNT_LIMIT} (beyond what "
+                                f"any shoe's cards can produce), not {shown(value)}")
+    return number
 
 
 def _choice(kind: type[enum.Enum], value: Any, field: str) -> Any:

@@ -42,17 +42,21 @@ played (sitting out when wonging); ``DI = 1000 W / SD``, ``SCORE = DI^2 = 10^6 /
 from __future__ import annotations
 
 import dataclasses
+import math
+import numbers
 import os
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
+from bjcalc.arguments import check_flag, check_number, check_whole, shown
+from bjcalc.counting.countshoe import _check_system_name
 from bjcalc.counting.economics import RunOutShare, WinFigures, _run_out_share, _win
 from bjcalc.counting.indices import Convention, IndexPlay, default_plays
 from bjcalc.counting.placement import CHAIN_CLASSES, PATH_CLASSES, CountPath, RoundStarts, round_start_states
 from bjcalc.counting.spread import OPTIMAL_SPREAD_LIMIT, InvalidSpreadError, Spread, _kelly_spread
 from bjcalc.counting.states import _indices_task, _second_moment_task, _states_together, run_states, state_task
-from bjcalc.counting.tags import TagClasses, check_initial_running_count, counting_tags, true_count
+from bjcalc.counting.tags import CARDS_PER_DECK, TagClasses, check_initial_running_count, counting_tags, true_count
 from bjcalc.counting.tasks import (
     RunStats,
     Task,
@@ -63,7 +67,7 @@ from bjcalc.counting.tasks import (
     run_tasks,
     task_key,
 )
-from bjcalc.errors import InvalidShoeError
+from bjcalc.errors import InvalidArgumentError, InvalidShoeError
 from bjcalc.results import _Data
 from bjcalc.rules import Rules
 
@@ -77,6 +81,9 @@ MOMENT_MODELS = {
 # the largest result of one round per initial bet (four hands split and doubled): bounds what
 # the running counts left out (``tail``) could change
 MOST_PER_ROUND = 8
+# the largest bankroll, in initial bets: a million of the largest bets a spread takes
+# (spread.BET_LIMIT); beyond it the risk of ruin is 0 to every digit shown
+BANKROLL_LIMIT = 10 ** 12
 
 
 state_task.together = _states_together  # type: ignore[attr-defined]
@@ -181,11 +188,19 @@ def truecount_analysis(
     check_arguments(rules, workers)  # the store: opens_store
     from bjcalc.analysis import Analysis
 
+    _check_system_name(system)
     tags = counting_tags(tags)
+    if convention is not None and not isinstance(convention, Convention):
+        raise InvalidArgumentError(f"convention must be a Convention (convention_of(divisor, rounding)) or None, "
+                                   f"not {shown(convention)}")
+    if isinstance(irc, bool):
+        raise InvalidArgumentError(f"irc must be a number (the initial running count), not {irc!r}")
+    check_flag(exact, "exact")
     game = _Game(rules, tags, convention or Convention(), _fraction(irc, "irc"), exact,
                  store if isinstance(store, TaskStore) else TaskStore(None), scheduler, moments)
     pen, spread_ = _checked(game, penetration, spread, wong_in, wong_out, seats, strategy, tail, bankroll,
                             optimal_spread)
+    _checked_too(pen, penetrations, batch, indices)
     cut = round(pen * game.cards)
     if cut < 1:
         raise InvalidShoeError(f"penetration {penetration} puts the cut card before the first card")
@@ -258,10 +273,17 @@ def _checked(game: _Game, penetration: Any, spread: Spread | str | None, wong_in
         spread = Spread.parse(spread)
     if spread is not None and not isinstance(spread, Spread):
         raise InvalidSpreadError(f"spread must be a Spread or text such as '<=1:1,2:2,>=3:4', not {spread!r}")
+    # a true count beyond every one the shoe can produce (the tags of all its cards and the IRC,
+    # over the smallest divisor, one card) would never be reached
+    reach = math.ceil((sum(abs(t) * n for t, n in zip(game.tags, game.rules.shoe_counts)) + abs(game.irc))
+                      * CARDS_PER_DECK)
     for name, count in (("wong_in", wong_in), ("wong_out", wong_out)):
         if count is not None and (not isinstance(count, int) or isinstance(count, bool)):
             raise InvalidSpreadError(f"{name} must be a whole true count or None, not {count!r}")
-    check_initial_running_count(game.rules.shoe_counts, game.tags, game.irc)
+        if count is not None and not -reach <= count <= reach:
+            raise InvalidSpreadError(f"{name} must be a true count from {-reach} to {reach} (what this shoe can "
+                                     f"produce), not {shown(count)}")
+    check_initial_running_count(game.rules.shoe_counts, game.tags, game.irc, "irc, the initial running count (IRC)")
     if game.scheduler is not None:
         check_scheduler(game.scheduler)
     if not 0 < pen < 1:
@@ -274,20 +296,40 @@ def _checked(game: _Game, penetration: Any, spread: Spread | str | None, wong_in
         raise InvalidSpreadError("moments by state take insurance with a peeking dealer: this game has no peek")
     if strategy not in STRATEGIES:
         raise InvalidSpreadError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+    check_number(tail, "tail")
     if not 0 <= tail < 1e-3:
         raise InvalidSpreadError(f"tail must be from 0 to 0.001, not {tail!r}")
-    if bankroll is not None and not bankroll > 0:
-        raise InvalidSpreadError(f"bankroll must be above 0 (in units of one bet), not {bankroll!r}")
+    if bankroll is not None:
+        check_number(bankroll, "bankroll")
+        if not bankroll > 0:
+            raise InvalidSpreadError(f"bankroll must be above 0 (in units of one bet), not {bankroll!r}")
+        check_number(bankroll, "bankroll", high=BANKROLL_LIMIT)
     if game.exact and wong_out is not None:
         raise InvalidSpreadError("wonging out is followed in floating point: drop exact or wong_out")
     if wong_in is not None and wong_out is not None and wong_out > wong_in:
         raise InvalidSpreadError(f"wong_out {wong_out} is above wong_in {wong_in}: "
                                  "the counter would leave as he enters")
     if optimal_spread is not None and not (isinstance(optimal_spread, (int, float, Fraction))
+                                           and not isinstance(optimal_spread, bool)
                                            and 1 <= optimal_spread <= OPTIMAL_SPREAD_LIMIT):
         raise InvalidSpreadError(f"optimal spread must be a max bet ratio from 1 to {OPTIMAL_SPREAD_LIMIT}, "
                                  f"not {optimal_spread!r}")
     return pen, spread or Spread.flat()
+
+
+def _checked_too(pen: Fraction, penetrations: Any, batch: Any, indices: Any) -> None:
+    """The rest of the options, before any work: the penetrations of the curve (each above 0 and
+    at most the penetration; none: no curve), the batch size and where the index plays come from."""
+    if penetrations is not None:
+        if isinstance(penetrations, (str, bytes)) or not isinstance(penetrations, Sequence) or any(
+                isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 < p <= pen  # type: ignore[operator]
+                for p in penetrations):
+            raise InvalidShoeError(f"penetrations must be a sequence of shares above 0 and at most the penetration "
+                                   f"{pen}, or None, not {shown(penetrations)}")
+    if batch is not None:
+        check_whole(batch, "batch", 1)
+    if indices not in ("computed", "published"):
+        raise InvalidSpreadError(f"indices must be computed or published, not {shown(indices)}")
 
 
 def _place_rounds(game: _Game, chart: Any, cut: int, seats: int, placement: str | dict[int, Any] | None,
