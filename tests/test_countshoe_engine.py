@@ -59,9 +59,6 @@ def test_hand_evs_equal_the_expectimax_over_the_counters_knowledge(case, rules, 
     hand = (data.draw(st.integers(0, 9), label="first"), data.draw(st.integers(0, 9), label="second"))
     dealt = tuple(c + 1 for c in (up,) + hand)
     assume(oracle.count_deal_probability(shoe, tags, seen, discard_count, dealt) > 0)
-    # a charlie on a counter's shoe is a known engine bug, kept apart until fixed:
-    # test_a_charlie_on_a_counters_shoe_wins_as_the_expectimax_says (strict xfail)
-    assume(rules.charlie is None)
     rules = rules.replace(shoe=shoe)
     count_shoe = CountShoe(shoe=shoe, tags=tags, seen=seen, running_count=discard_count)
     try:
@@ -218,8 +215,6 @@ def test_chart_policies_of_many_charts_keep_a_few_charts_plays():
         assert len(_CHART_ACTIONS) <= _CHARTS_KEPT
 
 
-@pytest.mark.xfail(strict=True, reason="known engine bug (issue 45 note, 2026-12-07): a 4-card charlie on a counter's "
-                   "shoe, A,2 v A peeked: the engine gives hit 47/48 where every draw reaches the charlie")
 def test_a_charlie_on_a_counters_shoe_wins_as_the_expectimax_says():
     """Found by the property test above in CI: 9 cards, one seen with Hi-Lo running count -1 (so
     a ten, both aces being on the table), A,2 against an A with a 4-card charlie. The four cards

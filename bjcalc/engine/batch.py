@@ -593,14 +593,74 @@ class DealerBatch:
         mode every shoe's value of every payoff is tabled once (one matrix product)."""
         if self.exact or not len(columns):
             _, matrix = self.outcome_matrix(columns)
-            return (matrix * as_numbers(self._pay[:, payoff].T, self.exact)).sum(axis=1)
+            out = (matrix * as_numbers(self._pay[:, payoff].T, self.exact)).sum(axis=1)
+            return self._with_charlies(out, columns, payoff)
         columns = np.asarray(columns, dtype=np.intp)
         if self._joint is not None:
-            return self._joint.stand(self.dealer.up, columns, self._pay_column[payoff])
+            out = self._joint.stand(self.dealer.up, columns, self._pay_column[payoff])
+            return self._with_charlies(out, columns, payoff)
         self._evaluate()
         assert self._stand_table is not None  # tabled by every float dealer block
         table = self._stand_table  # one flat gather: 2.4x faster than [columns, payoff]
-        return table.ravel().take(columns * table.shape[1] + self._pay_column[payoff])
+        out = table.ravel().take(columns * table.shape[1] + self._pay_column[payoff])
+        return self._with_charlies(out, columns, payoff)
+
+    def charlie_numerators(self, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """What a charlie standing on the registered shoes ``columns`` wins where the dealer may
+        run out of cards (:func:`bjcalc.engine.lastcards.dealer_may_run_out`): the positions
+        among ``columns`` of those shoes, and the charlie's numerators there (over ``ff(cards
+        left, depth)``, with the row's weights on a counter's shoe).
+
+        A charlie is settled without the dealer (as a bust is): it wins unless the hole card
+        makes a dealer blackjack, whether or not the dealer could finish drawing. Its value is
+        the row's whole mass less the blackjack's, ``(ff(n, depth) - b ff(n - 1, depth - 1))``
+        (``n`` cards left, ``b`` of the blackjack rank; on a counter's shoe each term times the
+        weight of its class totals), as :mod:`bjcalc.engine.values` values a bust: not the
+        dealer's outcomes other than a blackjack, which leave out the deals on which the dealer
+        runs out (they fall in no outcome, :mod:`bjcalc.engine.lastcards`). Elsewhere the two
+        are the same numbers, which the dealer's passes give (the same bits as ever)."""
+        columns = np.asarray(columns, dtype=np.intp)
+        none = np.zeros(0, dtype=np.intp), as_numbers(np.zeros(0, dtype=np.int64), self.exact)
+        if self.replacement or not len(columns):
+            return none
+        rows = self.index.rows(0)[columns]
+        model, up = self.model, self.dealer.up
+        shoe = np.asarray(self.shoe, dtype=np.int64)
+        left = shoe[None, :] - rows  # the cards left after the up card
+        hidden = 0 if model is None else model.hidden
+        n_left = left.sum(axis=1) - hidden
+        with_up = left.copy()
+        with_up[:, up] += 1
+        # as the joint pass's own-pass rows (JointBatch._runs_out); a shoe with no card of the up
+        # card's rank is never dealt (its row is zeros there)
+        at = np.flatnonzero(dealer_may_run_out(with_up, n_left + 1) & (with_up[:, up] > 0))
+        if not len(at):
+            return none
+        n = n_left[at]
+        rest = as_numbers(np.ones(len(at), dtype=np.int64), self.exact)
+        for size in range(1, self.depth):  # ff(n - 1, depth - 1), each factor at least 1 (falling_left)
+            rest = rest * as_numbers(np.maximum(n - size, 1), self.exact)
+        whole = as_numbers(np.maximum(n, 1), self.exact)
+        bj_rank = {0: 9, 9: 0}.get(up)
+        bj = as_numbers(np.zeros(len(at), dtype=np.int64) if bj_rank is None else left[at, bj_rank], self.exact)
+        if model is not None:
+            codes = self.base + model.codes(rows[at])
+            whole = whole * model.weights(codes, self.exact)
+            if bj_rank is not None:
+                bj = bj * model.weights(codes + model.rank_codes()[bj_rank], self.exact)
+        return at, (whole - bj) * rest
+
+    def _with_charlies(self, out: np.ndarray, columns: np.ndarray, payoff: np.ndarray) -> np.ndarray:
+        """``out`` (stand numerators of ``columns`` and ``payoff``) with every charlie's
+        :meth:`charlie_numerators` where the dealer may run out."""
+        charlies = np.flatnonzero(np.asarray(payoff) == CHARLIE)
+        if not len(charlies):
+            return out
+        at, values = self.charlie_numerators(np.asarray(columns)[charlies])
+        if len(at):
+            out = out.copy()
+            out[charlies[at]] = values
+        return out
 
     def joint_stands(self, others: Sequence[DealerBatch], columns: np.ndarray, payoff: np.ndarray) -> np.ndarray | None:
         """:meth:`stand_numerators` of this batch and ``others`` (float mode, every one reading
@@ -610,7 +670,11 @@ class DealerBatch:
         if self.exact or self._joint is None or any(b._joint is not self._joint for b in batches):
             return None
         columns = np.asarray(columns, dtype=np.intp)
-        return self._joint.stand_many([b.dealer.up for b in batches], columns, [b._pay_column[payoff] for b in batches])
+        out = self._joint.stand_many([b.dealer.up for b in batches], columns, [b._pay_column[payoff] for b in batches])
+        n = len(columns)
+        for u, batch in enumerate(batches):
+            out[u * n : (u + 1) * n] = batch._with_charlies(out[u * n : (u + 1) * n], columns, payoff)
+        return out
 
     def stand_residues(self, columns: np.ndarray, payoff: np.ndarray,
                        primes: Sequence[int]) -> tuple[np.ndarray, np.ndarray] | None:
@@ -629,6 +693,11 @@ class DealerBatch:
                 np.ascontiguousarray(self._matrix), columns,
                 np.ascontiguousarray(self._pay_column[payoff], dtype=np.int64), self._pay_ints,
                 np.array(primes, dtype=np.int64), floats, residues)
+            charlies = np.flatnonzero(np.asarray(payoff) == CHARLIE)
+            at, values = self.charlie_numerators(columns[charlies]) if len(charlies) else (charlies, None)
+            for i, value in zip(charlies[at].tolist(), [] if values is None else values.tolist()):
+                floats[i] = float(value)
+                residues[i] = [value % p for p in primes]
             return floats, residues
         exact = self.stand_numerators(columns, payoff)
         try:

@@ -99,6 +99,9 @@ def hand_chances(context: UpcardContext, table: HandValues) -> HandChances:
                  np.broadcast_to(is_bj, matrix.shape))
         zero = number(0)
         parts = [np.where(np.broadcast_to(mask, matrix.shape), matrix, zero).sum(axis=1) for mask in masks]
+        if charlie:  # where the dealer may run out, a charlie wins on the deals that do too
+            at, values = context.batch.charlie_numerators(columns[k])
+            parts[0][at] = values
         lift = number(suffix[size + context.depth])  # to the layer's scale, G = ff(N - size, M - size)
         stand.append(np.stack(parts, axis=1) * lift if len(matrix) else _empty(exact))
         if weights is not None:

@@ -78,6 +78,12 @@ player blackjack (A + T, unsplit) pays ``blackjack_pays`` and has only "stand". 
 loses even if the dealer busts (unless the round is void). Hitting is allowed on any total up to
 21.
 
+Charlie (``charlie=N``, optional, N >= 3): a hand (unsplit or split, doubled or not) that holds
+N cards and no bust stops and wins its bet without the dealer, like a bust loses it without the
+dealer: the dealer draws only for standing hands, so a charlie alone never runs out on the
+dealer's draws. In the no-hole-card game with an A or T up the dealer's second card still comes
+(a blackjack takes the charlie's bet; if that card cannot be dealt the round is void).
+
 Splits: two hands of one pair card each, played left to right; each gets its second card when
 its turn comes. A pair card arriving as a second card is always resplit (a new hand at the end
 of the queue, the current hand draws again) while there are fewer than ``split_hands`` hands,
@@ -129,7 +135,7 @@ ACTIONS = ("stand", "hit", "double", "surrender", "split")  # also the order of 
 Counts = tuple[int, ...]
 Deck = tuple[Counts, Counts | None]  # (current shoe, discards kept for the one reshuffle)
 Branch = tuple[Fraction, int | None, Deck]  # (weight, hole card or None, deck given it)
-Finished = tuple[str, int, int]  # (kind: natural | bust | surrender | stand, total, bet)
+Finished = tuple[str, int, int]  # (kind: natural | bust | charlie | surrender | stand, total, bet)
 Outcome = int | str  # 17..21, "bust", "blackjack", "void"
 
 
@@ -144,8 +150,11 @@ class Rules:
     surrender: bool = False
     split_hands: int = 2  # 1 = no split, 2 = no resplit, 3 or 4 = resplits (never aces)
     blackjack_pays: Fraction = Fraction(3, 2)
+    charlie: int | None = None  # a hand of this many cards and no bust wins (None: no charlie)
 
     def __post_init__(self) -> None:
+        if self.charlie is not None and self.charlie < 3:
+            raise ValueError(f"charlie must be >= 3, not {self.charlie!r}")
         if self.double not in ("any", "none"):
             raise ValueError(f"bad double rule {self.double!r}")
         if self.split_hands not in (1, 2, 3, 4):
@@ -338,6 +347,8 @@ def _fixed_result(hand: Finished, rules: Rules) -> Fraction:
         return rules.blackjack_pays * bet
     if kind == "bust":
         return Fraction(-bet)
+    if kind == "charlie":
+        return Fraction(bet)
     if kind == "surrender":
         return Fraction(-1, 2)
     raise AssertionError(kind)
@@ -446,6 +457,19 @@ def _memo(state: tuple[object, ...], branches: list[Branch], compute: Callable[[
 # --------------------------------------------------------------------------------------------
 
 
+def _is_charlie(hand: tuple[int, ...], rules: Rules) -> bool:
+    """Whether ``hand`` (no bust) is a charlie: it stops and wins without the dealer."""
+    return rules.charlie is not None and len(hand) >= rules.charlie
+
+
+def _ended(hand: tuple[int, ...], bet: int, rules: Rules) -> Finished:
+    """A hand that takes no more cards: bust, charlie or standing."""
+    total, _ = _total(hand)
+    if total > 21:
+        return ("bust", total, bet)
+    return ("charlie" if _is_charlie(hand, rules) else "stand", total, bet)
+
+
 def _stand(ctx: _Ctx, hand: tuple[int, ...], branches: list[Branch]) -> _Val:
     return _settle(ctx, (("stand", _total(hand)[0], 1),), branches)
 
@@ -453,11 +477,12 @@ def _stand(ctx: _Ctx, hand: tuple[int, ...], branches: list[Branch]) -> _Val:
 def _play_on(ctx: _Ctx, hand: tuple[int, ...], branches: list[Branch]) -> _Val:
     """An undoubled hand that may stand or hit, played by the objective from here."""
     total, soft = _total(hand)
-    if total > 21:
-        return _settle(ctx, (("bust", total, 1),), branches)
-    # What follows depends on the hand only through its total and softness.
+    if total > 21 or _is_charlie(hand, ctx.rules):
+        return _settle(ctx, (_ended(hand, 1, ctx.rules),), branches)
+    # What follows depends on the hand only through its total and softness (and, with a
+    # charlie, its number of cards).
     return _memo(
-        ("play_on", ctx, total, soft),
+        ("play_on", ctx, total, soft, len(hand) if ctx.rules.charlie is not None else None),
         branches,
         lambda normalised: _choose(ctx, [_stand(ctx, hand, normalised), _hit(ctx, hand, normalised)]),
     )
@@ -475,8 +500,7 @@ def _double(ctx: _Ctx, hand: tuple[int, ...], branches: list[Branch]) -> _Val:
     by_card, void = _deal(branches)
     value = _Val(Fraction(0), void)
     for card, after in by_card.items():
-        total, _ = _total(hand + (card,))
-        value += _settle(ctx, (("bust" if total > 21 else "stand", total, 2),), after)
+        value += _settle(ctx, (_ended(hand + (card,), 2, ctx.rules),), after)
     return value
 
 
@@ -533,8 +557,8 @@ def _split_play(
 ) -> _Val:
     """A split hand of two cards or more: CDZ- (objective "ev") or hit/stand to run out."""
     total, _ = _total(hand)
-    if total > 21:
-        return _split_next(ctx, pair, finished + (("bust", total, 1),), pending, n_hands, branches)
+    if total > 21 or _is_charlie(hand, ctx.rules):
+        return _split_next(ctx, pair, finished + (_ended(hand, 1, ctx.rules),), pending, n_hands, branches)
     return _memo(
         ("split_play", ctx, pair, tuple(sorted(finished)), tuple(sorted(hand)), pending, n_hands),
         branches,
@@ -567,9 +591,7 @@ def _split_play_now(
         by_card, void = _deal(branches)
         value = _Val(Fraction(0), void)
         for card, after in by_card.items():
-            new_total, _ = _total(hand + (card,))
-            done: Finished = ("bust" if new_total > 21 else "stand", new_total, 2)
-            value += _split_next(ctx, pair, finished + (done,), pending, n_hands, after)
+            value += _split_next(ctx, pair, finished + (_ended(hand + (card,), 2, ctx.rules),), pending, n_hands, after)
         return value
 
     if ctx.objective == "runout":
