@@ -274,6 +274,37 @@ ACCEPTED: dict[tuple[str, str], tuple[set[str], str]] = {
                                               "apart): any text but none"),
     ("shoe_index_table", "system"): ({"nonsense"}, "the count's name the table is labelled with (its tags are "
                                                    "given apart): any text but none"),
+    ("insurance_table", "system"): ({"nonsense"}, "the count's name the table is labelled with (its tags are "
+                                                  "given apart): any text but none"),
+    ("index_table", "plays"): ({"empty tuple"}, "no plays: insurance's index alone (plays=None: the default "
+                                                "plays; refused where insurance is not asked either)"),
+    ("shoe_index_table", "plays"): ({"empty tuple"}, "no plays: insurance's index alone (plays=None: the default "
+                                                     "plays; refused where insurance is not asked either)"),
+    ("insurance_index", "hand"): ({"empty", "empty tuple"}, "no cards besides the ace: an index that counts only "
+                                                            "the ace (documented)"),
+    ("best_insurance_index", "hand"): ({"empty", "empty tuple"}, "no cards besides the ace: an index that counts "
+                                                                 "only the ace (documented)"),
+    ("insurance_table", "hand"): ({"empty", "empty tuple"}, "no cards besides the ace: an index that counts only "
+                                                            "the ace (documented)"),
+    ("insurance_index", "initial_running_count"): ({"-1"}, "an IRC the shoe's tags can produce: taken on a "
+                                                          "balanced count as CountShoe takes it (insurance_table, "
+                                                          "the command's, refuses it)"),
+    ("best_insurance_index", "initial_running_count"): ({"-1"}, "an IRC the shoe's tags can produce: taken on a "
+                                                               "balanced count as CountShoe takes it "
+                                                               "(insurance_table, the command's, refuses it)"),
+    ("shoe_index_table", "store"): ({"nonsense", "empty"}, "any text names a file, as TaskStore takes it "
+                                                           "(sqlite: '' is a temporary one)"),
+    ("IndexPlay", "group"): ({"nonsense"}, "a free label for a list of plays ('I18', 'Fab 4', 'asked'): any text"),
+    ("IndexPlay", "published"): ({"-1", "0"}, "a published index is a true count: the common list has 0 (16 v T) "
+                                              "and -1 (13 v 2)"),
+    ("index_table", "cards_seen"): ({"0"}, "0 cards seen: the indices at the top of the shoe"),
+    ("all_indices", "cards_seen"): ({"0"}, "0 cards seen: the indices at the top of the shoe"),
+    ("index_table", "system"): ({"nonsense"}, "the count's name the table is labelled with (its tags are given "
+                                              "apart): any text but none"),
+    ("all_indices", "system"): ({"nonsense"}, "the count's name the table is labelled with (its tags are given "
+                                              "apart): any text but none"),
+    ("shoe_index_table", "system"): ({"nonsense"}, "the count's name the table is labelled with (its tags are "
+                                                   "given apart): any text but none"),
     ("index_table", "plays"): ({"empty tuple"}, "no plays: insurance's index alone (plays=None: the default "
                                                 "plays; refused where insurance is not asked either)"),
     ("shoe_index_table", "plays"): ({"empty tuple"}, "no plays: insurance's index alone (plays=None: the default "
@@ -424,22 +455,6 @@ KNOWN_BUGS: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {
     ("TaskStore", "path"): {
         "accepted": ("None",),
     },
-    ("best_insurance_index", "cards_left"): {
-        "TypeError": ("-1", "0", "2.5", "None", "True", "huge", "inf", "nan", "object"),
-    },
-    ("best_insurance_index", "hand"): {
-        "accepted": ("0", "None", "empty", "empty tuple"),
-    },
-    ("best_insurance_index", "initial_running_count"): {
-        "OverflowError": ("inf",),
-        "TypeError": ("None", "empty tuple", "object"),
-        "ValueError": ("empty", "nan", "nonsense"),
-        "accepted": ("-1", "True", "huge"),
-        "message names neither": ("2.5",),
-    },
-    ("best_insurance_index", "shoe"): {
-        "TypeError": ("-1", "0", "2.5", "None", "True", "huge", "inf", "nan", "object"),
-    },
     ("build_report", "assumed"): {
         "accepted": ("-1", "0", "2.5", "None", "True", "empty", "huge", "inf", "nan", "nonsense", "object"),
     },
@@ -529,32 +544,6 @@ KNOWN_BUGS: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {
     ("insurance_effects", "cards"): {
         "accepted": ("0", "empty"),
         "accepted (slow)": ("None",),
-    },
-    ("insurance_index", "hand"): {
-        "accepted": ("0", "None", "empty", "empty tuple"),
-    },
-    ("insurance_index", "initial_running_count"): {
-        "OverflowError": ("inf",),
-        "TypeError": ("None", "empty tuple", "object"),
-        "ValueError": ("empty", "nan", "nonsense"),
-        "accepted": ("-1", "True", "huge"),
-        "message names neither": ("2.5",),
-    },
-    ("insurance_index", "shoe"): {
-        "TypeError": ("-1", "0", "2.5", "None", "True", "huge", "inf", "nan", "object"),
-    },
-    ("insurance_index", "tags"): {
-        "TypeError": ("-1", "0", "2.5", "None", "True", "huge", "inf", "nan", "object"),
-    },
-    ("insurance_table", "cards_left"): {
-        "TypeError": ("-1", "0", "2.5", "True", "huge", "inf", "nan", "object"),
-    },
-    ("insurance_table", "hand"): {
-        "accepted": ("0", "None", "empty", "empty tuple"),
-    },
-    ("insurance_table", "system"): {
-        "accepted": ("-1", "0", "2.5", "None", "True", "empty", "empty tuple", "huge", "inf", "nan",
-                     "nonsense", "object"),
     },
     ("load_chart", "name"): {
         "TypeError": ("-1", "0", "2.5", "True", "empty tuple", "huge", "inf", "nan", "object"),
