@@ -268,6 +268,8 @@ ACCEPTED: dict[tuple[str, str], tuple[set[str], str]] = {
                                               "and -1 (13 v 2)"),
     ("index_table", "cards_seen"): ({"0"}, "0 cards seen: the indices at the top of the shoe"),
     ("all_indices", "cards_seen"): ({"0"}, "0 cards seen: the indices at the top of the shoe"),
+    ("exact_indices", "cards_seen"): ({"0"}, "0 cards seen: the indices at the top of the shoe"),
+    ("count_table", "exact_index_depth"): ({"0"}, "0 cards seen: the exact indices at the top of the shoe"),
     ("index_table", "system"): ({"nonsense"}, "the count's name the table is labelled with (its tags are given "
                                               "apart): any text but none"),
     ("all_indices", "system"): ({"nonsense"}, "the count's name the table is labelled with (its tags are given "
@@ -292,23 +294,7 @@ ACCEPTED: dict[tuple[str, str], tuple[set[str], str]] = {
     ("best_insurance_index", "initial_running_count"): ({"-1"}, "an IRC the shoe's tags can produce: taken on a "
                                                                "balanced count as CountShoe takes it "
                                                                "(insurance_table, the command's, refuses it)"),
-    ("shoe_index_table", "store"): ({"nonsense", "empty"}, "any text names a file, as TaskStore takes it "
-                                                           "(sqlite: '' is a temporary one)"),
-    ("IndexPlay", "group"): ({"nonsense"}, "a free label for a list of plays ('I18', 'Fab 4', 'asked'): any text"),
-    ("IndexPlay", "published"): ({"-1", "0"}, "a published index is a true count: the common list has 0 (16 v T) "
-                                              "and -1 (13 v 2)"),
-    ("index_table", "cards_seen"): ({"0"}, "0 cards seen: the indices at the top of the shoe"),
-    ("all_indices", "cards_seen"): ({"0"}, "0 cards seen: the indices at the top of the shoe"),
-    ("index_table", "system"): ({"nonsense"}, "the count's name the table is labelled with (its tags are given "
-                                              "apart): any text but none"),
-    ("all_indices", "system"): ({"nonsense"}, "the count's name the table is labelled with (its tags are given "
-                                              "apart): any text but none"),
-    ("shoe_index_table", "system"): ({"nonsense"}, "the count's name the table is labelled with (its tags are "
-                                                   "given apart): any text but none"),
-    ("index_table", "plays"): ({"empty tuple"}, "no plays: insurance's index alone (plays=None: the default "
-                                                "plays; refused where insurance is not asked either)"),
-    ("shoe_index_table", "plays"): ({"empty tuple"}, "no plays: insurance's index alone (plays=None: the default "
-                                                     "plays; refused where insurance is not asked either)"),
+    ("insurance_effects", "cards"): ({"empty"}, "'' names no cards seen, as the default () does"),
     ("shoe_index_table", "store"): ({"nonsense", "empty"}, "any text names a file, as TaskStore takes it "
                                                            "(sqlite: '' is a temporary one)"),
 }
@@ -422,14 +408,6 @@ KNOWN_BUGS: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {
         "accepted": ("-1", "0", "2.5", "None", "True", "empty", "empty tuple", "huge", "inf", "nan",
                      "nonsense", "object"),
     },
-    ("HandTotal", "soft"): {
-        "accepted": ("-1", "0", "2.5", "None", "empty", "empty tuple", "huge", "inf", "nan", "nonsense",
-                     "object"),
-    },
-    ("HandTotal", "value"): {
-        "accepted": ("-1", "0", "2.5", "None", "True", "empty", "empty tuple", "huge", "inf", "nan",
-                     "nonsense", "object"),
-    },
     ("Rules", "blackjack_pays"): {
         "accepted": ("2.5",),
     },
@@ -471,44 +449,6 @@ KNOWN_BUGS: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {
         "TypeError": ("2.5", "None", "empty", "empty tuple", "inf", "nan", "nonsense", "object"),
         "accepted": ("-1", "0", "True"),
     },
-    ("count_figures", "depths"): {
-        "accepted": ("-1", "0", "2.5", "True", "empty", "empty tuple", "huge", "inf", "nan", "nonsense",
-                     "object"),
-    },
-    ("count_figures", "eor"): {
-        "AttributeError": ("-1", "0", "2.5", "None", "True", "empty", "empty tuple", "huge", "inf", "nan",
-                           "nonsense", "object"),
-    },
-    ("count_figures", "system"): {
-        "AttributeError": ("-1", "0", "2.5", "None", "True", "empty", "empty tuple", "huge", "inf", "nan",
-                           "nonsense", "object"),
-    },
-    ("count_figures", "variations"): {
-        "AttributeError": ("nonsense",),
-        "TypeError": ("-1", "0", "2.5", "True", "huge", "inf", "nan", "object"),
-        "message names neither": ("empty", "empty tuple"),
-    },
-    ("count_table", "exact_index_depth"): {
-        "accepted (slow)": ("0",),
-    },
-    ("count_table", "insurance"): {
-        "accepted (slow)": ("-1", "0", "2.5", "None", "empty", "empty tuple", "huge", "inf", "nan",
-                            "nonsense", "object"),
-    },
-    ("count_table", "playing_efficiency"): {
-        "TooSlow": ("-1", "2.5", "huge", "inf", "nan", "nonsense", "object"),
-        "accepted (slow)": ("0", "None", "empty", "empty tuple"),
-    },
-    ("count_table", "plays"): {
-        "TypeError": ("-1", "0", "2.5", "None", "True", "huge", "inf", "nan", "object"),
-        "accepted (slow)": ("empty",),
-        "message names neither": ("nonsense",),
-    },
-    ("count_table", "systems"): {
-        "TypeError": ("-1", "0", "2.5", "None", "True", "huge", "inf", "nan", "object"),
-        "accepted (slow)": ("empty",),
-        "message names neither": ("nonsense",),
-    },
     ("decks_left", "cards_left"): {
         "accepted": ("True", "huge"),
     },
@@ -517,33 +457,6 @@ KNOWN_BUGS: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {
     },
     ("depth_of", "decks"): {
         "accepted": ("None",),
-    },
-    ("eor_table", "insurance"): {
-        "accepted (slow)": ("-1", "0", "2.5", "None", "empty", "empty tuple", "huge", "inf", "nan",
-                            "nonsense", "object"),
-    },
-    ("eor_table", "plays"): {
-        "TypeError": ("-1", "0", "2.5", "None", "True", "huge", "inf", "nan", "object"),
-        "accepted (slow)": ("empty",),
-        "message names neither": ("nonsense",),
-    },
-    ("exact_indices", "cards_seen"): {
-        "TypeError": ("None", "empty", "empty tuple", "nonsense", "object"),
-        "accepted": ("0",),
-    },
-    ("exact_indices", "plays"): {
-        "AttributeError": ("nonsense",),
-        "TypeError": ("-1", "0", "2.5", "None", "True", "huge", "inf", "nan", "object"),
-        "accepted": ("empty", "empty tuple"),
-    },
-    ("exact_indices", "systems"): {
-        "AttributeError": ("nonsense",),
-        "TypeError": ("-1", "0", "2.5", "None", "True", "huge", "inf", "nan", "object"),
-        "accepted": ("empty", "empty tuple"),
-    },
-    ("insurance_effects", "cards"): {
-        "accepted": ("0", "empty"),
-        "accepted (slow)": ("None",),
     },
     ("load_chart", "name"): {
         "TypeError": ("-1", "0", "2.5", "True", "empty tuple", "huge", "inf", "nan", "object"),
@@ -556,14 +469,6 @@ KNOWN_BUGS: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {
     ("perfect_pairs", "pays"): {
         "AttributeError": ("-1", "2.5", "True", "huge", "inf", "nan", "nonsense", "object"),
         "accepted": ("0", "empty", "empty tuple"),
-    },
-    ("play_index", "play"): {
-        "AttributeError": ("-1", "0", "2.5", "None", "True", "empty", "empty tuple", "huge", "inf", "nan",
-                           "nonsense", "object"),
-    },
-    ("play_index", "system"): {
-        "AttributeError": ("-1", "0", "2.5", "None", "True", "empty", "empty tuple", "huge", "inf", "nan",
-                           "nonsense", "object"),
     },
     ("round_start_states", "chart"): {
         "AttributeError": ("-1", "0", "2.5", "None", "True", "empty", "empty tuple", "huge", "inf", "nan",
