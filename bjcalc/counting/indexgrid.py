@@ -153,8 +153,7 @@ def all_indices(rules: Rules, system: str, tags: Sequence[Any], cards_seen: int,
     play, not monotone). ``published`` is the common list's index where that play is on it."""
     check_arguments(rules, workers)
     check_system_name(system, "all_indices")
-    tags = as_tags(tags)
-    convention = convention or Convention()
+    tags, convention = as_tags(tags), convention or Convention()
     if rules.infinite:
         raise InvalidShoeError("an infinite deck has no count: the cards are drawn with replacement")
     check_cards_seen(rules, cards_seen)

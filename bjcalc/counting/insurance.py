@@ -11,6 +11,7 @@ from typing import Any
 from bjcalc.arguments import checked, shown
 from bjcalc.cards import ACE, TEN, Rank, as_cards
 from bjcalc.counting.countshoe import CountShoe, _counts, _minus, running_count_distribution
+from bjcalc.counting.systems import TAG_LIMIT
 from bjcalc.counting.tags import (
     CARDS_PER_DECK,
     InvalidCountError,
@@ -106,14 +107,15 @@ def insurance_index(shoe: Sequence[int], tags: Sequence[Any], hand: str | Sequen
 
 
 def _check_irc_range(shoe: Sequence[int], tags: Sequence[Fraction], irc: Fraction) -> None:
-    """Refuse an initial running count no count of the shoe comes near (larger in size than every
-    tag of its cards together) or a fraction the tags do not make, before any work. A shift of a
+    """Refuse an initial running count no count of the shoe comes near (larger in size than the
+    largest tags allowed on all its cards together) or a fraction the tags do not make, before any
+    work. A shift of a
     balanced count is taken here, as :class:`CountShoe` takes it (:func:`insurance_table`, the
     command's, refuses it)."""
-    most = sum(abs(t) * max(n, 0) for t, n in zip(tags, shoe))
+    most = TAG_LIMIT * sum(max(n, 0) for n in shoe)  # an offset of the count: any a count of the shoe could be
     if irc and abs(irc) > most:
-        raise InvalidCountError(f"initial running count (IRC) {shown(irc)} is beyond what the shoe's cards can "
-                                f"produce (from {-most} to {most})")
+        raise InvalidCountError(f"initial running count (IRC) {shown(irc)} is beyond what any count of the "
+                                f"shoe's cards can produce (from {-most} to {most}: tags of at most {TAG_LIMIT})")
     scale = tag_scale(tags)
     if (irc * scale).denominator != 1:
         unit = "a whole number" if scale == 1 else f"a multiple of 1/{scale}"
