@@ -39,6 +39,7 @@ from bjcalc.actions import Action
 from bjcalc.analysis import Analysis, _checked_count_shoe
 from bjcalc.cards import Rank, parse_card
 from bjcalc.chart import Chart
+from bjcalc.counting.checking import checked_rules_first
 from bjcalc.counting.countshoe import CountShoe
 from bjcalc.counting.plays import (
     HandTotal,
@@ -348,6 +349,7 @@ def _check_plays(rules: Rules, plays: Sequence[str | tuple[Any, Any, Any, Any]],
     return out
 
 
+@checked_rules_first
 def eor_table(
     rules: Rules,
     strategy: EorStrategy | str = EorStrategy.CHART,

@@ -10,6 +10,7 @@ from typing import Any
 
 from bjcalc.actions import Action
 from bjcalc.cards import UP_INDICES, Rank
+from bjcalc.counting.checking import checked_rules_first
 from bjcalc.counting.countshoe import running_count_distribution
 from bjcalc.counting.indices import (
     NEGLIGIBLE,
@@ -23,6 +24,7 @@ from bjcalc.counting.indices import (
     _play_index,
     _tag_sum,
     check_cards_seen,
+    check_system_name,
     default_plays,
 )
 from bjcalc.counting.plays import HandTotal
@@ -135,6 +137,7 @@ def _likely_counts(weight: dict[Fraction, Any], share: Fraction) -> list[Fractio
     return kept
 
 
+@checked_rules_first
 def all_indices(rules: Rules, system: str, tags: Sequence[Any], cards_seen: int, convention: Convention | None = None,
                 likely: Fraction = LIKELY, insurance: bool = True, workers: int | WorkerPool | None = None,
                 progress: Callable[[str, int], None] | None = None, exact: bool = False) -> AllIndices:
@@ -149,8 +152,8 @@ def all_indices(rules: Rules, system: str, tags: Sequence[Any], cards_seen: int,
     gain are :func:`index_table`'s for it (a pair of actions that changes back and forth is one
     play, not monotone). ``published`` is the common list's index where that play is on it."""
     check_arguments(rules, workers)
-    tags = as_tags(tags)
-    convention = convention or Convention()
+    check_system_name(system, "all_indices")
+    tags, convention = as_tags(tags), convention or Convention()
     if rules.infinite:
         raise InvalidShoeError("an infinite deck has no count: the cards are drawn with replacement")
     check_cards_seen(rules, cards_seen)

@@ -30,7 +30,10 @@ from typing import Any
 
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
+from bjcalc.arguments import check_choice, check_fields, check_whole
+from bjcalc.arguments import shown as _shown
 from bjcalc.cards import UP_INDICES, Rank, parse_card
+from bjcalc.counting.checking import checked_rules_first
 from bjcalc.counting.countshoe import CountShoe, running_count_distribution
 from bjcalc.counting.plays import HandTotal, parse_play
 from bjcalc.counting.tags import (
@@ -43,10 +46,13 @@ from bjcalc.counting.tags import (
     true_count,
 )
 from bjcalc.counting.workers import WorkerPool, check_workers, map_jobs
-from bjcalc.errors import InvalidHandError, InvalidShoeError
+from bjcalc.errors import InvalidArgumentError, InvalidHandError, InvalidShoeError
 from bjcalc.numbers import to_fraction
 from bjcalc.results import _Data
 from bjcalc.rules import Rules, check_rules
+
+# a published index is a true count from a list of indices: none is near this in size
+PUBLISHED_LIMIT = 100
 
 # running counts less likely than this (for the discards at the depth) are left out of the
 # gains and frequencies; the share of rounds left out is reported (``IndexTable.left_out``)
@@ -65,6 +71,20 @@ class IndexPlay:
     instead: tuple[Action, ...]
     published: int | None = None
     group: str = ""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        if isinstance(self.hand, tuple) and len(self.hand) < 2:
+            raise InvalidArgumentError(
+                f"IndexPlay: hand must be two or more cards or a HandTotal, not {_shown(self.hand)}")
+        if not self.instead:
+            raise InvalidArgumentError("IndexPlay: instead must name at least one action played below the index, "
+                                       "not ()")
+        if self.play in self.instead:
+            raise InvalidArgumentError(f"IndexPlay: instead must be other actions than the play {self.play.key}, "
+                                       f"not {_shown(self.instead)}")
+        if self.published is not None:
+            check_whole(self.published, "IndexPlay: published", -PUBLISHED_LIMIT, PUBLISHED_LIMIT)
 
     @property
     def name(self) -> str:
@@ -143,6 +163,18 @@ class Convention:
 
     divisor: DeckEstimate = DeckEstimate.EXACT
     rounding: Rounding = Rounding.FLOOR
+
+    def __post_init__(self) -> None:
+        # a member of the enum or its text (``"half-deck"``), as convention_of takes them
+        for name, kind in (("divisor", DeckEstimate), ("rounding", Rounding)):
+            value = getattr(self, name)
+            if not isinstance(value, kind):
+                try:
+                    check_choice(value, f"Convention: {name}", [m.value for m in kind])
+                except InvalidArgumentError:
+                    raise InvalidArgumentError(f"Convention: {name} must be a {kind.__name__} or one of "
+                                               f"{', '.join(m.value for m in kind)}, not {_shown(value)}") from None
+                object.__setattr__(self, name, kind(value))
 
     def describe(self) -> str:
         return (f"true count = running count / decks not seen ({self.divisor.value} divisor), "
@@ -258,6 +290,20 @@ def check_cards_seen(rules: Rules, cards_seen: Any) -> None:
                                f"not {cards_seen!r}")
 
 
+def check_system_name(system: str, where: str) -> None:
+    """The count's name a table is labelled with (its tags are given apart): any text but none."""
+    if not system.strip():
+        raise InvalidArgumentError(f"{where}: system must name the count (its label in the table), not {system!r}")
+
+
+def check_something_to_index(plays: Sequence[Any] | None, insurance: bool, where: str) -> None:
+    """``plays=()`` asks for insurance's index alone: refused where insurance is not asked either."""
+    if plays is not None and not isinstance(plays, (str, bytes)) and len(plays) == 0 and not insurance:
+        raise InvalidArgumentError(f"{where}: plays is empty and insurance is False: nothing to index "
+                                   "(plays=None indexes the default plays)")
+
+
+@checked_rules_first
 def index_table(rules: Rules, system: str, tags: Sequence[Any], cards_seen: int,
                 plays: Sequence[IndexPlay | str] | None = None, convention: Convention | None = None,
                 insurance: bool = True, workers: int | WorkerPool | None = None,
@@ -268,6 +314,17 @@ def index_table(rules: Rules, system: str, tags: Sequence[Any], cards_seen: int,
     every difference, gain and crossing a Fraction (slow above a few decks)."""
     check_rules(rules)
     check_workers(workers)
+    check_system_name(system, "index_table")
+    check_something_to_index(plays, insurance, "index_table")
+    return _index_table(rules, system, tags, cards_seen, plays, convention, insurance, workers, progress, exact)
+
+
+def _index_table(rules: Rules, system: str, tags: Sequence[Any], cards_seen: int,
+                 plays: Sequence[IndexPlay | str] | None, convention: Convention | None, insurance: bool,
+                 workers: int | WorkerPool | None, progress: Callable[[str, int], None] | None,
+                 exact: bool) -> IndexTable:
+    """:func:`index_table` without the check of each argument's kind (for the pipelines that
+    call it once a state, with arguments they have checked)."""
     tags = counting_tags(tags)
     convention = convention or Convention()
     if rules.infinite:
@@ -368,8 +425,18 @@ def play_sums(play: IndexPlay, tags: tuple[Fraction, ...], chances: dict[Fractio
     return difference, weight
 
 
+def _insurance_play() -> IndexPlay:
+    """Insurance as an :class:`IndexPlay` (no hand, no action of a hand: a placeholder the
+    tables name "insurance v A"), built without the checks a play of a hand is held to."""
+    play = object.__new__(IndexPlay)
+    for name, value in (("hand", ()), ("up", Rank.ACE), ("play", Action.STAND), ("instead", (Action.STAND,)),
+                        ("published", 3), ("group", "I18")):
+        object.__setattr__(play, name, value)
+    return play
+
+
 # insurance, as a play: against the ace alone, the common list's +3
-INSURANCE_PLAY = IndexPlay((), Rank.ACE, Action.STAND, (Action.STAND,), 3, "I18")
+INSURANCE_PLAY = _insurance_play()
 
 
 def _insurance_index(tags: tuple[Fraction, ...], chances: dict[Fraction, Fraction], by_count: dict[Fraction, Any],

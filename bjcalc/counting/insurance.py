@@ -6,24 +6,24 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from bjcalc.arguments import checked, shown
 from bjcalc.cards import ACE, TEN, Rank, as_cards
 from bjcalc.counting.countshoe import CountShoe, _counts, _minus, running_count_distribution
+from bjcalc.counting.systems import TAG_LIMIT
 from bjcalc.counting.tags import (
     CARDS_PER_DECK,
+    InvalidCountError,
     _number,
     as_tags,
     check_initial_running_count,
     counting_tags,
     subsets_by_sum,
+    tag_scale,
     true_count,
 )
-from bjcalc.errors import InvalidShoeError
-
-if TYPE_CHECKING:
-    pass
-
+from bjcalc.errors import InvalidArgumentError, InvalidShoeError
 
 # -- insurance by count ----------------------------------------------------------------------------
 
@@ -88,8 +88,9 @@ class InsuranceTable:
                 "rows": [row.to_data() for row in self.rows]}
 
 
+@checked
 def insurance_index(shoe: Sequence[int], tags: Sequence[Any], hand: str | Sequence[Rank | str | int],
-                    cards_left: int, initial_running_count: Fraction | int = 0) -> InsuranceIndex:
+                    cards_left: int, initial_running_count: Fraction | int | str = 0) -> InsuranceIndex:
     """Insurance for ``hand`` (any number of cards on the table besides the ace; none for an
     index that counts only the ace) against an ace with ``cards_left`` cards unseen, at every
     running count the shoe can produce there, and the smallest running count from which it is
@@ -99,8 +100,27 @@ def insurance_index(shoe: Sequence[int], tags: Sequence[Any], hand: str | Sequen
     >>> row.running_count, row.true_count
     (Fraction(1, 1), Fraction(2, 1))
     """
-    return _insurance_rows(tuple(shoe), as_tags(tuple(tags)), as_cards(hand) if hand else (), (cards_left,),
-                           Fraction(initial_running_count))[0]
+    fixed = as_tags(tuple(tags))
+    irc = _number(initial_running_count, "initial running count")
+    _check_irc_range(shoe, fixed, irc)
+    return _insurance_rows(tuple(shoe), fixed, as_cards(hand) if hand else (), (cards_left,), irc)[0]
+
+
+def _check_irc_range(shoe: Sequence[int], tags: Sequence[Fraction], irc: Fraction) -> None:
+    """Refuse an initial running count no count of the shoe comes near (larger in size than the
+    largest tags allowed on all its cards together) or a fraction the tags do not make, before any
+    work. A shift of a
+    balanced count is taken here, as :class:`CountShoe` takes it (:func:`insurance_table`, the
+    command's, refuses it)."""
+    most = TAG_LIMIT * sum(max(n, 0) for n in shoe)  # an offset of the count: any a count of the shoe could be
+    if irc and abs(irc) > most:
+        raise InvalidCountError(f"initial running count (IRC) {shown(irc)} is beyond what any count of the "
+                                f"shoe's cards can produce (from {-most} to {most}: tags of at most {TAG_LIMIT})")
+    scale = tag_scale(tags)
+    if (irc * scale).denominator != 1:
+        unit = "a whole number" if scale == 1 else f"a multiple of 1/{scale}"
+        raise InvalidCountError(f"initial running count (IRC) {irc} is not {unit}, as every running count of "
+                                "these tags is")
 
 
 def _insurance_rows(shoe: tuple[int, ...], tags: tuple[Fraction, ...], cards: tuple[Rank, ...],
@@ -157,11 +177,15 @@ def default_depths(cards_off_table: int) -> tuple[int, ...]:
     return tuple(range(cards_off_table // step * step, 0, -step))
 
 
+@checked
 def insurance_table(shoe: Sequence[int], tags: Sequence[Any], hand: str | Sequence[Rank | str | int],
-                    cards_left: Iterable[int] | None = None, initial_running_count: Fraction | int = 0,
+                    cards_left: Iterable[int] | None = None, initial_running_count: Fraction | int | str = 0,
                     system: str = "custom") -> InsuranceTable:
     """:func:`insurance_index` at each of ``cards_left`` (default :func:`default_depths`), for
     ``hand`` (two cards, as counters print the table for a hand; none: only the ace counted)."""
+    if not system.strip():
+        raise InvalidArgumentError(
+            f"insurance_table: system must name the count (its label in the table), not {system!r}")
     cards = as_cards(hand) if hand else ()
     fixed = counting_tags(tuple(tags) if isinstance(tags, Sequence) else tags)
     if isinstance(shoe, (str, bytes)) or not isinstance(shoe, Sequence):
@@ -197,8 +221,10 @@ class BestInsuranceIndex:
         return self.gain(self.low) if self.high is not None else Fraction(0)
 
 
+@checked
 def best_insurance_index(shoe: Sequence[int], tags: Sequence[Any], hand: str | Sequence[Rank | str | int],
-                         cards_left: Iterable[int], initial_running_count: Fraction | int = 0) -> BestInsuranceIndex:
+                         cards_left: Iterable[int], initial_running_count: Fraction | int | str = 0
+                         ) -> BestInsuranceIndex:
     """The one insurance index (a true count) that gains most over ``cards_left`` depths, the way a
     table of indices averaged over a shoe is made (:class:`BestInsuranceIndex`); exact. The
     running count's probabilities at each depth are :func:`running_count_distribution` of the
@@ -213,7 +239,8 @@ def best_insurance_index(shoe: Sequence[int], tags: Sequence[Any], hand: str | S
     depths = tuple(cards_left)
     if not depths:
         raise InvalidShoeError("best_insurance_index needs at least one number of cards left")
-    irc = Fraction(initial_running_count)
+    irc = _number(initial_running_count, "initial running count")
+    _check_irc_range(shoe, fixed, irc)
     rows = _insurance_rows(tuple(shoe), fixed, cards, depths, irc)
     table = cards + (Rank.ACE,)
     pool = [n - v for n, v in zip(shoe, _counts(table))]

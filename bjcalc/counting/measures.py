@@ -23,8 +23,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from bjcalc.arguments import check_whole, checked, shown
 from bjcalc.cards import ACE, Rank
 from bjcalc.chart import Chart
+from bjcalc.counting.checking import checked_rules_first
 from bjcalc.counting.efficiency import (
     StrategyVariation,
     even_depths,
@@ -35,7 +37,8 @@ from bjcalc.counting.efficiency import (
 from bjcalc.counting.eor import EffectsOfRemoval, EorStrategy, EorTable, Progress, eor_table
 from bjcalc.counting.plays import PlayEffects
 from bjcalc.counting.systems import SYSTEMS, CountSystem
-from bjcalc.counting.workers import check_workers
+from bjcalc.counting.workers import WorkerPool, check_workers
+from bjcalc.errors import InvalidArgumentError
 from bjcalc.numbers import to_fraction
 from bjcalc.results import _Data
 from bjcalc.rules import Rules, check_rules
@@ -115,11 +118,30 @@ class CountFigures(_Data):
                 "linear_estimate": True}
 
 
+@checked
 def count_figures(system: CountSystem, eor: EffectsOfRemoval, variations: Sequence[StrategyVariation] | None = None,
                   depths: Sequence[int] | None = None) -> CountFigures:
     """BC, IC and the advantage per true count of ``system`` for the game of ``eor``; with
     ``variations`` (:func:`strategy_variations`) also its playing efficiency over ``depths``
-    (default :func:`even_depths` of the shoe)."""
+    (default :func:`even_depths` of the shoe: cards seen before the round, each from 0 to the
+    cards of the variations' shoe)."""
+    if variations is not None and not variations:
+        raise InvalidArgumentError("count_figures: variations must hold at least one strategy variation "
+                                   "(strategy_variations), or be None for no playing efficiency, not ()")
+    if depths is not None:
+        if variations is None:
+            raise InvalidArgumentError(f"count_figures: depths {shown(depths)} are the playing efficiency's: "
+                                       "give variations too (strategy_variations)")
+        if not depths:
+            raise InvalidArgumentError("count_figures: depths must hold at least one depth (cards seen), not ()")
+        cards = max(sum(v.counts) for v in variations) + 3  # the variations' shoe: theirs less hand and up card
+        for depth in depths:
+            check_whole(depth, "count_figures: depths (cards seen)", 0, cards)
+    return _count_figures(system, eor, variations, depths)
+
+
+def _count_figures(system: CountSystem, eor: EffectsOfRemoval, variations: Sequence[StrategyVariation] | None,
+                   depths: Sequence[int] | None) -> CountFigures:
     counts = eor.counts
     values = [eor.eor.get(Rank.from_index(r), 0) for r in range(10)]
     present = [c for c in counts]
@@ -143,12 +165,17 @@ def _defined_correlation(tags: Sequence[Any], values: Sequence[Any], counts: Seq
     return correlation(tags, values, counts) if var_t and var_v else None
 
 
+@checked
 def play_index(system: CountSystem, play: PlayEffects) -> tuple[Fraction, bool] | None:
     """The linear estimate of the true count at which ``play.first`` becomes as good as
     ``play.second`` (their EV difference crosses zero), counting the hand's cards and the up
     card as seen, and whether ``play.first`` is the better play above it (the difference grows
     with the count); ``None`` where the count does not move the difference. Exact for exact
     EORs: ``-difference / slope - 52 * mean tag`` (docs/counting.md)."""
+    return _play_index(system, play)
+
+
+def _play_index(system: CountSystem, play: PlayEffects) -> tuple[Fraction, bool] | None:
     counts = play.shoe_left()
     values = [play.eor.get(Rank.from_index(r), 0) for r in range(10)]
     per_count = slope(system.tags, values, counts)
@@ -159,7 +186,7 @@ def play_index(system: CountSystem, play: PlayEffects) -> tuple[Fraction, bool] 
 
 def linear_index(system: CountSystem, play: PlayEffects) -> Fraction | None:
     """:func:`play_index` without the direction."""
-    found = play_index(system, play)
+    found = _play_index(system, play)
     return None if found is None else found[0]
 
 
@@ -214,6 +241,7 @@ class ExactIndices(_Data):
                 "rounding": "floor", "strategy": "CD play after the first decision, on the counter's shoe"}
 
 
+@checked_rules_first
 def count_table(
     rules: Rules,
     systems: Sequence[CountSystem | str] = (),
@@ -251,29 +279,42 @@ def count_table(
         variations = strategy_variations(rules, post_split=post_split, workers=workers,
                                          progress=None if progress is None else lambda name: progress(name, steps))
         model = playing_efficiency_model(variations, even_depths(sum(rules.shoe_counts)))
-    figures = tuple(count_figures(system, table.removal, variations) for system in chosen)
+    figures = tuple(_count_figures(system, table.removal, variations, None) for system in chosen)
     indices = []
     for system in chosen:
         row = []
         for play in table.plays:
-            found = play_index(system, play)
+            found = _play_index(system, play)
             row.append((None, None) if found is None else ((found[0] if exact else float(found[0])), found[1]))
         indices.append(tuple(row))
     exact_found: ExactIndices | None = None
     if exact_index_depth is not None:
-        exact_found = exact_indices(rules, chosen, table.plays, exact_index_depth, workers=workers,
-                                    progress=progress)
+        exact_found = _exact_indices(rules, chosen, table.plays, exact_index_depth, workers, progress)
     return CountTable(table, figures, tuple(indices), model, exact_found)
 
 
+@checked_rules_first
 def exact_indices(rules: Rules, systems: Sequence[CountSystem], plays: Sequence[PlayEffects], cards_seen: int,
-                  workers: int | None = None, progress: Progress | None = None) -> ExactIndices:
+                  workers: int | WorkerPool | None = None, progress: Progress | None = None) -> ExactIndices:
     """Each system's exact index of each play at a depth (:func:`bjcalc.counting.indices.index_table`,
     floating point, CD play after the first decision; insurance against the ace alone): the
     plays' both orientations are asked of one analysis per running count, and the one in which
     the deviation is the better at the higher counts is kept."""
+    from bjcalc.counting.indices import check_cards_seen
+
     check_rules(rules)
     check_workers(workers)
+    if not systems:
+        raise InvalidArgumentError("exact_indices: systems must hold at least one CountSystem, not ()")
+    if not plays:
+        raise InvalidArgumentError("exact_indices: plays must hold at least one play (play_effects, "
+                                   "insurance_effects), not ()")
+    check_cards_seen(rules, cards_seen)  # before any work
+    return _exact_indices(rules, systems, plays, cards_seen, workers, progress)
+
+
+def _exact_indices(rules: Rules, systems: Sequence[CountSystem], plays: Sequence[PlayEffects], cards_seen: int,
+                   workers: int | WorkerPool | None, progress: Progress | None) -> ExactIndices:
     from bjcalc.counting.indices import IndexPlay, index_table
 
     both: list[IndexPlay] = []
@@ -283,8 +324,10 @@ def exact_indices(rules: Rules, systems: Sequence[CountSystem], plays: Sequence[
             both += [IndexPlay(hand, play.up, play.first, (play.second,), None, "asked"),
                      IndexPlay(hand, play.up, play.second, (play.first,), None, "asked")]
     insurance = any(p.first is None for p in plays)
-    rows = []
     cards_left = sum(rules.shoe_counts) - cards_seen - 3
+    if not both and not insurance:  # no play to index (count_table without plays): no analysis
+        return ExactIndices(cards_seen, cards_left, tuple(() for _ in systems))
+    rows = []
     for system in systems:
         table = index_table(rules, system.name, system.tags, cards_seen, both, insurance=insurance,
                             workers=workers, progress=progress)

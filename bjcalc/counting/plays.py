@@ -13,7 +13,9 @@ from typing import Any
 
 from bjcalc.actions import Action
 from bjcalc.analysis import Analysis, _checked_count_shoe
+from bjcalc.arguments import check_fields
 from bjcalc.cards import ACE, TEN, UP_ORDER, Rank, as_cards, parse_card, parse_cards
+from bjcalc.counting.checking import checked_rules_first
 from bjcalc.counting.countshoe import CountShoe, InvalidCountError
 from bjcalc.counting.workers import WorkerPool, check_workers, map_jobs
 from bjcalc.errors import (
@@ -242,6 +244,15 @@ class HandTotal:
     value: int
     soft: bool = False
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+        low, high = (13, 20) if self.soft else (5, 19)
+        if not low <= self.value <= high:
+            kind = "soft" if self.soft else "hard"
+            raise InvalidHandError(
+                f"HandTotal: value must be from {low} to {high} for a {kind} total (a two-card {kind} total that "
+                f"is not a pair; give a pair by its cards, e.g. 8,8), not {self.value!r}")
+
     def __str__(self) -> str:
         return f"{'soft' if self.soft else 'hard'} {self.value}"
 
@@ -282,13 +293,13 @@ def parse_hand(text: str) -> tuple[Rank, ...] | HandTotal:
             cards = ()
         if len(cards) >= 2:
             return cards
-    total = HandTotal(int(match["value"]), soft=(match["kind"] or "h").lower().startswith("s"))
-    if not total.hands():
-        kind = "soft" if total.soft else "hard"
+    value, soft = int(match["value"]), (match["kind"] or "h").lower().startswith("s")
+    if not (13 <= value <= 20 if soft else 5 <= value <= 19):  # no two-card total of it that is not a pair
+        kind = "soft" if soft else "hard"
         raise InvalidHandError(
-            f"no two-card {kind} {total.value} that is not a pair, in {text!r}: a total is "
-            f"{'13 to 20 (soft)' if total.soft else '5 to 19 (hard)'}; give a pair by its cards, e.g. 8,8")
-    return total
+            f"no two-card {kind} {value} that is not a pair, in {text!r}: a total is "
+            f"{'13 to 20 (soft)' if soft else '5 to 19 (hard)'}; give a pair by its cards, e.g. 8,8")
+    return HandTotal(value, soft=soft)
 
 
 def _hand_weight(counts: Sequence[int], hand: tuple[Rank, ...]) -> int:
@@ -363,6 +374,7 @@ def parse_play(text: str) -> tuple[tuple[Rank, ...] | HandTotal, Rank, Action, A
     return parse_hand(match["cards"]), parse_card(match["up"]), first, second
 
 
+@checked_rules_first
 def insurance_effects(rules: Rules, cards: str | Sequence[Rank | str] = (), *,
                       shoe: CountShoe | None = None) -> PlayEffects:
     """The EOR of insurance (EV per unit of insurance bet, insuring minus not), exact: with

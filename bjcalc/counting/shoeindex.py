@@ -33,7 +33,9 @@ from fractions import Fraction
 from typing import Any
 
 from bjcalc.actions import Action
+from bjcalc.arguments import check_whole
 from bjcalc.cards import UP_INDICES
+from bjcalc.counting.checking import checked_rules_first
 from bjcalc.counting.countshoe import CountShoe
 from bjcalc.counting.indices import (
     INSURANCE_PLAY,
@@ -45,6 +47,8 @@ from bjcalc.counting.indices import (
     _crossing,
     _job,
     as_plays,
+    check_something_to_index,
+    check_system_name,
     default_plays,
     insurance_sums,
     play_sums,
@@ -59,6 +63,9 @@ from bjcalc.engine.door import DrawModel, shared_stands, stands_together
 from bjcalc.errors import InvalidShoeError
 from bjcalc.results import _Data
 from bjcalc.rules import Rules
+
+# tasks to a batch: more than any run has (a larger batch would be all of them in one)
+MAX_BATCH = 1_000_000
 
 STRATEGY = "CD play after the first decision, on the counter's shoe; split hands CDZ-"
 
@@ -150,6 +157,7 @@ def _unstored(value: dict[str, Any]) -> tuple[dict[tuple[tuple[int, ...], int], 
     return hands, None if ace is None else (ace[0], ace[1])
 
 
+@checked_rules_first
 @opens_store
 def shoe_index_table(rules: Rules, system: str, tags: Sequence[Any],
                      penetration: Fraction | float | str = Fraction(3, 4),
@@ -170,6 +178,11 @@ def shoe_index_table(rules: Rules, system: str, tags: Sequence[Any],
     check_arguments(rules, workers)  # the store: opens_store
     from bjcalc.analysis import Analysis
 
+    check_system_name(system, "shoe_index_table")
+    check_something_to_index(plays, insurance, "shoe_index_table")
+    check_whole(seats, "shoe_index_table: seats", 1, 7)
+    if batch is not None:
+        check_whole(batch, "shoe_index_table: batch", 1, MAX_BATCH)
     tags = counting_tags(tags)
     convention = convention or Convention()
     pen, cut = _checked(rules, penetration, scheduler)

@@ -13,7 +13,7 @@ from bjcalc.cards import ACE, TEN, Rank
 from bjcalc.chart import Chart
 from bjcalc.chartpolicy import ChartPolicy
 from bjcalc.counting.countshoe import CountShoe
-from bjcalc.counting.indices import Convention, IndexPlay, index_table
+from bjcalc.counting.indices import Convention, IndexPlay, _index_table
 from bjcalc.counting.tags import true_count
 from bjcalc.counting.tasks import RunStats, Task, TaskStore, run_tasks
 from bjcalc.engine.door import (
@@ -200,7 +200,7 @@ def run_states(tasks: Sequence[Task], store: TaskStore, job: str, cards: int, pe
 
 def _indices_task(rules: Rules, system: str, tags: tuple[Fraction, ...], seen: int, convention: Convention,
                   exact: bool) -> dict[str, Any]:
-    table = index_table(rules, system, tags, seen, convention=convention, workers=1, exact=exact)
+    table = _index_table(rules, system, tags, seen, None, convention, True, 1, None, exact)  # one a state: unchecked
     return {"plays": [(row.play.name, row.index) for row in table.plays],
             "insurance": None if table.insurance is None else table.insurance.index}
 
