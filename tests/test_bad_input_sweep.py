@@ -565,10 +565,6 @@ KNOWN_BUGS: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {
         "TypeError": ("-1", "0", "2.5", "None", "True", "empty tuple", "huge", "inf", "nan", "object"),
         "message names neither": ("empty",),
     },
-    ("perfect_pairs", "pays"): {
-        "AttributeError": ("-1", "2.5", "True", "huge", "inf", "nan", "nonsense", "object"),
-        "accepted": ("0", "empty", "empty tuple"),
-    },
     ("play_index", "play"): {
         "AttributeError": ("-1", "0", "2.5", "None", "True", "empty", "empty tuple", "huge", "inf", "nan",
                            "nonsense", "object"),
@@ -683,20 +679,6 @@ KNOWN_BUGS: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {
         "accepted (slow)": ("-1", "0", "2.5", "None", "True", "empty", "empty tuple", "huge", "inf", "nan",
                             "nonsense", "object"),
     },
-    ("side_bets", "decks"): {
-        "OverflowError": ("huge",),
-    },
-    ("side_bets", "pp_pays"): {
-        "AttributeError": ("-1", "2.5", "True", "huge", "inf", "nan", "object"),
-        "accepted": ("0", "empty tuple"),
-    },
-    ("side_bets", "removed"): {
-        "AttributeError": ("-1", "0", "2.5", "None", "True", "empty tuple", "huge", "inf", "nan", "object"),
-    },
-    ("side_bets", "tto_pays"): {
-        "AttributeError": ("-1", "2.5", "True", "huge", "inf", "nan", "object"),
-        "accepted": ("0", "empty tuple"),
-    },
     ("true_count", "cards_left"): {
         "accepted": ("True", "huge"),
     },
@@ -761,10 +743,6 @@ KNOWN_BUGS: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {
     },
     ("truecount_analysis", "wong_out"): {
         "accepted (slow)": ("-1", "0", "huge"),
-    },
-    ("twenty_one_plus_three", "pays"): {
-        "AttributeError": ("-1", "2.5", "True", "huge", "inf", "nan", "nonsense", "object"),
-        "accepted": ("0", "empty", "empty tuple"),
     },
 }
 
