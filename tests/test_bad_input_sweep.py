@@ -322,9 +322,6 @@ KNOWN_BUGS: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {
     ("CountShoe.draw_probability", "cards"): {
         "accepted": ("0", "None", "empty", "empty tuple"),
     },
-    ("CountShoe.named", "system"): {
-        "AttributeError": ("-1", "0", "2.5", "None", "True", "empty tuple", "huge", "inf", "nan", "object"),
-    },
     ("Counter", "divisor"): {
         "accepted": ("-1", "0", "2.5", "None", "True", "empty", "empty tuple", "huge", "inf", "nan",
                      "nonsense", "object"),
