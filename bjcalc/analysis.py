@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, cast, overload
 import numpy as np
 
 from bjcalc.actions import Action
+from bjcalc.arguments import check_flag, shown
 from bjcalc.cards import (
     ACE,
     BLACKJACK,
@@ -45,7 +46,7 @@ from bjcalc.engine.payout import FirstValues, Frame, action_values, first_values
 from bjcalc.engine.runout import HandWalk, engine_may_run_out, hand_walk, most_staked
 from bjcalc.engine.split import PostSplit
 from bjcalc.engine.walk import Dealt, Optimal, deal, round_totals
-from bjcalc.errors import InvalidChartError, InvalidHandError, InvalidRulesError, InvalidShoeError
+from bjcalc.errors import InvalidCardError, InvalidChartError, InvalidHandError, InvalidRulesError, InvalidShoeError
 from bjcalc.numbers import constant, falling_left, ratio, to_api
 from bjcalc.results import (
     BetBehindResult,
@@ -103,6 +104,15 @@ def _checked_count_shoe(rules: Rules, shoe: ShoeModel | None) -> ShoeModel | Non
         raise InvalidShoeError("an analysis deals the round's cards itself: give it the counter's shoe before "
                                "the deal (CountShoe.undealt()), and the hand to hand()")
     return shoe
+
+
+def _cards(cards: object, name: str) -> tuple[Rank, ...]:
+    """``cards`` (text such as ``"A,7"``, or a sequence of cards: :func:`as_cards`); an
+    :class:`InvalidCardError` names the parameter ``name``."""
+    try:
+        return as_cards(cards)  # type: ignore[arg-type]
+    except InvalidCardError as error:
+        raise InvalidCardError(f"{name}: {error}") from None
 
 
 def _counts(cards: Sequence[Rank]) -> tuple[int, ...]:
@@ -190,14 +200,14 @@ class Analysis(Generic[N]):
             self._chart_policies[key] = ChartPolicy(engine, chart)
         return self._chart_policies[key]
 
-    def _check_chart(self, chart: Chart) -> None:
+    def _check_chart(self, chart: Chart, name: str = "chart") -> None:
         from bjcalc.chart import Chart
 
         if not isinstance(chart, Chart):
-            raise InvalidChartError(f"chart must be a bjcalc Chart (Analysis.chart(), load_chart), not {chart!r}")
+            raise InvalidChartError(f"{name} must be a bjcalc Chart (Analysis.chart(), load_chart), not {shown(chart)}")
         missing = [str(Rank.from_index(up)) for up in self.engine.ups() if up not in chart.ups]
         if missing:
-            raise InvalidChartError(f"chart has no column for up card {', '.join(missing)}, which this shoe can deal")
+            raise InvalidChartError(f"{name} has no column for up card {', '.join(missing)}, which this shoe can deal")
 
     # -- the round ----------------------------------------------------------------------------
 
@@ -252,6 +262,8 @@ class Analysis(Generic[N]):
         from bjcalc.chartpolicy import deviations
 
         self._check_chart(chart)
+        if optimal is not None:
+            self._check_chart(optimal, "optimal")
         return deviations(self._floats(), chart, self.chart() if optimal is None else optimal)
 
     def variance(self, chart: Chart | None = None) -> Variance[N]:
@@ -275,7 +287,7 @@ class Analysis(Generic[N]):
     # -- one hand, one up card ----------------------------------------------------------------
 
     def dealer(
-        self, up: Rank | str | int, *, peeked: bool = False, removed: str | Sequence[Rank] = ()
+        self, up: Rank | str | int, *, peeked: bool = False, removed: str | Sequence[Rank | str | int] = ()
     ) -> DealerResult[N]:
         """Dealer final-outcome probabilities with ``up`` showing.
 
@@ -283,7 +295,8 @@ class Analysis(Generic[N]):
         dealer blackjack. ``removed`` are further cards known to be out of the shoe.
         """
         up_rank = parse_card(up)
-        gone = as_cards(removed) if removed else ()
+        check_flag(peeked, "peeked")
+        gone = _cards(removed, "removed")
         replacement = self.rules.infinite  # every draw with replacement: seen cards change nothing
         without_up = self.shoe if replacement else self.shoe.remove([up_rank])
         shoe = without_up if replacement else without_up.remove(gone)
@@ -326,22 +339,25 @@ class Analysis(Generic[N]):
             return None
         if self.count_shoe is not None and not self.count_shoe.can_deal((Rank.ACE,)):
             return None
-        return self.insurance("A")
+        return self._insurance(Rank.ACE, ())
 
-    def insurance(self, up: Rank | str = "A", removed: str | Sequence[Rank] = ()) -> N:
+    def insurance(self, up: Rank | str | int = "A", removed: str | Sequence[Rank | str | int] = ()) -> N:
         """EV of insurance per unit of insurance bet, with ``up`` (an ace) and ``removed`` out.
 
         Off the top (nothing removed) it is ``(2 tens - others) / remaining``.
         """
-        up_rank = parse_card(up)
+        return self._insurance(parse_card(up), _cards(removed, "removed"))
+
+    def _insurance(self, up_rank: Rank, gone: tuple[Rank, ...]) -> N:
+        """:meth:`insurance` of checked cards."""
         if up_rank.index != ACE:
             raise InvalidHandError(f"insurance is offered only against an ace up, not {str(up_rank)!r}")
         if self.rules.infinite:  # every card with replacement: tens are 4 in 13 whatever was seen
             left = self.shoe
         else:
-            left = self.shoe.remove((up_rank,) + (as_cards(removed) if removed else ()))
+            left = self.shoe.remove((up_rank,) + gone)
         if self.count_shoe is not None:  # a counter's shoe: P(ten in the hole) from its draws
-            dealt = (up_rank,) + (as_cards(removed) if removed else ())
+            dealt = (up_rank,) + gone
             before = self.count_shoe.draw_probability(dealt)
             if before == 0:
                 raise InvalidHandError("these cards cannot be dealt from the counter's shoe (probability 0)")
@@ -350,7 +366,7 @@ class Analysis(Generic[N]):
         tens, n = left.counts[TEN], len(left)
         return cast(N, constant(Fraction(2 * tens - (n - tens), n), self.exact))
 
-    def plays(self, ups: Sequence[Rank | str] | None = None) -> tuple[HandPlay[N], ...]:
+    def plays(self, ups: str | Sequence[Rank | str | int] | None = None) -> tuple[HandPlay[N], ...]:
         """Every two-card hand the shoe can deal against each up card (``ups`` in their order,
         default A first), P(up card and hand), and its CD first play with its unconditional EV;
         two tens of unlike faces apart (``same_face``) where only one face may split.
@@ -359,7 +375,9 @@ class Analysis(Generic[N]):
         >>> len(plays), sum(p.probability for p in plays), plays[-1].cards, plays[-1].action  # P(T up) = 8/26
         (55, 4/13, (Rank.TEN, Rank.TEN), Action.STAND)
         """
-        indices = None if ups is None else [parse_card(u).index for u in ups]
+        indices = None if ups is None else [card.index for card in _cards(ups, "ups")]
+        if indices == []:
+            raise InvalidCardError(f"ups must name at least one up card (or be None: every up card), not {shown(ups)}")
         engine = self.engine
         return tuple(self._hand_play(d) for _, _, hands in deal(engine, Optimal(engine), indices) for d in hands)
 
@@ -482,7 +500,7 @@ class Analysis(Generic[N]):
             evs, p_bj = got
         insurance = even_money = None
         if up_rank.index == ACE and rules.insurance:
-            insurance = self.insurance(up_rank, hand)
+            insurance = self._insurance(up_rank, hand)
             if natural:
                 even_money = constant(1, self.exact)
         run_out = self._run_out(up_rank.index, counts, evs, conditioned)

@@ -15,10 +15,11 @@ from typing import Any
 import numpy as np
 
 from bjcalc.actions import Action
+from bjcalc.arguments import shown
 from bjcalc.cards import ACE, RANK_NOTATION, SOFT_CELL, TEN, UP_INDICES, parse_card
 from bjcalc.engine.codes import Code
 from bjcalc.engine.hands import HandLayers
-from bjcalc.errors import InvalidCardError, InvalidChartError
+from bjcalc.errors import InvalidArgumentError, InvalidCardError, InvalidChartError
 from bjcalc.kept import Kept
 from bjcalc.results import ChartTable
 from bjcalc.rules import Rules, Surrender, check_rules
@@ -422,6 +423,12 @@ def _csv_tables(text: str, where: str, needed: list[str]) -> Tables:
     return tables
 
 
+class ChartArgumentError(InvalidArgumentError, TypeError):
+    """A :func:`load_chart` argument of the wrong kind: a :class:`~bjcalc.errors.BjcalcError`
+    as every bad input's, and still the ``TypeError`` it was before (``except TypeError``
+    keeps catching it)."""
+
+
 def load_chart(rules: Rules, text: str | bytes, name: str | None = None) -> Chart:
     """A chart from the JSON or CSV that ``bjcalc chart`` writes, or a spreadsheet's CSV of it
     (a leading byte-order mark, codes in any case): the file's contents as text, or as bytes
@@ -434,10 +441,10 @@ def load_chart(rules: Rules, text: str | bytes, name: str | None = None) -> Char
     bjcalc.errors.InvalidChartError: chart 'x.csv' has a header but no rows
     """
     check_rules(rules)
-    if not isinstance(rules, Rules):
-        raise TypeError(f"load_chart needs the bjcalc.Rules the chart is for, not {rules!r}")
     if name is not None and not isinstance(name, str):
-        raise TypeError(f"a chart's name must be a str (its file's name), not {name!r}")
+        raise ChartArgumentError(f"a chart's name must be a str (its file's name), not {shown(name)}")
+    if name is not None and not name.strip():
+        raise ChartArgumentError(f"a chart's name must be its file's name (or None), not {name!r}")
     where = _where(name)
     if isinstance(text, (bytes, bytearray)):
         try:
@@ -445,8 +452,10 @@ def load_chart(rules: Rules, text: str | bytes, name: str | None = None) -> Char
         except UnicodeDecodeError:
             raise InvalidChartError(f"{where} is not UTF-8 text (save it as CSV UTF-8)") from None
     if not isinstance(text, str):
-        raise TypeError(f"load_chart reads a chart's contents, as a str or UTF-8 bytes, not {text!r} "
-                        "(for a file: load_chart(rules, path.read_text(), path.name))")
+        raise ChartArgumentError(f"load_chart reads a chart's contents (text), as a str or UTF-8 bytes, "
+                                 f"not {shown(text)} (for a file: load_chart(rules, path.read_text(), path.name))")
+    if text == "" and name is None:
+        raise InvalidChartError("chart is empty: load_chart's text is ''")
     text = text.removeprefix("\ufeff")  # Excel's "CSV UTF-8" starts with one
     if not text.strip():
         raise InvalidChartError(f"{where} is empty")

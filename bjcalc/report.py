@@ -12,8 +12,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic
 
 from bjcalc.analysis import Analysis
+from bjcalc.arguments import checked
 from bjcalc.chart import Chart
-from bjcalc.errors import InvalidRulesError
+from bjcalc.errors import InvalidArgumentError, InvalidRulesError
 from bjcalc.games.sidebets import SideBetResult
 from bjcalc.results import BetBehindResult, ChartException, N, RoundResult, RunOut, Strategy, Variance
 from bjcalc.rules import Rules, check_rules
@@ -61,6 +62,7 @@ def side_bets_missing(rules: Rules) -> str | None:
 REPORT_STEPS = ("chart", "exceptions", "basic round", "basic spread", "CD round", "CD spread", "Bet Behind")
 
 
+@checked
 def build_report(title: str, rules: Rules, assumed: tuple[str, ...] = (), exact: bool = False,
                  two_card_plays: bool = True, progress: Callable[[str], None] = lambda step: None) -> Report[Any]:
     """The report of a game: float arithmetic (which agrees with exact mode to 1e-12), or
@@ -68,6 +70,8 @@ def build_report(title: str, rules: Rules, assumed: tuple[str, ...] = (), exact:
     point either way). ``two_card_plays=False``: the classic chart, one play per total
     (:meth:`Analysis.chart`). ``progress`` hears of each of :data:`REPORT_STEPS` as it is done."""
     check_rules(rules)
+    if not title.strip():
+        raise InvalidArgumentError(f"build_report: title must name the game, not {title!r}")
     from bjcalc.games import sidebets
 
     analysis = Analysis(rules, exact=exact)

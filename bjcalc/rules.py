@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 
 from bjcalc.cards import Rank, as_cards
-from bjcalc.errors import CardNotInShoeError, InvalidRulesError
+from bjcalc.errors import CardNotInShoeError, InvalidCardError, InvalidRulesError
 
 
 class Doubling(str, enum.Enum):
@@ -72,6 +72,17 @@ class BlackjackTakes:
     doubles_vs_ten: Loss = Loss.ALL
     splits_vs_ace: Loss = Loss.ALL
     splits_vs_ten: Loss = Loss.ALL
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):  # each a Loss, or its text ("all", "original")
+            value = getattr(self, field.name)
+            try:
+                if not isinstance(value, str):
+                    raise ValueError
+                object.__setattr__(self, field.name, Loss(value))
+            except ValueError:
+                choices = ", ".join(repr(loss.value) for loss in Loss)
+                raise InvalidRulesError(f"{field.name} must be one of {choices}, not {value!r}") from None
 
     def doubles(self, up: int) -> Loss:
         return self.doubles_vs_ace if up == 0 else self.doubles_vs_ten
@@ -355,6 +366,8 @@ class Rules:
         >>> Rules(decks=1).without("A,T,T").shoe_counts
         (3, 4, 4, 4, 4, 4, 4, 4, 4, 14)
         """
+        if not isinstance(cards, (str, Iterable)):
+            raise InvalidCardError(f"cards must be text such as 'A,T,5' or a sequence of cards, not {cards!r}")
         seen = as_cards(cards if isinstance(cards, str) else tuple(cards))
         if self.infinite and seen:
             raise InvalidRulesError("an infinite deck has no seen cards: cards are drawn with replacement")

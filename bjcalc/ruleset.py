@@ -18,7 +18,8 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from bjcalc.errors import InvalidRulesError
+from bjcalc.arguments import checked
+from bjcalc.errors import InvalidArgumentError, InvalidRulesError
 from bjcalc.rules import (
     BLACKJACK_TAKES,
     FEWEST_CARDS,
@@ -346,21 +347,35 @@ def declared(field: str) -> Rule:
     raise KeyError(field)
 
 
+class UnknownFlagError(InvalidArgumentError, TypeError):
+    """A key of :func:`rules_from_flags`'s ``given`` that no rule declares: a
+    :class:`~bjcalc.errors.BjcalcError` as every bad input's, and still the ``TypeError`` it
+    was before."""
+
+
+@checked
 def rule_flags(rules: tuple[Rule, ...] = DECLARED_RULES) -> list[Flag]:
     """Every rule's flags, in declaration order (the order of the command line's options)."""
+    return _flags(rules)
+
+
+def _flags(rules: tuple[Rule, ...]) -> list[Flag]:
     return [flag for rule in rules for flag in rule.flags]
 
 
+@checked
 def rules_from_flags(base: Rules, given: Mapping[str, Any], game: str,
                      rules: tuple[Rule, ...] = DECLARED_RULES) -> Rules:
     """``base`` (the rules of the game called ``game``) with every flag of ``given`` (dest ->
     value; ``None``: not given) applied. A bad value or two flags that contradict each other
     raise :class:`~bjcalc.errors.InvalidRulesError` naming them."""
     check_rules(base, "base")
-    flags = rule_flags(rules)
+    if not game.strip():
+        raise InvalidArgumentError(f"rules_from_flags: game must name the game the base rules are, not {game!r}")
+    flags = _flags(rules)
     unknown = set(given) - {flag.dest for flag in flags}
     if unknown:
-        raise TypeError(f"not a rule flag: {', '.join(sorted(unknown))}")
+        raise UnknownFlagError(f"not a rule flag: {', '.join(sorted(map(repr, unknown)))}")
     for flag in flags:
         problem = flag.refuses(given) if flag.refuses is not None else None
         if problem is not None:

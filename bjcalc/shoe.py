@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from bjcalc.arguments import check_whole, shown
 from bjcalc.cards import RANK_NOTATION, Rank, parse_cards  # noqa: F401  (used by the doctest)
 from bjcalc.errors import CardNotInShoeError, InvalidShoeError
 
@@ -22,16 +23,28 @@ class Shoe:
     counts: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        if len(self.counts) != 10 or any(not isinstance(n, int) or n < 0 for n in self.counts):
-            raise InvalidShoeError(f"a shoe is ten counts A..T, each >= 0, not {self.counts!r}")
+        counts = self.counts
+        if isinstance(counts, Sequence) and not isinstance(counts, (str, bytes, tuple)):
+            counts = tuple(counts)  # a list of counts: kept as a tuple (a shoe is hashable)
+            object.__setattr__(self, "counts", counts)
+        if (not isinstance(counts, tuple) or len(counts) != 10
+                or any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in counts)):
+            raise InvalidShoeError(f"a shoe is ten counts A..T, each >= 0, not {shown(counts)}")
 
     @classmethod
     def of_decks(cls, decks: int) -> Shoe:
+        """``decks`` standard decks, 1 to :data:`bjcalc.rules.MAX_DECKS`."""
+        from bjcalc.rules import MAX_DECKS
+
+        check_whole(decks, "decks", 1, MAX_DECKS)
         return cls((4 * decks,) * 9 + (16 * decks,))
 
     @classmethod
     def parse(cls, text: str) -> Shoe:
         """Ten comma- or space-separated counts, aces first: ``"4,4,4,4,4,4,4,4,4,16"``."""
+        if not isinstance(text, str):
+            raise InvalidShoeError(f"Shoe.parse reads text (ten whole-number counts A..T separated by commas), "
+                                   f"not {shown(text)}")
         fields = [f for f in re.split(r"[\s,]+", text.strip()) if f]
         if len(fields) != 10 or not all(f.isdigit() for f in fields):
             raise InvalidShoeError(

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from bjcalc.arguments import shown
 from bjcalc.errors import BjcalcError
 
 # the largest max bet ratio --optimal-spread searches: the Kelly scales tried reach it (a larger
@@ -38,6 +41,10 @@ class Spread:
     """
 
     steps: tuple[tuple[int | None, int | None, Fraction], ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "steps", _checked_steps(self.steps))
+        _check_cover(self.steps, f"spread steps {shown(self.steps)}")
 
     @classmethod
     def flat(cls) -> Spread:
@@ -78,18 +85,9 @@ class Spread:
             steps.append((low, high, bet))
         if not steps:
             raise InvalidSpreadError(f"spread {text!r} has no steps")
-        spread = cls(tuple(sorted(steps, key=lambda s: -math.inf if s[0] is None else s[0])))
-        spread._check(text)
-        return spread
-
-    def _check(self, text: str) -> None:
-        if self.steps[0][0] is not None or self.steps[-1][1] is not None:
-            raise InvalidSpreadError(f"spread {text!r} must cover every true count: start with <=TC and end with >=TC")
-        for (_, high, _), (low, _, _) in zip(self.steps, self.steps[1:]):
-            if high is None or low is None or low != high + 1:
-                raise InvalidSpreadError(f"spread {text!r} leaves a gap or an overlap after true count {high}")
-        if max(bet for _, _, bet in self.steps) == 0:
-            raise InvalidSpreadError(f"spread {text!r} never bets")
+        ordered = tuple(sorted(steps, key=lambda s: -math.inf if s[0] is None else s[0]))
+        _check_cover(ordered, f"spread {text!r}")
+        return cls(ordered)
 
     def bet(self, tc: Fraction) -> Fraction:
         whole = math.floor(tc)
@@ -116,6 +114,42 @@ class Spread:
         return ",".join(f"{where(lo, hi)}:{_number_text(b)}" for lo, hi, b in self.steps)
 
 
+def _checked_steps(steps: object) -> tuple[tuple[int | None, int | None, Fraction], ...]:
+    """``steps`` as :class:`Spread` holds them, each ``(low, high, bet)``: whole true counts
+    (or ``None``, open) and a bet from 0 to :data:`BET_LIMIT` units, as a Fraction."""
+    what = "steps must be a sequence of (low, high, bet): whole true counts or None, and a bet"
+    if isinstance(steps, (str, bytes)) or not isinstance(steps, Sequence) or not steps:
+        raise InvalidSpreadError(f"spread {what}, not {shown(steps)}")
+    out = []
+    for step in steps:
+        if isinstance(step, (str, bytes)) or not isinstance(step, Sequence) or len(step) != 3:
+            raise InvalidSpreadError(f"spread {what}, not {shown(step)} in {shown(steps)}")
+        low, high, bet = step
+        for end in (low, high):
+            if end is not None and (isinstance(end, bool) or not isinstance(end, numbers.Integral)):
+                raise InvalidSpreadError(f"spread step {shown(step)}: a true count must be whole or None, "
+                                         f"not {shown(end)}")
+        if isinstance(bet, bool) or not isinstance(bet, (int, float, Fraction)) or not math.isfinite(bet):
+            raise InvalidSpreadError(f"spread step {shown(step)}: the bet must be a number, not {shown(bet)}")
+        if not 0 <= bet <= BET_LIMIT:
+            raise InvalidSpreadError(f"spread step {shown(step)}: a bet is from 0 to {BET_LIMIT} units")
+        if low is not None and high is not None and low > high:
+            raise InvalidSpreadError(f"spread step {shown(step)}: {low} is above {high}")
+        out.append((None if low is None else int(low), None if high is None else int(high), Fraction(bet)))
+    return tuple(out)
+
+
+def _check_cover(steps: Sequence[tuple[int | None, int | None, Fraction]], where: str) -> None:
+    """Every whole true count in one step of ``steps`` (in order), and some bet above 0."""
+    if steps[0][0] is not None or steps[-1][1] is not None:
+        raise InvalidSpreadError(f"{where} must cover every true count: start with <=TC and end with >=TC")
+    for (_, high, _), (low, _, _) in zip(steps, steps[1:]):
+        if high is None or low is None or low != high + 1:
+            raise InvalidSpreadError(f"{where} leaves a gap or an overlap after true count {high}")
+    if max(bet for _, _, bet in steps) == 0:
+        raise InvalidSpreadError(f"{where} never bets")
+
+
 def _number_text(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
 
@@ -135,10 +169,12 @@ def _kelly_spread(advantage: dict[Fraction, Any], m2: Any, ratio: Fraction, scal
         bets.append(Fraction(min(float(ratio), max(1.0, kelly))).limit_denominator(1000))
     steps: list[tuple[int | None, int | None, Fraction]] = []
     for t, b in zip(tcs, bets):
-        low = None if t == tcs[0] else t
         if steps and steps[-1][2] == b:
             steps[-1] = (steps[-1][0], t, b)
+        elif steps:  # a true count the game never reaches, between two bets, takes the lower
+            steps[-1] = (steps[-1][0], t - 1, steps[-1][2])
+            steps.append((t, t, b))
         else:
-            steps.append((low, t, b))
+            steps.append((None, t, b))
     steps[-1] = (steps[-1][0], None, steps[-1][2])
     return Spread(tuple(steps))

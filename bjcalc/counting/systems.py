@@ -10,8 +10,9 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 
+from bjcalc.arguments import check_fields, shown
 from bjcalc.cards import TEN, UP_INDICES
-from bjcalc.errors import InvalidCardError, InvalidRulesError
+from bjcalc.errors import InvalidArgumentError, InvalidCardError, InvalidRulesError
 
 # tags for A, 2, ..., 9, T (../shared/reference/counting.md lists them 2..T, A)
 _TAGS: dict[str, tuple[int | str, ...]] = {
@@ -65,6 +66,13 @@ class CountSystem:
     tags: tuple[Fraction, ...]
 
     def __post_init__(self) -> None:
+        check_fields(self)
+        if not self.name.strip():
+            raise InvalidArgumentError(f"CountSystem: name must name the count, not {self.name!r}")
+        if len(self.tags) != 10:
+            raise InvalidArgumentError(f"CountSystem: tags must be ten numbers, for A, 2, ..., 9, T, not "
+                                       f"{shown(self.tags)}")
+        object.__setattr__(self, "tags", tuple(Fraction(t) for t in self.tags))  # a list or ints: Fractions
         if len(set(self.tags)) < 2:
             same = _signed(self.tags[0]) if self.tags else "missing"
             raise InvalidCardError(f"the tags of {self.name!r} are all {same}: a count that gives every card the "
@@ -82,6 +90,8 @@ class CountSystem:
         >>> CountSystem.named("hilo").name, CountSystem.named("Omega_II").name
         ('hi-lo', 'omega-ii')
         """
+        if not isinstance(name, str):
+            raise InvalidRulesError(f"a count system's name must be text such as 'hi-lo', not {shown(name)}")
         key = _SPELLINGS.get(_squeezed(name))
         if key is None:
             raise InvalidRulesError(f"unknown count system {name!r} ({', '.join(SYSTEMS)}; or give --tags)")

@@ -25,6 +25,7 @@ from fractions import Fraction
 from math import comb, prod
 from typing import NamedTuple
 
+from bjcalc.arguments import shown
 from bjcalc.errors import (
     CardNotInShoeError,
     InvalidCardError,
@@ -32,7 +33,7 @@ from bjcalc.errors import (
     InvalidRulesError,
     InvalidShoeError,
 )
-from bjcalc.rules import MAX_PAYOUT, plain_number
+from bjcalc.rules import MAX_DECKS, MAX_PAYOUT, plain_number
 
 RANKS = "A23456789TJQK"
 SUITS = "shdc"
@@ -192,7 +193,9 @@ class SuitedShoe:
         312
         """
         if type(decks) is not int or decks < 1:
-            raise InvalidShoeError(f"decks must be a positive whole number, not {decks!r}")
+            raise InvalidShoeError(f"decks must be a positive whole number, not {shown(decks)}")
+        if decks > MAX_DECKS:
+            raise InvalidShoeError(f"decks must be at most {MAX_DECKS}, not {shown(decks)}")
         return cls((decks,) * 52)
 
     @classmethod
@@ -334,20 +337,30 @@ def _normalise(name: str) -> str:
     return {"colored": "coloured", "trips": "three_of_a_kind"}.get(key, key)
 
 
-def _pay_table(pays: Pays | None, defaults: Mapping[str, Fraction]) -> dict[str, Fraction]:
+def _pay_table(pays: Pays | None, defaults: Mapping[str, Fraction], what: str = "pays") -> dict[str, Fraction]:
+    """``defaults`` with ``pays`` (category -> pay "to 1") applied; ``what``: the parameter
+    an error names."""
     table = dict(defaults)
-    for name, value in (pays or {}).items():
+    if pays is None:
+        return table
+    if not isinstance(pays, Mapping):
+        raise InvalidPayTableError(f"{what} must be a mapping of category to pay (or None), not {shown(pays)}")
+    for name, value in pays.items():
         key = _normalise(name) if isinstance(name, str) else name
         if key not in table:
             raise InvalidPayTableError(
                 f"unknown pay category {name!r} (use {', '.join(defaults)})"
             )
         try:
+            if isinstance(value, bool):
+                raise TypeError
             payout = Fraction(value)
-        except (TypeError, ValueError, ZeroDivisionError):
-            raise InvalidPayTableError(f"pay for {name!r} must be a number, not {value!r}") from None
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+            raise InvalidPayTableError(f"pay for {name!r} must be a number, not {shown(value)}") from None
         if payout < 0:
-            raise InvalidPayTableError(f"pay for {name!r} must be >= 0, not {value!r}")
+            raise InvalidPayTableError(f"pay for {name!r} must be >= 0, not {shown(value)}")
+        if payout > MAX_PAYOUT:
+            raise InvalidPayTableError(f"pay for {name!r} must be at most {MAX_PAYOUT} (to 1), not {shown(value)}")
         table[key] = payout
     return table
 
@@ -601,11 +614,16 @@ def side_bets(decks: int, removed: str = "", pp_pays: str | Pays | None = None,
         raise InvalidRulesError("side bets are dealt from a shoe of suited cards: give a number of decks, "
                                 "not an infinite deck")
     full = SuitedShoe.of_decks(decks)
+    if not isinstance(removed, str):
+        raise InvalidCardError(f"removed must be text such as 'Ah Kd 7c' or 'A,T,5', not {shown(removed)}")
+    # the pay tables read (and checked) before any work
+    pp = _pay_table(parse_pays(pp_pays, PERFECT_PAIRS_CATEGORIES) if isinstance(pp_pays, str) else pp_pays,
+                    PERFECT_PAIRS_PAYS, "pp_pays")
+    tto = _pay_table(parse_pays(tto_pays, TWENTY_ONE_PLUS_THREE_CATEGORIES) if isinstance(tto_pays, str)
+                     else tto_pays, TWENTY_ONE_PLUS_THREE_PAYS, "tto_pays")
     suited, ranks = _removals(removed) if removed.strip() else ([], [])
     start = full.remove(suited) if suited else full
     shoes = _shoes_after(start, ranks, removed)
-    pp = parse_pays(pp_pays, PERFECT_PAIRS_CATEGORIES) if isinstance(pp_pays, str) else pp_pays
-    tto = parse_pays(tto_pays, TWENTY_ONE_PLUS_THREE_CATEGORIES) if isinstance(tto_pays, str) else tto_pays
     pairs = _average([(w, perfect_pairs(s, pp)) for s, w in shoes.items()])
     threes = _average([(w, twenty_one_plus_three(s, tto)) for s, w in shoes.items()])
     gone = tuple(str(card) for card in suited) + tuple(RANKS[r] for r in ranks)
