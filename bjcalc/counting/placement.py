@@ -359,13 +359,7 @@ def round_start_states(rules: Rules, chart: Chart, tags: Sequence[Any], cut: int
     :data:`CHAIN_CLASSES` tag values), else renewal. ``bjcalc truecount`` and ``bjcalc index
     --penetration`` both place their rounds with it. ``wong`` (``tc_of``, ``wong_in``,
     ``wong_out``), on the chain: also the rounds the counter plays when wonging out."""
-    check_round(rules, chart, seats)
-    tags = as_tags(tags)
-    check_whole(cut, "cut", 1, sum(rules.shoe_counts))
-    irc = count_value(irc, "irc")
-    check_initial_running_count(rules.shoe_counts, tags, irc, "irc, the initial running count (IRC)")
-    check_flag(exact, "exact")
-    _check_wong(wong)
+    tags, irc = _checked_start(rules, chart, tags, cut, seats, irc, exact, wong)
     cards_used = round_cards(rules, chart, seats)
     per_round = sum(sum(c) * q for c, q in cards_used.items())
     if placement is None:  # the chain where it can be followed, else renewal
@@ -411,6 +405,19 @@ def round_start_states(rules: Rules, chart: Chart, tags: Sequence[Any], cut: int
         played = tuple({rc: m / rounds_per_shoe for rc, m in chain_played.get(n, {}).items()} for n in starts)
     return RoundStarts(placement if isinstance(placement, str) else "given", starts, shares, counts, rounds,
                        rounds_per_shoe, per_round, played)
+
+
+def _checked_start(rules: Rules, chart: Chart, tags: Sequence[Any], cut: int, seats: int, irc: Fraction | int,
+                   exact: bool, wong: Any) -> tuple[tuple[Fraction, ...], Fraction]:
+    """:func:`round_start_states`' arguments checked before any work: the tags and the IRC read."""
+    check_round(rules, chart, seats)
+    tags = as_tags(tags)
+    check_whole(cut, "cut", 1, sum(rules.shoe_counts))
+    irc = count_value(irc, "irc")
+    check_initial_running_count(rules.shoe_counts, tags, irc, "irc, the initial running count (IRC)")
+    check_flag(exact, "exact")
+    _check_wong(wong)
+    return tags, irc
 
 
 def _check_wong(wong: Any) -> None:

@@ -49,7 +49,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from bjcalc.arguments import check_flag, check_number, check_whole, shown
+from bjcalc.arguments import check_choice, check_flag, check_number, check_whole, shown
 from bjcalc.counting.countshoe import _check_system_name
 from bjcalc.counting.economics import RunOutShare, WinFigures, _run_out_share, _win
 from bjcalc.counting.indices import Convention, IndexPlay, default_plays
@@ -188,16 +188,7 @@ def truecount_analysis(
     check_arguments(rules, workers)  # the store: opens_store
     from bjcalc.analysis import Analysis
 
-    _check_system_name(system)
-    tags = counting_tags(tags)
-    if convention is not None and not isinstance(convention, Convention):
-        raise InvalidArgumentError(f"convention must be a Convention (convention_of(divisor, rounding)) or None, "
-                                   f"not {shown(convention)}")
-    if isinstance(irc, bool):
-        raise InvalidArgumentError(f"irc must be a number (the initial running count), not {irc!r}")
-    check_flag(exact, "exact")
-    game = _Game(rules, tags, convention or Convention(), _fraction(irc, "irc"), exact,
-                 store if isinstance(store, TaskStore) else TaskStore(None), scheduler, moments)
+    game = _game_of(rules, system, tags, convention, irc, exact, store, scheduler, moments)
     pen, spread_ = _checked(game, penetration, spread, wong_in, wong_out, seats, strategy, tail, bankroll,
                             optimal_spread)
     _checked_too(pen, penetrations, batch, indices)
@@ -209,9 +200,7 @@ def truecount_analysis(
     starts = where_rounds.starts
     index_depth = starts[len(starts) // 2]
     plays, insurance_index = _index_plays(game, system, index_depth, indices)
-    kept = _likely(where_rounds.rounds, tail)
-    left_out = sum((w for at, likely in zip(where_rounds.rounds, kept) for rc, w in at.items() if rc not in likely),
-                   0 * tail)
+    kept, left_out = _likely(where_rounds.rounds, tail)
     values, run = _run_the_states(game, chart, plays, insurance_index, starts, kept, pen, workers, progress, batch,
                                   strategy)
     second_moment = _second_moment(game) if moments == "shoe" else _pooled_moments(game, where_rounds, values,
@@ -224,11 +213,26 @@ def truecount_analysis(
     bound = left_out * MOST_PER_ROUND * max(b for _, _, b in spread_.steps)
     run_out = _run_out_share(rules, starts, where_rounds.rounds, values, spread_, game.zero, game.number)
     return TrueCountResult(
-        rules, system, tags, pen, cut, seats, game.convention, where_rounds.cards_per_round, starts,
+        rules, system, game.tags, pen, cut, seats, game.convention, where_rounds.cards_per_round, starts,
         where_rounds.counts, frequencies, advantage, flat_all, second_moment, win, tuple(by_penetration), optimal,
         tuple((p.name, i) for p, i in plays), insurance_index, index_depth if indices == "computed" else None,
         left_out if exact else float(left_out), bound if exact else float(bound), wong_in, wong_out, exact, run,
         where_rounds.placement, where_rounds.shares, where_rounds.rounds_per_shoe, run_out, moments)
+
+
+def _game_of(rules: Rules, system: str, tags: Sequence[Any], convention: Convention | None, irc: Fraction | int,
+             exact: bool, store: Any, scheduler: str | None, moments: str) -> _Game:
+    """What every step shares, from the arguments that say it, each checked first."""
+    _check_system_name(system)
+    tags = counting_tags(tags)
+    if convention is not None and not isinstance(convention, Convention):
+        raise InvalidArgumentError(f"convention must be a Convention (convention_of(divisor, rounding)) or None, "
+                                   f"not {shown(convention)}")
+    if isinstance(irc, bool):
+        raise InvalidArgumentError(f"irc must be a number (the initial running count), not {irc!r}")
+    check_flag(exact, "exact")
+    return _Game(rules, tags, convention or Convention(), _fraction(irc, "irc"), exact,
+                 store if isinstance(store, TaskStore) else TaskStore(None), scheduler, moments)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -290,8 +294,7 @@ def _checked(game: _Game, penetration: Any, spread: Spread | str | None, wong_in
         raise InvalidShoeError(f"penetration must be above 0 and below 1, not {penetration!r}")
     if not isinstance(seats, int) or isinstance(seats, bool) or not 1 <= seats <= 7:
         raise InvalidShoeError(f"seats must be a whole number from 1 to 7, not {seats!r}")
-    if game.moments not in MOMENT_MODELS:
-        raise InvalidSpreadError(f"moments must be one of {', '.join(MOMENT_MODELS)}, not {game.moments!r}")
+    check_choice(game.moments, "moments", MOMENT_MODELS)
     if game.moments == "state" and game.rules.insurance and not game.rules.peek:
         raise InvalidSpreadError("moments by state take insurance with a peeking dealer: this game has no peek")
     if strategy not in STRATEGIES:
@@ -492,19 +495,19 @@ def _fraction(value: Any, field: str) -> Fraction:
         raise InvalidShoeError(f"{field} must be a number, not {value!r}") from None
 
 
-def _likely(rounds: Sequence[dict[Fraction, Any]], tail: float) -> list[set[Fraction]]:
+def _likely(rounds: Sequence[dict[Fraction, Any]], tail: float) -> tuple[list[set[Fraction]], Any]:
     """The states analysed at each round start: all but the least likely, which together weigh
-    at most ``tail`` of the rounds."""
+    at most ``tail`` of the rounds; and the share of the rounds left out."""
     kept = [set(at) for at in rounds]
-    if tail == 0:
-        return kept
-    dropped = 0.0
-    for w, i, rc in sorted((float(w), i, rc) for i, at in enumerate(rounds) for rc, w in at.items()):
-        if dropped + w > tail:
-            break
-        dropped += w
-        kept[i].discard(rc)
-    return kept
+    if tail != 0:
+        dropped = 0.0
+        for w, i, rc in sorted((float(w), i, rc) for i, at in enumerate(rounds) for rc, w in at.items()):
+            if dropped + w > tail:
+                break
+            dropped += w
+            kept[i].discard(rc)
+    left_out = sum((w for at, likely in zip(rounds, kept) for rc, w in at.items() if rc not in likely), 0 * tail)
+    return kept, left_out
 
 
 def _penetrations(pen: Fraction) -> list[Fraction]:
