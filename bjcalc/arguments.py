@@ -179,7 +179,7 @@ def _kind(annotation: Any) -> tuple[_Check, str]:
     if annotation in (collections.abc.Callable, Callable):
         return _callable()
     if isinstance(annotation, type):
-        return _instance(annotation, f"a {annotation.__name__}")
+        return _instance(annotation, _a(annotation.__name__))
     return (lambda value, name: None), "anything"  # an annotation this does not read: no check
 
 
@@ -187,6 +187,25 @@ def _discard(check: Callable[[object, str], object]) -> _Check:
     def checks(value: object, name: str) -> None:
         check(value, name)
     return checks
+
+
+def _a(name: str) -> str:
+    """``a Rule``, ``an IndexPlay``."""
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
+def _plural(what: str) -> str:
+    """What a sequence holds: ``a whole number`` -> ``whole numbers``, ``text`` -> ``text``,
+    ``a Rank, text or a whole number`` -> ``Ranks, text or whole numbers``."""
+    def one(part: str) -> str:
+        for article in ("a ", "an "):
+            if part.startswith(article):
+                return part[len(article):] + "s"
+        return part
+    head, _, last = what.rpartition(" or ")
+    parts = [p.strip() for p in head.split(",")] + [last] if head else [last]
+    words = [one(p) for p in parts]
+    return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else words[0]
 
 
 def _instance(cls: type, what: str) -> tuple[_Check, str]:
@@ -218,14 +237,14 @@ def _generic(origin: Any, args: tuple[Any, ...]) -> tuple[_Check, str]:
     if origin is type:
         return _instance(type, "a class")
     if origin not in _SEQUENCES:
-        return _instance(origin, f"a {getattr(origin, '__name__', origin)}")
+        return _instance(origin, _a(str(getattr(origin, "__name__", origin))))
     item_args = [a for a in args if a is not Ellipsis]
     item_check, item_what = _union(tuple(item_args)) if len(item_args) > 1 and origin is not tuple else (
         _kind(item_args[0]) if len(item_args) == 1 or (origin is tuple and Ellipsis in args) else
         ((lambda value, name: None), "anything"))
     container = collections.abc.Iterable if origin in (collections.abc.Iterable, collections.abc.Iterator) else (
         collections.abc.Set if origin in (collections.abc.Set, frozenset, set) else collections.abc.Collection)
-    what = f"a sequence of {item_what}" if item_what != "anything" else "a sequence"
+    what = f"a sequence of {_plural(item_what)}" if item_what != "anything" else "a sequence"
     if origin is tuple and Ellipsis not in args:
         what = "a tuple"
 

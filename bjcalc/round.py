@@ -4,17 +4,16 @@ variance of its result. Both walk the deal once (:func:`bjcalc.engine.walk.deal`
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from bjcalc.actions import Action
 from bjcalc.cards import Rank, is_blackjack
 from bjcalc.engine.analyser import Engine
 from bjcalc.engine.moments import unsplit_squares
-from bjcalc.engine.payout import Frame, natural_value, reframe, surrender_value
+from bjcalc.engine.payout import Frame, insured_moments, natural_value, reframe, surrender_value
 from bjcalc.engine.runout import RoundRunOut, casino_bound, round_run_out
 from bjcalc.engine.walk import Optimal, Policy, RoundTotals, deal
-from bjcalc.numbers import to_api
+from bjcalc.numbers import to_api, to_fraction
 from bjcalc.results import RoundResult, RunOut, Strategy
 from bjcalc.rules import Rules
 
@@ -64,18 +63,15 @@ def round_variance(engine: Engine, policy: Policy) -> Any | None:
 
 def round_moments(engine: Engine, policy: Policy, insure: bool = False) -> tuple[Any, Any] | None:
     """``(E[X], E[X^2])`` of the round's result ``X`` under ``policy``, unconditional, in the
-    engine's numbers; with ``insure``, X takes insurance (half a bet) on every round against an
-    ace (a peeking dealer only). ``None`` for the infinite deck.
+    engine's numbers; with ``insure``, X takes insurance beside the hand on every round against
+    an ace (a peeking dealer only; :func:`bjcalc.engine.payout.insured_moments`). ``None`` for
+    the infinite deck.
 
     The second moment of an unsplit hand runs through the same backward pass as the values
     (:func:`bjcalc.engine.moments.unsplit_squares`); a surrender's is 1/4; a blackjack's the
     payout squared. A split's comes from the split recursion carried to second moments, with
     every pair of split hands enumerated jointly with the dealer
-    (:func:`bjcalc.engine.moments.split_moments`), resplits included. Insurance ``I`` wins 1
-    when the dealer has blackjack and loses 1/2 otherwise; with a hand whose result ``M`` is 0
-    (a natural pushes) or -1 when the dealer has blackjack, ``E[(M + I)^2]`` adds ``E[I^2] +
-    2 (E[M; blackjack] - E[M; no blackjack] / 2)``, each from the hand's EV and its chance of
-    meeting a blackjack.
+    (:func:`bjcalc.engine.moments.split_moments`), resplits included.
     """
     rules = engine.rules
     if rules.infinite:  # the split moments enumerate a finite shoe
@@ -88,7 +84,6 @@ def round_moments(engine: Engine, policy: Policy, insure: bool = False) -> tuple
     splits = [(up, hand.pair) for up, _, hands in dealt for hand in hands
               if hand.action is Action.SPLIT and hand.pair is not None]
     moments = dict(zip(splits, engine.many_split_moments([(policy.splits(up), pair) for up, pair in splits])))
-    half: Any = Fraction(1, 2) if engine.exact else 0.5
     for up, _, hands in dealt:
         context = engine.context(up)
         insured = insure and up == Rank.ACE.index
@@ -118,13 +113,13 @@ def round_moments(engine: Engine, policy: Policy, insure: bool = False) -> tuple
                 # a peeking dealer's blackjack takes the original bet: a square of 1
                 square = reframe(joint, p_bj, Frame.JOINT, Frame.UNCONDITIONAL, at_blackjack=1) if context.peeked \
                     else joint
+            value = hand.value
             if not engine.exact:
                 square, p_bj = float(square), float(p_bj)
             if insured:
-                at_blackjack = p_bj * (0 if is_blackjack(counts) else -1)  # E[M; blackjack]
-                insurance_square = p_bj + (1 - p_bj) * half * half
-                square = square + insurance_square + 2 * (at_blackjack - (hand.value - at_blackjack) * half)
+                value, square = insured_moments(value, square, to_fraction(p_bj) if engine.exact else p_bj,
+                                                is_blackjack(counts))
             weight = number(hand.probability)
             second += weight * square
-            ev += weight * (hand.value + (p_bj - (1 - p_bj) * half if insured else 0))
+            ev += weight * value
     return ev, second

@@ -131,7 +131,7 @@ def test_build_report_checks_its_arguments_first(arguments, message):
 def test_rule_flags_and_rules_from_flags_check_their_arguments():
     base = Rules(decks=1)
     for value in ("zzz", 3, None):
-        with pytest.raises(BjcalcError, match="rules must be a sequence of a Rule"):
+        with pytest.raises(BjcalcError, match="rules must be a sequence of Rules"):
             rule_flags(value)
     with pytest.raises(BjcalcError, match="given must be a mapping"):
         rules_from_flags(base, (), "mine")
@@ -176,7 +176,7 @@ def test_side_bets_check_their_arguments_before_dealing():
 
 @pytest.mark.parametrize("name, tags, message", [
     (None, HI_LO, "name must be text"), ("", HI_LO, "name must name the count"),
-    ("mine", None, "tags must be a sequence of a number"), ("mine", "zzz", "tags must be a sequence"),
+    ("mine", None, "tags must be a sequence of numbers"), ("mine", "zzz", "tags must be a sequence"),
     ("mine", HI_LO[:9], "tags must be ten numbers"), ("mine", HI_LO[:9] + (float("nan"),), "tags must be")])
 def test_count_system_checks_its_name_and_tags(name, tags, message):
     with pytest.raises(BjcalcError, match=message):

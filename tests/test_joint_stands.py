@@ -79,7 +79,7 @@ def test_a_batch_of_states_gives_each_state_its_own_numbers():
     chart = Analysis(rules).chart()
     plays = tuple((p, p.published) for p in default_plays(rules) if p.published is not None)
     states = [(40, Fraction(rc)) for rc in (-3, 0, 2)] + [(60, Fraction(1))]
-    tasks = [(str(i), state_task, (rules, HI_LO, n, rc, Fraction(0), chart, plays, 3, Convention(), False))
+    tasks = [(str(i), state_task, (rules, HI_LO, n, rc, Fraction(0), chart, plays, 3, Convention(), None, False))
              for i, (n, rc) in enumerate(states)]
     together = [value for _, value, _ in _timed(tasks)]
     assert not batch._SHARED

@@ -200,11 +200,11 @@ def truecount_analysis(
     starts = where_rounds.starts
     index_depth = starts[len(starts) // 2]
     plays, insurance_index = _index_plays(game, system, index_depth, indices)
+    second_moment = _second_moment(game) if moments == "shoe" else None  # a task of its own, before the states'
     kept, left_out = _likely(where_rounds.rounds, tail)
     values, run = _run_the_states(game, chart, plays, insurance_index, starts, kept, pen, workers, progress, batch,
                                   strategy)
-    second_moment = _second_moment(game) if moments == "shoe" else _pooled_moments(game, where_rounds, values,
-                                                                                  strategy)
+    second_moment = second_moment or _pooled_moments(game, where_rounds, values, strategy)
     playing = _playing(game, where_rounds, values, wong_in, wong_out)
     frequencies, advantage, flat_all = _by_true_count(game, starts, where_rounds.rounds, values)
     win, by_penetration, optimal = _figures(game, strategy, spread_, playing, where_rounds, values,

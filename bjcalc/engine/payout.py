@@ -112,6 +112,21 @@ def surrender_value(surrender: Surrender, peeked: bool, p_bj: Any, frame: Frame 
     return joint if frame is Frame.JOINT else reframe(joint, p_bj, Frame.JOINT, frame)
 
 
+def insured_moments(value: Any, square: Any, p_bj: Any, natural: bool) -> tuple[Any, Any]:
+    """A hand's result ``M`` (unconditional ``E[M] = value``, ``E[M^2] = square``) with
+    insurance ``I`` taken beside it against an ace (a peeking dealer): ``(E[M + I], E[(M +
+    I)^2])``. Insurance (half a bet, 2:1) wins 1 when the dealer has blackjack (chance
+    ``p_bj``) and loses 1/2 otherwise; the hand then has ``M`` = 0 (a natural pushes) or -1 (the
+    original bet), so ``E[M I] = E[M; blackjack] - E[M; no blackjack] / 2`` comes from ``value``
+    and ``p_bj`` alone."""
+    half = Fraction(1, 2) if isinstance(p_bj, Fraction) else 0.5
+    at_blackjack = p_bj * (0 if natural else -1)  # E[M; blackjack]
+    insurance = p_bj - (1 - p_bj) * half
+    insurance_square = p_bj + (1 - p_bj) * half * half
+    product = at_blackjack - (value - at_blackjack) * half
+    return value + insurance, square + insurance_square + 2 * product
+
+
 class Plays(Protocol):
     """How a policy plays after the first decision: its unsplit hands' values and its splits."""
 
