@@ -452,6 +452,8 @@ def _index_tables(rules: Rules, chart: Chart, plays: Sequence[tuple[IndexPlay, i
     idx = np.full((10, CODES, CODES, 3), NOINDEX, dtype=np.int32)
     for play, index in plays:
         up = play.up.index
+        if up not in chart.ups:  # an up card this shoe cannot show
+            continue
         for hand in play.hands():
             ranks = sorted(c.index for c in hand)
             for a in range(CODES):
