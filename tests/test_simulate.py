@@ -74,7 +74,8 @@ def test_true_count_table_is_the_librarys(divisor: DeckEstimate) -> None:
 # -- the kernel deals as the port ----------------------------------------------------------------
 
 RIGGED_GAMES = [
-    (dict(decks=1), dict(seats=2)),
+    (dict(decks=1, player_max_cards=4, dealer_max_cards=3), dict(seats=2)),
+    (dict(decks=1, charlie=4, surrender="late"), dict(seats=2)),
     (dict(decks=1, hit_soft_17=True, surrender="late", resplit_aces=True, hit_split_aces=True),
      dict(seats=3, wong_in=1)),
     (dict(decks=1, hole_card="none", blackjack_takes="original", double="10-11"), dict(seats=1, wong_in=0, wong_out=-1)),
@@ -139,6 +140,9 @@ FIRST_ROUND_RULES = [
     dict(double_after_split=False, double="10-11", resplit_aces=True, hit_split_aces=True),
     pytest.param(dict(split_unlike_tens=False), marks=pytest.mark.slow),
     dict(split_hands=2, double_soft=False, blackjack_pays="6:5"),
+    dict(player_max_cards=4, dealer_max_cards=4),
+    dict(charlie=5, hole_card="none"),
+    dict(charlie=4, surrender="late"),
 ]
 
 
@@ -293,7 +297,6 @@ def test_same_seed_same_numbers_whatever_the_workers() -> None:
     (dict(wong_in=0, wong_out=1), InvalidSpreadError, "above wong_in"),
     (dict(indices="mine"), InvalidSpreadError, "indices must be"),
     (dict(workers=0), BjcalcError, "workers must be"),
-    (dict(rules=Rules(decks=1, charlie=5)), sim.InvalidSimulationError, "charlie is not simulated"),
     (dict(rules=Rules(decks=33)), sim.InvalidSimulationError, "at most 1664 cards"),
     (dict(rules="6 decks"), BjcalcError, "rules must be"),
 ])
@@ -310,7 +313,7 @@ def test_bad_input_is_refused_before_any_work(kwargs: dict, error: type, words: 
     (["--strategy", "cd"], "strategy cd is not simulated"),
     (["--seed", "-3"], "seed"),
     (["--spread", "1:1"], "must cover every true count"),
-    (["--charlie", "5"], "charlie is not simulated"),
+    (["--decks", "40"], "at most 1664 cards"),
 ])
 def test_cli_bad_input_is_one_line_and_exit_2(args: list[str], words: str) -> None:
     result = CliRunner().invoke(cli, ["simulate", "--decks", "1", "--rounds", "1000", *args])

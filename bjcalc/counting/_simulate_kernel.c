@@ -45,7 +45,7 @@ enum {
     H_NCARDS, H_CUT, H_SEATS, H_H17, H_PEEK, H_SURRENDER, H_INSURANCE, H_MAX_HANDS, H_MAX_HANDS_ACES,
     H_HIT_SPLIT_ACES, H_INDICES, H_INSURE, H_INS_INDEX, H_LEFT_LO, H_RC_LO, H_RC_COLS, H_TC_MIN, H_NB,
     H_WONG_MODE, H_WONG_IN_ON, H_WONG_IN, H_WONG_OUT_ON, H_WONG_OUT, H_IRC, H_DOUBLE_LOSS_ACE,
-    H_DOUBLE_LOSS_TEN, H_SPLIT_LOSS_ACE, H_SPLIT_LOSS_TEN, H_FILLER, H_FIELDS
+    H_DOUBLE_LOSS_TEN, H_SPLIT_LOSS_ACE, H_SPLIT_LOSS_TEN, H_FILLER, H_PLAYER_MAX, H_DEALER_MAX, H_CHARLIE, H_FIELDS
 };
 
 /* per bucket fields, then per depth, then the shoe figures */
@@ -58,6 +58,8 @@ typedef struct {
     int ncards, cut, seats, h17, peek, surrender, insurance, max_hands, max_hands_aces, hit_split_aces;
     int indices, insure, ins_index, left_lo, rc_lo, rc_cols, tc_min, nb;
     int wong_mode, wong_in_on, wong_in, wong_out_on, wong_out, irc, filler;
+    int player_max, dealer_max; /* card limits: a hand holding this many cards stands */
+    int charlie;                /* a hand of this many cards wins but against a blackjack (99: none) */
     int double_loss[10], split_loss[10];
     double bj_pays;
     const int32_t *tags;      /* per code, scaled */
@@ -153,17 +155,19 @@ static inline int best(const Hand *h) { return h->ace && h->hard + 10 <= 21 ? h-
 static inline int cell(const Hand *h) { int b = best(h); return b + (b != h->hard ? SOFT : 0); }
 static inline int natural(int ra, int rb) { return (ra == ACE && rb == TEN) || (ra == TEN && rb == ACE); }
 
-/* a hand's end: its total (0 bust, -1 surrendered) and stake */
+/* a hand's end: its total (0 bust, -1 surrendered, CHARLIE) and stake */
+#define CHARLIE 30 /* above any dealer's total: settles as a win */
 typedef struct { int total, stake; } Final;
 
-/* hit by the chart's 3+-card plays until it stands, reaches 21 or busts */
+/* hit by the chart's 3+-card plays until it stands, reaches 21 or the card limit, or busts */
 static inline int hit_on(Sim *S, Hand *h, const uint8_t *hit3)
 {
     for (;;) {
         add(h, S->rank_of[draw(S)]);
         int b = best(h);
         if (b > 21) return 0;
-        if (b == 21 || !hit3[cell(h)]) return b;
+        if (h->n >= S->charlie) return CHARLIE;
+        if (b == 21 || h->n >= S->player_max || !hit3[cell(h)]) return b;
     }
 }
 
@@ -201,7 +205,7 @@ static int play_seat(Sim *S, int up, int a, int b, int act, Final *out, int *liv
     case DOUBLE: {
         add(&h, S->rank_of[draw(S)]);
         int t = best(&h);
-        out[0].total = t > 21 ? 0 : t, out[0].stake = 2, *live = t <= 21;
+        out[0].total = t > 21 ? 0 : h.n >= S->charlie ? CHARLIE : t, out[0].stake = 2, *live = t <= 21;
         return 1;
     }
     case HIT: {
@@ -236,6 +240,7 @@ static int play_seat(Sim *S, int up, int a, int b, int act, Final *out, int *liv
                 add(&s, S->rank_of[draw(S)]);
                 t = best(&s), stake = 2;
                 if (t > 21) t = 0;
+                else if (s.n >= S->charlie) t = CHARLIE;
             } else if (play == HIT) {
                 t = hit_on(S, &s, hit3);
             }
@@ -325,7 +330,7 @@ static inline Round play_round(Sim *S, int *wong)
                 add(&d, u), add(&d, S->rank_of[hole]);
                 for (;;) {
                     int t = best(&d);
-                    if (t > 17 || (t == 17 && !(S->h17 && t != d.hard))) break;
+                    if (t > 17 || (t == 17 && !(S->h17 && t != d.hard)) || d.n >= S->dealer_max) break;
                     add(&d, S->rank_of[draw(S)]);
                 }
                 dealer = best(&d);
@@ -418,6 +423,7 @@ static int setup(Sim *S, Buffers *B)
     S->left_lo = h[H_LEFT_LO], S->rc_lo = h[H_RC_LO], S->rc_cols = h[H_RC_COLS], S->tc_min = h[H_TC_MIN];
     S->nb = h[H_NB], S->wong_mode = h[H_WONG_MODE], S->wong_in_on = h[H_WONG_IN_ON], S->wong_in = h[H_WONG_IN];
     S->wong_out_on = h[H_WONG_OUT_ON], S->wong_out = h[H_WONG_OUT], S->irc = h[H_IRC], S->filler = h[H_FILLER];
+    S->player_max = h[H_PLAYER_MAX], S->dealer_max = h[H_DEALER_MAX], S->charlie = h[H_CHARLIE];
     for (int u = 0; u < 10; u++) {
         S->double_loss[u] = u == ACE ? h[H_DOUBLE_LOSS_ACE] : h[H_DOUBLE_LOSS_TEN];
         S->split_loss[u] = u == ACE ? h[H_SPLIT_LOSS_ACE] : h[H_SPLIT_LOSS_TEN];

@@ -6,7 +6,8 @@ shuffled at random, and measures what truecount computes, each figure with its s
 rounds per shoe, the share of rounds by starting depth, how often each true count comes, the
 advantage there, and the spread's win rate, SD, DI, SCORE, N0 and risk of ruin.
 
-- **The game.** A shoe is shuffled (a partial Fisher-Yates: each card is drawn as it is
+- **The game.** Every rule of :class:`bjcalc.Rules`; a hand that reaches a Charlie's cards
+  wins (but against a dealer's blackjack) and counts as live for the dealer's draws. A shoe is shuffled (a partial Fisher-Yates: each card is drawn as it is
   needed); a round starts while fewer than the cut's cards are dealt. ``seats`` hands, seat 0
   the counter's; a card to each seat, the up card, a second card to each seat, the hole card.
   Every other seat plays the chart (it only takes cards: truecount places its rounds with the
@@ -74,7 +75,8 @@ ACTION_CODES = {Action.STAND: 0, Action.HIT: 1, Action.DOUBLE: 2, Action.SPLIT: 
 HEADER = ("ncards", "cut", "seats", "h17", "peek", "surrender", "insurance", "max_hands", "max_hands_aces",
           "hit_split_aces", "indices", "insure", "ins_index", "left_lo", "rc_lo", "rc_cols", "tc_min", "nb",
           "wong_mode", "wong_in_on", "wong_in", "wong_out_on", "wong_out", "irc", "double_loss_ace",
-          "double_loss_ten", "split_loss_ace", "split_loss_ten", "filler")
+          "double_loss_ten", "split_loss_ace", "split_loss_ten", "filler", "player_max", "dealer_max",
+          "charlie")
 CODES, STRIDE, NOINDEX = 13, 64, -2 ** 31
 B_FIELDS, D_FIELDS, G_FIELDS = 9, 2, 7  # as the kernel lays out its sums
 MOST_CARDS = 52 * 32  # the true-count tables grow with the shoe: 32 decks at most
@@ -273,11 +275,7 @@ def _check_rounds(rounds: Any, seed: Any) -> None:
 
 
 def _check_rules(rules: Rules) -> None:
-    """The rules the simulator deals: every rule truecount's game has but card limits and Charlie."""
-    for name in ("charlie", "player_max_cards", "dealer_max_cards"):
-        if getattr(rules, name) is not None:
-            raise InvalidSimulationError(f"{name} is not simulated: give the rules without it, not "
-                                         f"{name}={getattr(rules, name)!r}")
+    """The shoes the simulator deals: at most :data:`MOST_CARDS` (its true-count tables grow with them)."""
     if sum(rules.shoe_counts) > MOST_CARDS:
         raise InvalidSimulationError(f"simulate deals shoes of at most {MOST_CARDS} cards (32 decks), not "
                                      f"{sum(rules.shoe_counts)}")
@@ -357,7 +355,8 @@ class _Tables:
             wong_out=wong_out or 0, irc=int(irc),
             double_loss_ace=int(takes.doubles_vs_ace is Loss.ALL), double_loss_ten=int(takes.doubles_vs_ten is Loss.ALL),
             split_loss_ace=int(takes.splits_vs_ace is Loss.ALL), split_loss_ten=int(takes.splits_vs_ten is Loss.ALL),
-            filler=TEN)
+            filler=TEN, player_max=rules.player_max_cards or 99, dealer_max=rules.dealer_max_cards or 99,
+            charlie=rules.charlie or 99)
         head = np.array([header[name] for name in HEADER], dtype=np.int32)
         codes = np.array(rank_of + pairkey, dtype=np.uint8)
         arguments = (head.tobytes(), np.array([float(rules.blackjack_pays)]).tobytes(), deck.tobytes(),

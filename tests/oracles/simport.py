@@ -20,6 +20,7 @@ from bjcalc.actions import Action
 STAND, HIT, DOUBLE, SPLIT, SURRENDER = (ACTION_CODES[a] for a in (Action.STAND, Action.HIT, Action.DOUBLE,
                                                                    Action.SPLIT, Action.SURRENDER))
 ACE, TEN = 0, 9
+CHARLIE = 30  # a charlie's "total": above the dealer's, it settles as a win
 
 
 class Port:
@@ -70,7 +71,9 @@ class Port:
             t, _ = self.total(ranks)
             if t > 21:
                 return 0
-            if t == 21 or not self.hit3[u][self.cell(ranks)]:
+            if len(ranks) >= self.h["charlie"]:
+                return CHARLIE
+            if t == 21 or len(ranks) >= self.h["player_max"] or not self.hit3[u][self.cell(ranks)]:
                 return t
 
     def play_seat(self, draw, up: int, a: int, b: int, act: int) -> tuple[list[tuple[int, int]], bool]:
@@ -84,7 +87,7 @@ class Port:
         if act == DOUBLE:
             ranks.append(self.rank_of[draw()])
             t = self.total(ranks)[0]
-            return [(0 if t > 21 else t, 2)], t <= 21
+            return [(0 if t > 21 else CHARLIE if len(ranks) >= self.h["charlie"] else t, 2)], t <= 21
         if act == HIT:
             t = self.hit_on(draw, ranks, u)
             return [(t, 1)], t > 0
@@ -106,7 +109,7 @@ class Port:
                 if play == DOUBLE:
                     s.append(self.rank_of[draw()])
                     t, stake = self.total(s)[0], 2
-                    t = 0 if t > 21 else t
+                    t = 0 if t > 21 else CHARLIE if len(s) >= self.h["charlie"] else t
                 elif play == HIT:
                     t = self.hit_on(draw, s, u)
             finals.append((t, stake))
@@ -175,7 +178,7 @@ class Port:
                     d = [u, rh]
                     while True:
                         t, soft = self.total(d)
-                        if t > 17 or (t == 17 and not (h["h17"] and soft)):
+                        if t > 17 or (t == 17 and not (h["h17"] and soft)) or len(d) >= h["dealer_max"]:
                             break
                         d.append(self.rank_of[draw()])
                     dealer = self.total(d)[0]
