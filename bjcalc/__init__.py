@@ -322,11 +322,11 @@ if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
     from bjcalc.counting.plays import HandTotal, PlayEffects, insurance_effects, parse_hand, parse_play, play_effects
     from bjcalc.counting.roundcards import cards_per_round
     from bjcalc.counting.shoeindex import ShoeIndexTable, shoe_index_table
+    from bjcalc.counting.simulate import InvalidSimulationError, SimulationResult, simulate
     from bjcalc.counting.spread import InvalidSpreadError, Spread
     from bjcalc.counting.states import IndexPolicy
     from bjcalc.counting.systems import SYSTEMS, CountSystem, parse_tags
     from bjcalc.counting.tasks import RunStats, TaskError, TaskStore, default_store, run_tasks
-    from bjcalc.counting.simulate import InvalidSimulationError, SimulationResult, simulate
     from bjcalc.counting.truecount import TrueCountResult, truecount_analysis
     from bjcalc.counting.workers import WorkerPool
     from bjcalc.games.presets import (

@@ -132,6 +132,7 @@ LEFT_OUT = {
     "CountFigures", "CountTable", "EorTable", "EffectsOfRemoval", "ExactIndex", "ExactIndices",
     "PlayEffects", "Report", "RuleChange", "RuleEffects", "SideBets", "IndexTable", "PlayIndex",
     "AllIndices", "IndexCell", "ShoeIndexTable", "TrueCountResult", "WinFigures", "RoundStarts", "RunStats",
+    "SimulationResult", "InvalidSimulationError",
     "BestInsuranceIndex", "InsuranceIndex", "InsuranceTable", "Chart",
     "Flag", "Rule", "IndexPolicy", "run_tasks",
     "default_store", "table_games", "hand_classes", "write_tables",
@@ -233,6 +234,8 @@ CALLS = [
     call("round_start_states", b.round_start_states, rules=RULES, chart=CHART, tags=HI_LO, cut=6),
     call("truecount_analysis", b.truecount_analysis, rules=RULES, system="hi-lo", tags=HI_LO,
          penetration=Fraction(3, 10), store=None, workers=1),
+    call("simulate", b.simulate, rules=RULES, system="hi-lo", tags=HI_LO, rounds=2000, seed=1,
+         penetration=Fraction(1, 2), strategy="basic", store=None, workers=1),
     call("TaskStore", b.TaskStore, path=None),
 ]
 
@@ -262,6 +265,12 @@ BAD_VALUES = [
 # signature's own defaults, which _is_default leaves out).
 ACCEPTED: dict[tuple[str, str], tuple[set[str], str]] = {
     ("TaskStore", "path"): ({"nonsense", "empty"}, "any text names a file (sqlite: '' is a temporary one)"),
+    ("simulate", "store"): ({"nonsense", "empty"}, "any text names a file (sqlite: '' is a temporary one)"),
+    ("simulate", "system"): ({"-1", "0", "2.5", "None", "True", "empty", "empty tuple", "huge", "inf", "nan",
+                              "nonsense", "object"}, "the count's name is a label: the tags are the count"),
+    ("simulate", "wong_in"): ({"-1", "0"}, "a true count"),
+    ("simulate", "wong_out"): ({"-1", "0"}, "a true count"),
+    ("simulate", "bankroll"): ({"2.5", "huge"}, "a bankroll in units"),
 }
 
 # What the sweep found and this change does not fix (issue 45): (call, parameter) -> {what goes
@@ -773,6 +782,9 @@ KNOWN_BUGS: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {
     ("true_count_distribution", "tags"): {
         "TypeError": ("-1", "0", "2.5", "None", "True", "huge", "inf", "nan", "object"),
     },
+    ("simulate", "irc"): {
+        "message names neither": ("2.5", "True"),  # as truecount_analysis: "initial running count (IRC) 5/2"
+    },
     ("truecount_analysis", "bankroll"): {
         "TypeError": ("empty", "empty tuple", "nonsense", "object"),
         "accepted (slow)": ("2.5", "True", "huge", "inf"),
@@ -921,6 +933,8 @@ COMMAND_LINES = {
     "insurance-index": ["insurance-index", "--shoe", TINY_TEXT],
     "index": ["index", "--shoe", TINY_TEXT, "--cards-seen", "2", "--play", "16 v T stand hit", "--workers", "1"],
     "truecount": ["truecount", "--shoe", TINY_TEXT, "--penetration", "0.3", "--workers", "1", "--store", "none"],
+    "simulate": ["simulate", "--shoe", TINY_TEXT, "--penetration", "0.5", "--rounds", "2000", "--strategy", "basic",
+                 "--workers", "1", "--store", "none"],
     "games": ["games"],
     "sidebets": ["sidebets", "--decks", "1"],
     "report": ["report", "--shoe", QUICK],

@@ -22,10 +22,13 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
+from oracles import shoesim
+from oracles.simport import Port, deal_shoe, enumerate_round
 
 from bjcalc import Rules
 from bjcalc.analysis import Analysis
 from bjcalc.cli import cli
+from bjcalc.counting import simtables
 from bjcalc.counting import simulate as sim
 from bjcalc.counting.indices import Convention, default_plays
 from bjcalc.counting.spread import InvalidSpreadError, Spread
@@ -34,8 +37,6 @@ from bjcalc.counting.tags import DeckEstimate, Rounding, counting_tags, true_cou
 from bjcalc.counting.tasks import TaskStore
 from bjcalc.counting.truecount import _Game
 from bjcalc.errors import BjcalcError
-from oracles import shoesim
-from oracles.simport import Port, deal_shoe, enumerate_round
 
 HI_LO = counting_tags((-1, 1, 1, 1, 1, 1, 0, 0, 0, -1))
 # aces, fives, sixes and tens: every kind of hand (naturals, soft hands, pairs of each kind,
@@ -47,8 +48,8 @@ def _tables(rules: Rules, strategy: str = "basic", *, cut: int = 1, seats: int =
             spread: Spread | None = None, wong_in=None, wong_out=None, convention=None):
     game = _Game(rules, HI_LO, convention or Convention(), Fraction(0), False, TaskStore(None), None)
     chart = Analysis(rules).chart()
-    return sim._Tables.build(game, chart, cut, seats, strategy, plays, insurance, spread or Spread.flat(), wong_in,
-                             wong_out), chart
+    return simtables.KernelTables.build(game, chart, cut, seats, strategy, plays, insurance, spread or Spread.flat(),
+                                        wong_in, wong_out), chart
 
 
 def _codes(rules: Rules) -> list[int]:
@@ -64,7 +65,7 @@ def _codes(rules: Rules) -> list[int]:
 @pytest.mark.parametrize("divisor", list(DeckEstimate))
 def test_true_count_table_is_the_librarys(divisor: DeckEstimate) -> None:
     for rounding in Rounding:
-        table = sim._true_counts(Convention(divisor, rounding), 2, 20, 60, -15, 15)
+        table = simtables._true_counts(Convention(divisor, rounding), 2, 20, 60, -15, 15)
         for left in (20, 25, 26, 39, 40, 52, 60):
             for rc in range(-15, 16, 2):
                 want = math.floor(true_count(Fraction(rc, 2), left, divisor, rounding))
@@ -78,7 +79,8 @@ RIGGED_GAMES = [
     (dict(decks=1, charlie=4, surrender="late"), dict(seats=2)),
     (dict(decks=1, hit_soft_17=True, surrender="late", resplit_aces=True, hit_split_aces=True),
      dict(seats=3, wong_in=1)),
-    (dict(decks=1, hole_card="none", blackjack_takes="original", double="10-11"), dict(seats=1, wong_in=0, wong_out=-1)),
+    (dict(decks=1, hole_card="none", blackjack_takes="original", double="10-11"),
+     dict(seats=1, wong_in=0, wong_out=-1)),
     (dict(decks=2, surrender="early", split_unlike_tens=False, double_after_split=False, blackjack_pays="6:5"),
      dict(seats=2, wong_out=-2, convention=Convention(DeckEstimate.HALF_DECK, Rounding.ROUND))),
 ]
@@ -97,7 +99,7 @@ def test_kernel_deals_as_the_port(rules: dict, options: dict) -> None:
     rounds = 0
     for _ in range(40):
         shuffle(deck)
-        assert sim.deal_rigged(tables, deck) == deal_shoe(port, deck)
+        assert simtables.deal_rigged(tables, deck) == deal_shoe(port, deck)
         rounds += len(deal_shoe(port, deck))
     assert rounds > 40 * 3
 
@@ -112,7 +114,7 @@ def test_a_shoe_that_runs_out_voids_its_round() -> None:
     voided = 0
     for _ in range(200):
         random.Random(_).shuffle(deck)
-        rows = sim.deal_rigged(tables, deck)
+        rows = simtables.deal_rigged(tables, deck)
         assert rows == deal_shoe(port, deck)
         voided += sum(1 for r in rows if r[0] + r[5] == 8 and r[4] == 0.0)
     assert voided > 0
@@ -279,6 +281,19 @@ def test_same_seed_same_numbers_whatever_the_workers() -> None:
     assert one.blocks == 2 and strip(one) == strip(two)
     assert strip(one) != strip(other)
     assert one.rounds >= rounds and sum(row.rounds for row in one.true_counts) == one.rounds
+
+
+def test_wonging_plays_the_rounds_it_should() -> None:
+    """Seated from the start with a wong-out no count reaches: every round played; waiting for a
+    wong-in no count reaches: none; wong-in alone: exactly the rounds at or above it."""
+    rules = Rules(decks=1)
+    kwargs = dict(rounds=20_000, seed=2, penetration=0.6, strategy="basic", workers=1)
+    never_leaves = sim.simulate(rules, "hi-lo", HI_LO, wong_out=-1000, **kwargs)
+    assert never_leaves.win.played.value == 1
+    never_sits = sim.simulate(rules, "hi-lo", HI_LO, wong_in=1000, **kwargs)
+    assert never_sits.win.played.value == 0 and math.isnan(never_sits.win.ev_per_round_played.value)
+    back = sim.simulate(rules, "hi-lo", HI_LO, wong_in=1, **kwargs)
+    assert all(row.played == (row.rounds if row.true_count >= 1 else 0) for row in back.true_counts)
 
 
 # -- bad inputs ----------------------------------------------------------------------------------

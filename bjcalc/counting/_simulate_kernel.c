@@ -506,7 +506,7 @@ static PyObject *deal_block(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     while (dealt < rounds) {
         shuffle_start(&S);
-        int wong = 0;
+        int wong = S.wong_in_on ? 0 : 1; /* waiting for wong_in, else seated from the start */
         shoes++;
         while (S.pos < S.cut) {
             Round r = play_round(&S, &wong);
@@ -554,7 +554,7 @@ static PyObject *deal_rigged(PyObject *self, PyObject *args)
     S.deck = deck, S.rigged = 1;
     shuffle_start(&S);
     result = PyList_New(0);
-    int wong = 0;
+    int wong = S.wong_in_on ? 0 : 1;
     while (result && S.pos < S.cut) {
         Round r = play_round(&S, &wong);
         PyObject *row = Py_BuildValue("(iiiidi)", r.n, r.rc, r.tc, r.played, r.unit, r.cards);

@@ -7,9 +7,10 @@ rounds per shoe, the share of rounds by starting depth, how often each true coun
 advantage there, and the spread's win rate, SD, DI, SCORE, N0 and risk of ruin.
 
 - **The game.** Every rule of :class:`bjcalc.Rules`; a hand that reaches a Charlie's cards
-  wins (but against a dealer's blackjack) and counts as live for the dealer's draws. A shoe is shuffled (a partial Fisher-Yates: each card is drawn as it is
-  needed); a round starts while fewer than the cut's cards are dealt. ``seats`` hands, seat 0
-  the counter's; a card to each seat, the up card, a second card to each seat, the hole card.
+  wins (but against a dealer's blackjack) and counts as live for the dealer's draws. A shoe is
+  shuffled (a partial Fisher-Yates: each card is drawn as it is needed); a round starts while
+  fewer than the cut's cards are dealt. ``seats`` hands, seat 0 the counter's; a card to each
+  seat, the up card, a second card to each seat, the hole card.
   Every other seat plays the chart (it only takes cards: truecount places its rounds with the
   chart at every seat). The dealer draws when some hand at the table is live.
 - **The counter** plays ``basic`` (the full shoe's chart, :meth:`bjcalc.Analysis.chart`) or
@@ -30,8 +31,8 @@ advantage there, and the spread's win rate, SD, DI, SCORE, N0 and risk of ruin.
   floor, where the spread and the indices look it up).
 
 The hot loop is compiled (``_simulate_kernel.c``): the chart, the index plays, the true count at
-every (cards left, running count) and the bet at every true count are flat integer tables built
-here before it runs. The rounds are dealt in blocks, each seeded from ``seed`` and its number, in
+every (cards left, running count) and the bet at every true count are flat tables built before it
+runs (:mod:`bjcalc.counting.simtables`). The rounds are dealt in blocks, each seeded from ``seed`` and its number, in
 local processes or on Dask (:func:`bjcalc.counting.tasks.run_tasks`): the same seed and rounds
 give the same numbers however many workers deal them.
 """
@@ -47,23 +48,17 @@ from typing import Any
 
 import numpy as np
 
-from bjcalc.actions import Action
-from bjcalc.cards import ACE, SOFT_CELL, TEN, counts_total
-from bjcalc.chart import Chart, cell_of, chart_action
+from bjcalc.chart import Chart
 from bjcalc.counting.indices import Convention, IndexPlay
 from bjcalc.counting.placement import CHAIN_CLASSES, round_start_chances, round_starts
 from bjcalc.counting.roundcards import round_cards
+from bjcalc.counting.simtables import B_FIELDS, D_FIELDS, G_FIELDS, HEADER, KernelTables, kernel
 from bjcalc.counting.spread import InvalidSpreadError, Spread
-from bjcalc.counting.tags import DeckEstimate, Rounding, TagClasses, counting_tags, decks_left, tag_scale
+from bjcalc.counting.tags import TagClasses, counting_tags
 from bjcalc.counting.tasks import RunStats, Task, TaskStore, check_arguments, opens_store, run_tasks
 from bjcalc.errors import BjcalcError
 from bjcalc.results import _Data
-from bjcalc.rules import HoleCard, Loss, Rules, Surrender
-
-try:
-    from bjcalc.counting import _simulate_kernel as kernel  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - depends on the build
-    kernel = None
+from bjcalc.rules import Rules
 
 
 class InvalidSimulationError(BjcalcError):
@@ -71,16 +66,9 @@ class InvalidSimulationError(BjcalcError):
 
 
 SIMULATED = ("basic", "indices")
-ACTION_CODES = {Action.STAND: 0, Action.HIT: 1, Action.DOUBLE: 2, Action.SPLIT: 3, Action.SURRENDER: 4}
-HEADER = ("ncards", "cut", "seats", "h17", "peek", "surrender", "insurance", "max_hands", "max_hands_aces",
-          "hit_split_aces", "indices", "insure", "ins_index", "left_lo", "rc_lo", "rc_cols", "tc_min", "nb",
-          "wong_mode", "wong_in_on", "wong_in", "wong_out_on", "wong_out", "irc", "double_loss_ace",
-          "double_loss_ten", "split_loss_ace", "split_loss_ten", "filler", "player_max", "dealer_max",
-          "charlie")
-CODES, STRIDE, NOINDEX = 13, 64, -2 ** 31
-B_FIELDS, D_FIELDS, G_FIELDS = 9, 2, 7  # as the kernel lays out its sums
 MOST_CARDS = 52 * 32  # the true-count tables grow with the shoe: 32 decks at most
 MOST_ROUNDS = 10 ** 13
+WONG_LIMIT = 10 ** 6  # a true count beyond it is never seen (52 x the largest running count of 32 decks)
 # rounds are dealt in blocks (a task each) of at least this many rounds, and at most this many
 # blocks: enough to spread over the workers and to report progress, few enough that their sums
 # stay small
@@ -233,6 +221,7 @@ def simulate(rules: Rules, system: str, tags: Sequence[Any], *, rounds: int, see
 
     check_arguments(rules, workers)
     _check_rounds(rounds, seed)
+    _check_options(convention, bankroll, wong_in, wong_out)
     tags = counting_tags(tags)
     game = _Game(rules, tags, convention or Convention(), _fraction(irc, "irc"), False,
                  store if isinstance(store, TaskStore) else TaskStore(None), scheduler)
@@ -256,7 +245,7 @@ def simulate(rules: Rules, system: str, tags: Sequence[Any], *, rounds: int, see
         plays, insurance_index = _index_plays(game, system, index_depth, indices)
         if indices == "published":
             index_depth = None
-    tables = _Tables.build(game, chart, cut, seats, strategy, plays, insurance_index, spread_, wong_in, wong_out)
+    tables = KernelTables.build(game, chart, cut, seats, strategy, plays, insurance_index, spread_, wong_in, wong_out)
     blocks = _blocks(rounds)
     tasks = [Task(f"simulate block {i}", _block_task, (tables.arguments, seed, i, share))
              for i, share in enumerate(blocks)]
@@ -268,10 +257,23 @@ def simulate(rules: Rules, system: str, tags: Sequence[Any], *, rounds: int, see
 
 
 def _check_rounds(rounds: Any, seed: Any) -> None:
-    if not isinstance(rounds, numbers.Integral) or isinstance(rounds, bool) or not 1 <= rounds <= MOST_ROUNDS:
+    if not isinstance(rounds, numbers.Integral) or isinstance(rounds, bool) or not 1 <= int(rounds) <= MOST_ROUNDS:
         raise InvalidSimulationError(f"rounds must be a whole number from 1 to {MOST_ROUNDS:.0e}, not {rounds!r}")
-    if not isinstance(seed, numbers.Integral) or isinstance(seed, bool) or not 0 <= seed < 2 ** 64:
+    if not isinstance(seed, numbers.Integral) or isinstance(seed, bool) or not 0 <= int(seed) < 2 ** 64:
         raise InvalidSimulationError(f"seed must be a whole number from 0 to 2^64 - 1, not {seed!r}")
+
+
+def _check_options(convention: Any, bankroll: Any, wong_in: Any, wong_out: Any) -> None:
+    """What truecount's checks let through and the kernel cannot take."""
+    if convention is not None and not isinstance(convention, Convention):
+        raise InvalidSimulationError(f"convention must be a Convention or None, not {convention!r}")
+    if bankroll is not None and (not isinstance(bankroll, (int, float, Fraction)) or isinstance(bankroll, bool)
+                                 or not 0 < bankroll < math.inf):
+        raise InvalidSimulationError(f"bankroll must be a number of units above 0, not {bankroll!r}")
+    for name, count in (("wong_in", wong_in), ("wong_out", wong_out)):
+        if isinstance(count, int) and not isinstance(count, bool) and abs(count) > WONG_LIMIT:
+            raise InvalidSimulationError(f"{name} must be a true count from {-WONG_LIMIT} to {WONG_LIMIT}, "
+                                         f"not {count!r}")
 
 
 def _check_rules(rules: Rules) -> None:
@@ -302,177 +304,6 @@ def _blocks(rounds: int) -> list[int]:
     return [rounds // count + (i < rounds % count) for i in range(count)]
 
 
-@dataclasses.dataclass(frozen=True)
-class _Tables:
-    """What the kernel reads: the header and the tables (``arguments``, in its order), and
-    what the figures need of them (the true counts' lowest bucket and their number)."""
-
-    arguments: tuple[Any, ...]
-    tc_min: int
-    nb: int
-    cut: int
-    scale: int
-
-    @classmethod
-    def build(cls, game: Any, chart: Chart, cut: int, seats: int, strategy: str,
-              plays: Sequence[tuple[IndexPlay, int]], insurance_index: int | None, spread: Spread,
-              wong_in: int | None, wong_out: int | None) -> _Tables:
-        rules = game.rules
-        faces = not rules.split_unlike_tens and rules.split_hands > 1
-        rank_of = list(range(10)) + [TEN] * 3
-        pairkey = (list(range(13)) if faces else rank_of)
-        counts = list(rules.shoe_counts)
-        by_code = counts[:9] + ([counts[TEN] // 4] * 4 if faces else [counts[TEN], 0, 0, 0])
-        deck = np.repeat(np.arange(CODES, dtype=np.uint8), by_code)
-        scale = tag_scale(game.tags)
-        scaled = [int(t * scale) for t in game.tags]
-        tag_codes = np.array([scaled[r] for r in rank_of], dtype=np.int32)
-        irc = game.irc * scale
-        ncards = len(deck)
-        low = int(irc) + sum(min(0, scaled[r]) * counts[r] for r in range(10))
-        high = int(irc) + sum(max(0, scaled[r]) * counts[r] for r in range(10))
-        left_lo = max(1, ncards - cut + 1 - 3)
-        tc = _true_counts(game.convention, scale, left_lo, ncards, low, high)
-        starting = tc[ncards - cut + 1 - left_lo:]
-        tc_min, tc_max = int(starting.min()), int(starting.max())
-        nb = tc_max - tc_min + 1
-        bets = np.array([float(spread.bet(Fraction(tc_min + t))) for t in range(nb)])
-        first, hit3, split2 = _chart_tables(rules, chart, faces)
-        idx = _index_tables(rules, chart, plays, faces) if strategy == "indices" else \
-            np.full((10, CODES, CODES, 3), NOINDEX, dtype=np.int32)
-        takes = rules.blackjack_takes
-        insure = strategy == "indices" and rules.insurance and insurance_index is not None
-        header = dict(
-            ncards=ncards, cut=cut, seats=seats, h17=int(rules.hit_soft_17), peek=int(rules.hole_card is HoleCard.PEEK),
-            surrender={Surrender.NONE: 0, Surrender.LATE: 1, Surrender.EARLY: 2}[rules.surrender],
-            insurance=int(rules.insurance), max_hands=rules.split_hands,
-            max_hands_aces=rules.split_hands if rules.resplit_aces else min(2, rules.split_hands),
-            hit_split_aces=int(rules.hit_split_aces), indices=int(strategy == "indices"), insure=int(insure),
-            ins_index=int(insurance_index) if insure else 0, left_lo=left_lo, rc_lo=low, rc_cols=high - low + 1,
-            tc_min=tc_min, nb=nb,
-            wong_mode=0 if wong_in is None and wong_out is None else 1 if wong_out is None else 2,
-            wong_in_on=int(wong_in is not None), wong_in=wong_in or 0, wong_out_on=int(wong_out is not None),
-            wong_out=wong_out or 0, irc=int(irc),
-            double_loss_ace=int(takes.doubles_vs_ace is Loss.ALL), double_loss_ten=int(takes.doubles_vs_ten is Loss.ALL),
-            split_loss_ace=int(takes.splits_vs_ace is Loss.ALL), split_loss_ten=int(takes.splits_vs_ten is Loss.ALL),
-            filler=TEN, player_max=rules.player_max_cards or 99, dealer_max=rules.dealer_max_cards or 99,
-            charlie=rules.charlie or 99)
-        head = np.array([header[name] for name in HEADER], dtype=np.int32)
-        codes = np.array(rank_of + pairkey, dtype=np.uint8)
-        arguments = (head.tobytes(), np.array([float(rules.blackjack_pays)]).tobytes(), deck.tobytes(),
-                     tag_codes.tobytes(), codes.tobytes(), first.tobytes(), hit3.tobytes(), split2.tobytes(),
-                     idx.tobytes(), tc.astype(np.int32).tobytes(), bets.tobytes())
-        return cls(arguments, tc_min, nb, cut, scale)
-
-    @property
-    def size(self) -> int:
-        return B_FIELDS * self.nb + D_FIELDS * self.cut + G_FIELDS + G_FIELDS * G_FIELDS
-
-
-def _true_counts(convention: Convention, scale: int, left_lo: int, ncards: int, low: int, high: int) -> np.ndarray:
-    """The convention's true count (rounded; ``none``: its floor) at every cards left from
-    ``left_lo`` to ``ncards`` (rows) and scaled running count from ``low`` to ``high``: exact
-    integer arithmetic, as :func:`bjcalc.counting.tags.true_count`."""
-    rc = np.arange(low, high + 1, dtype=np.int64)
-    rows = []
-    for left in range(left_lo, ncards + 1):
-        decks = decks_left(left, convention.divisor)  # p / q decks: TC = rc q / (scale p)
-        num, den = rc * decks.denominator, scale * decks.numerator
-        rounding = convention.rounding
-        if rounding in (Rounding.FLOOR, Rounding.NONE):
-            row = num // den
-        elif rounding is Rounding.TRUNCATE:
-            row = np.sign(num) * (np.abs(num) // den)
-        else:
-            row = np.sign(num) * ((2 * np.abs(num) + den) // (2 * den))
-        rows.append(row)
-    return np.array(rows, dtype=np.int64)
-
-
-def _hand(a: int, b: int) -> tuple[int, ...]:
-    counts = [0] * 10
-    counts[a] += 1
-    counts[b] += 1
-    return tuple(counts)
-
-
-def _chart_tables(rules: Rules, chart: Chart, faces: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The chart as the kernel plays it (:func:`bjcalc.chart.chart_action` for a two-card hand's
-    first play, ``hit`` for three cards or more, :func:`bjcalc.chart.chart_decider` for a
-    two-card split hand: double where the chart doubles and the rules let a split hand double,
-    else hit or stand as a two-card hand does)."""
-    rank_of = list(range(10)) + [TEN] * 3
-    first = np.zeros((10, CODES, CODES), dtype=np.uint8)
-    hit3 = np.zeros((10, STRIDE), dtype=np.uint8)
-    split2 = np.zeros((10, STRIDE), dtype=np.uint8)
-    for up, upcard in chart.ups.items():
-        for a in range(CODES):
-            for b in range(CODES):
-                ra, rb = rank_of[a], rank_of[b]
-                counts = _hand(ra, rb)
-                total, soft = counts_total(counts)
-                if total == 21:
-                    continue
-                same_face = a == b or not faces
-                first[up, a, b] = ACTION_CODES[chart_action(rules, upcard, counts, total, soft, same_face)]
-        for total in range(4, 22):
-            for soft in (False, True):
-                if soft and total < 12:
-                    continue
-                c = cell_of(total, soft)
-                hit3[up, c] = bool(upcard.hit[c])
-                may_double = (rules.double_after_split and rules.double.allows_total(total)
-                              and (rules.double_soft or not soft))
-                split2[up, c] = (ACTION_CODES[Action.DOUBLE] if may_double and upcard.first[c] == 2 else
-                                 ACTION_CODES[Action.HIT] if upcard.hit_two[c] else ACTION_CODES[Action.STAND])
-    assert SOFT_CELL == 22
-    return first, hit3, split2
-
-
-def _legal(rules: Rules, action: Action, counts: tuple[int, ...], same_face: bool) -> bool:
-    """Whether the rules offer ``action`` to this unsplit two-card hand."""
-    total, soft = counts_total(counts)
-    if action is Action.DOUBLE:
-        return rules.double.allows_total(total) and (rules.double_soft or not soft)
-    if action is Action.SURRENDER:
-        return rules.surrender is not Surrender.NONE
-    if action is Action.SPLIT:
-        pair = max(counts) == 2
-        return pair and rules.split_hands >= 2 and (same_face or rules.split_unlike_tens or counts[TEN] != 2)
-    return True
-
-
-def _index_tables(rules: Rules, chart: Chart, plays: Sequence[tuple[IndexPlay, int]], faces: bool) -> np.ndarray:
-    """Per (up, card a, card b): the index, the deviation and the play below the index
-    (:class:`bjcalc.counting.states.IndexPolicy`: the chart's play where it is one of the
-    play's alternatives, else the first of them); NOINDEX where the hand has none. Two tens of
-    unlike faces that may not split play by the chart, as there."""
-    rank_of = list(range(10)) + [TEN] * 3
-    idx = np.full((10, CODES, CODES, 3), NOINDEX, dtype=np.int32)
-    for play, index in plays:
-        up = play.up.index
-        if up not in chart.ups:  # an up card this shoe cannot show
-            continue
-        for hand in play.hands():
-            ranks = sorted(c.index for c in hand)
-            for a in range(CODES):
-                for b in range(CODES):
-                    if sorted((rank_of[a], rank_of[b])) != ranks:
-                        continue
-                    counts = _hand(rank_of[a], rank_of[b])
-                    same_face = a == b or not faces
-                    if faces and counts[TEN] == 2 and not same_face:
-                        continue
-                    total, soft = counts_total(counts)
-                    below = chart_action(rules, chart.ups[up], counts, total, soft, same_face)
-                    if below not in play.instead:
-                        below = play.instead[0]
-                    if not (_legal(rules, play.play, counts, same_face) and _legal(rules, below, counts, same_face)):
-                        continue  # a play the rules do not offer this hand: the chart's
-                    idx[up, a, b] = (index, ACTION_CODES[play.play], ACTION_CODES[below])
-    return idx
-
-
 def _block_task(arguments: tuple[Any, ...], seed: int, block: int, rounds: int) -> dict[str, Any]:
     """One block of rounds, dealt by the kernel: its sums (as a list) and counts."""
     head = np.frombuffer(arguments[0], dtype=np.int32)
@@ -480,17 +311,6 @@ def _block_task(arguments: tuple[Any, ...], seed: int, block: int, rounds: int) 
     out = np.zeros(B_FIELDS * nb + D_FIELDS * cut + G_FIELDS + G_FIELDS * G_FIELDS)
     dealt, shoes, voids, cards = kernel.deal_block(*arguments, seed, block, rounds, out)
     return {"out": out.tolist(), "rounds": dealt, "shoes": shoes, "voids": voids, "cards": cards}
-
-
-def deal_rigged(tables: _Tables, cards: Sequence[int]) -> list[tuple[int, int, int, int, float, int]]:
-    """One shoe dealt from ``cards`` (card codes: ranks 0..9 aces first, faces of tens 9..12)
-    in this order, no shuffle: each round's (cards seen, scaled running count, true count,
-    played, seat 0's result per unit, cards used). For tests."""
-    head = np.frombuffer(tables.arguments[0], dtype=np.int32)
-    if len(cards) != int(head[0]):
-        raise InvalidSimulationError(f"a rigged shoe must hold the shoe's {int(head[0])} cards, not {len(cards)}")
-    deck = np.array(cards, dtype=np.uint8).tobytes()
-    return kernel.deal_rigged(*tables.arguments[:2], deck, *tables.arguments[3:])
 
 
 # -- the figures ------------------------------------------------------------------------------
@@ -534,8 +354,8 @@ def _result(store: TaskStore, tasks: Sequence[Task], size: int) -> tuple[np.ndar
     return total, rounds, shoes, voids, cards
 
 
-def _figures(game: Any, system: str, tables: _Tables, total: np.ndarray, rounds: int, shoes: int, voids: int, cards: int,
-             pen: Fraction, cut: int, seats: int, strategy: str, spread: Spread, wong_in: int | None,
+def _figures(game: Any, system: str, tables: KernelTables, total: np.ndarray, rounds: int, shoes: int, voids: int,
+             cards: int, pen: Fraction, cut: int, seats: int, strategy: str, spread: Spread, wong_in: int | None,
              wong_out: int | None, bankroll: float | None, plays: Sequence[tuple[IndexPlay, int]],
              insurance_index: int | None, index_depth: int | None, seed: int, blocks: int,
              run: RunStats) -> SimulationResult:
@@ -581,7 +401,8 @@ def _figures(game: Any, system: str, tables: _Tables, total: np.ndarray, rounds:
         return 1.0 if w <= 0 else math.exp(-2 * w * float(bankroll or 0) / (s * s))
 
     def est(f: Callable[[np.ndarray], float]) -> Estimate:
-        return _delta(f, mean, cov, shoes)
+        with np.errstate(all="ignore"):  # nothing played: the figure is nan, not a warning
+            return _delta(f, mean, cov, shoes)
 
     win = SimulatedWin(
         strategy, spread.text(), est(per(ib, ir)), est(per(ip, ir)), est(per(iy, ir)),

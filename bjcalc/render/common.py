@@ -539,7 +539,8 @@ def simulate_win_rows(win: SimulatedWin) -> list[list[str]]:
         ["E[X^2] per round played, flat", with_se(win.second_moment, 4)],
     ]
     if win.risk_of_ruin is not None:
-        rows.append(["risk of ruin", with_se(win.risk_of_ruin, 4, 100) + f" % for a bankroll of {win.bankroll:g} units"])
+        rows.append(["risk of ruin",
+                     with_se(win.risk_of_ruin, 4, 100) + f" % for a bankroll of {win.bankroll:g} units"])
     return rows
 
 

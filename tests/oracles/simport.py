@@ -1,5 +1,5 @@
 """The simulator's round in Python: a port of ``bjcalc/counting/_simulate_kernel.c``'s
-``play_round``, reading the same compiled tables (:class:`bjcalc.counting.simulate._Tables`),
+``play_round``, reading the same compiled tables (:class:`bjcalc.counting.simtables.KernelTables`),
 with the cards coming from a ``draw()`` callable.
 
 Two uses in tests/test_simulate.py: fed the same card order as the kernel's ``deal_rigged``, every
@@ -14,8 +14,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from bjcalc.counting.simulate import ACTION_CODES, CODES, HEADER, NOINDEX, STRIDE, _Tables
 from bjcalc.actions import Action
+from bjcalc.counting.simtables import ACTION_CODES, CODES, HEADER, NOINDEX, STRIDE, KernelTables
 
 STAND, HIT, DOUBLE, SPLIT, SURRENDER = (ACTION_CODES[a] for a in (Action.STAND, Action.HIT, Action.DOUBLE,
                                                                    Action.SPLIT, Action.SURRENDER))
@@ -24,7 +24,7 @@ CHARLIE = 30  # a charlie's "total": above the dealer's, it settles as a win
 
 
 class Port:
-    def __init__(self, tables: _Tables) -> None:
+    def __init__(self, tables: KernelTables) -> None:
         args = tables.arguments
         self.h = dict(zip(HEADER, np.frombuffer(args[0], dtype=np.int32).tolist()))
         self.bj_pays = float(np.frombuffer(args[1])[0])
@@ -204,12 +204,12 @@ class Exhausted(Exception):
 def deal_shoe(port: Port, cards: list[int]) -> list[tuple[int, int, int, int, float, int]]:
     """One shoe dealt from ``cards`` in order: each round's record, as the kernel's deal_rigged."""
     h = port.h
-    pos, rc, wong, out = 0, h["irc"], [0], []
+    pos, rc, wong, out = 0, h["irc"], [0 if h["wong_in_on"] else 1], []
     while pos < h["cut"]:
         start, rc0 = pos, rc
         state = {"pos": pos, "rc": rc, "out": False}
 
-        def draw() -> int:
+        def draw(state: dict = state) -> int:
             if state["pos"] >= len(cards):
                 state["out"] = True
                 return h["filler"]
@@ -238,7 +238,7 @@ def enumerate_round(port: Port, counts: list[int]) -> dict[tuple[float, tuple[in
         prefix, p = stack.pop()
         at = [0]
 
-        def draw() -> int:
+        def draw(at: list = at, prefix: tuple = prefix) -> int:
             if at[0] >= len(prefix):
                 raise Exhausted
             c = prefix[at[0]]
