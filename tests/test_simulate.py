@@ -16,6 +16,7 @@ shoes, not on truecount.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from fractions import Fraction
@@ -126,6 +127,12 @@ def test_a_shoe_that_runs_out_voids_its_round() -> None:
 # -- the first round, exactly -------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=4)
+def _exact_basic_round(rules: Rules) -> tuple[float, float]:
+    """The chart's first round by every order of the shoe, kept: two tests use the same one."""
+    return _exact_first_round(rules, _tables(rules)[0])
+
+
 def _exact_first_round(rules: Rules, tables) -> tuple[float, float]:
     dist = enumerate_round(Port(tables), _codes(rules))
     assert sum(dist.values()) == 1  # no order of the shoe runs out
@@ -136,14 +143,14 @@ def _exact_first_round(rules: Rules, tables) -> tuple[float, float]:
 FIRST_ROUND_RULES = [
     dict(),
     dict(hit_soft_17=True, surrender="late"),
-    dict(hole_card="none"),
+    pytest.param(dict(hole_card="none"), marks=pytest.mark.slow),  # and fast with indices, below
     pytest.param(dict(hole_card="none", blackjack_takes="original"), marks=pytest.mark.slow),
     pytest.param(dict(surrender="early"), marks=pytest.mark.slow),
     dict(double_after_split=False, double="10-11", resplit_aces=True, hit_split_aces=True),
     pytest.param(dict(split_unlike_tens=False), marks=pytest.mark.slow),
     dict(split_hands=2, double_soft=False, blackjack_pays="6:5"),
     dict(player_max_cards=4, dealer_max_cards=4),
-    dict(charlie=5, hole_card="none"),
+    pytest.param(dict(charlie=5, hole_card="none"), marks=pytest.mark.slow),
     dict(charlie=4, surrender="late"),
 ]
 
@@ -153,8 +160,8 @@ def test_first_round_is_the_charts_exact_round(rules: dict) -> None:
     """Every order of a tiny shoe, played by the port (the kernel's loop): the round's EV and
     E[X^2] are those of bjcalc's exact analysis of the chart."""
     rules_ = Rules(shoe=TINY, **rules)
-    tables, chart = _tables(rules_)
-    ev, m2 = _exact_first_round(rules_, tables)
+    ev, m2 = _exact_basic_round(rules_)
+    chart = Analysis(rules_).chart()
     analysis = Analysis(rules_)
     exact = float(analysis.evaluate(chart).round.ev)
     assert ev == pytest.approx(exact, abs=1e-12)
@@ -183,11 +190,10 @@ def _z(estimate: sim.Estimate, exact: float) -> float:
 
 def test_first_round_simulated_within_its_standard_errors() -> None:
     rules = Rules(shoe=TINY, hit_soft_17=True, surrender="late")
-    tables, chart = _tables(rules)
-    ev, m2 = _exact_first_round(rules, tables)
-    result = sim.simulate(rules, "hi-lo", HI_LO, rounds=300_000, seed=7, penetration=Fraction(1, 18),
+    ev, m2 = _exact_basic_round(rules)
+    result = sim.simulate(rules, "hi-lo", HI_LO, rounds=200_000, seed=7, penetration=Fraction(1, 18),
                           strategy="basic", workers=1)
-    assert result.cut == 1 and result.rounds == result.shoes == 300_000
+    assert result.cut == 1 and result.rounds == result.shoes == 200_000
     assert [row.true_count for row in result.true_counts] == [0]
     assert abs(_z(result.win.ev_per_round_played, ev)) < 4
     assert abs(_z(result.win.second_moment, m2)) < 4
@@ -270,7 +276,8 @@ def test_against_the_independent_simulator() -> None:
 # -- reproducible, whatever the workers ---------------------------------------------------------
 
 
-def test_same_seed_same_numbers_whatever_the_workers() -> None:
+def test_same_seed_same_numbers_whatever_the_workers(monkeypatch) -> None:
+    monkeypatch.setattr(sim, "BLOCK_ROUNDS", 20_000)  # the blocks are cut here, not in the workers
     rules = Rules(decks=2)
     rounds = 2 * sim.BLOCK_ROUNDS  # two blocks
     kwargs = dict(rounds=rounds, penetration=0.7, strategy="basic", spread="<=0:1,1:2,>=2:4")

@@ -492,6 +492,19 @@ def truecount_command(system_name: str | None, tag_text: str | None, irc: str, p
 # -- the game dealt: a shuffled-shoe simulator (issue 44) --------------------------------------------
 
 
+def _whole_number(text: str, option: str) -> int:
+    """A whole number as people type a large one: ``100000000``, ``1e8``, ``1_000_000``."""
+    from decimal import Decimal, InvalidOperation
+
+    try:
+        value = Decimal(text.strip().replace("_", ""))
+        if value.is_finite() and value == value.to_integral_value() and abs(value) < Decimal(10) ** 30:
+            return int(value)
+    except InvalidOperation:
+        pass
+    raise click.BadParameter(f"must be a whole number such as 100000000 or 1e8, not {text!r}", param_hint=option)
+
+
 @cli.command("simulate")
 @rule_options
 @_one_count
@@ -517,8 +530,8 @@ def truecount_command(system_name: str | None, tag_text: str | None, irc: str, p
 @click.option("--indices", type=click.Choice(["computed", "published"]), default="computed",
               help="The index plays: computed by bjcalc index at the middle round's depth (as bjcalc truecount; "
               "kept in --store), or the common Hi-Lo list (default computed).")
-@click.option("--rounds", type=int, default=10_000_000, show_default=True, metavar="N",
-              help="Rounds to deal (at least: each block of rounds finishes its last shoe).")
+@click.option("--rounds", "rounds_text", default="1e7", show_default=True, metavar="N",
+              help="Rounds to deal, e.g. 100000000 or 1e8 (at least: each block of rounds finishes its last shoe).")
 @click.option("--seed", type=int, default=0, show_default=True, metavar="S",
               help="The shuffles' seed: the same seed and rounds deal the same cards on any number of workers.")
 @_WORKERS
@@ -531,7 +544,7 @@ def truecount_command(system_name: str | None, tag_text: str | None, irc: str, p
               help="Output format (json: docs/json.md; html: one self-contained page with plots).")
 def simulate_command(system_name: str | None, tag_text: str | None, irc: str, penetration: str, seats: int,
                      divisor: str, rounding: str, strategy: str, spread_text: str, wong_in: int | None,
-                     wong_out: int | None, bankroll: float | None, indices: str, rounds: int, seed: int,
+                     wong_out: int | None, bankroll: float | None, indices: str, rounds_text: str, seed: int,
                      workers: int | None, store_path: str | None, scheduler: str | None, fmt: str,
                      **options: Any) -> None:
     """Deal the game bjcalc truecount models from shuffled shoes and measure its figures, each with
@@ -548,6 +561,7 @@ def simulate_command(system_name: str | None, tag_text: str | None, irc: str, pe
     system = _one_system(system_name, tag_text)
     start = _irc(irc)
     pen = _penetration(penetration)
+    rounds = _whole_number(rounds_text, "--rounds")
     rules = build_rules(**options)
     spread = Spread.parse(spread_text)
     with TaskStore(_store_path(store_path)) as store, _task_progress("simulate, blocks of rounds") as step:
