@@ -303,6 +303,31 @@ def test_wonging_plays_the_rounds_it_should() -> None:
     assert all(row.played == (row.rounds if row.true_count >= 1 else 0) for row in back.true_counts)
 
 
+def test_every_format_says_simulated_with_standard_errors() -> None:
+    """One small run with computed indices (bjcalc index on the tiny shoe, as truecount gets
+    them), a spread, wonging and a bankroll, in every format."""
+    import json
+
+    from bjcalc.render.csvfile import simulate_csv
+    from bjcalc.render.html import simulate_html
+    from bjcalc.render.jsondoc import simulate_json
+    from bjcalc.render.markdown import simulate_markdown
+    from bjcalc.render.text import simulate_text
+
+    rules = Rules(shoe=(1, 1, 1, 1, 1, 1, 1, 1, 1, 8), split_hands=2)
+    result = sim.simulate(rules, "hi-lo", HI_LO, rounds=20_000, seed=4, penetration=0.5, spread="<=0:1,>=1:3",
+                          wong_out=-2, bankroll=200, store=None, workers=1)
+    assert result.index_depth is not None and result.indices  # computed, at the middle round's depth
+    text = simulate_text(result, rules)
+    assert "SIMULATED, not exact" in text and " +- " in text and "indices = " in text
+    assert "SIMULATED" in simulate_markdown(result, rules)
+    html = simulate_html(result, rules)
+    assert html.count("<svg") >= 3 and "SIMULATED" in html and "<script" not in html
+    assert simulate_csv(result).splitlines()[0].startswith("true_count,rounds,played,frequency,frequency_se")
+    data = json.loads(simulate_json(result, rules))
+    assert data["simulated"] is True and data["win"]["score"]["se"] > 0
+
+
 # -- bad inputs ----------------------------------------------------------------------------------
 
 

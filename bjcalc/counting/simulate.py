@@ -87,7 +87,9 @@ class Estimate(_Data):
         object.__setattr__(self, "se", float(self.se))
 
     def to_data(self) -> dict[str, Any]:
-        return {"value": self.value, "se": self.se}
+        """JSON has no NaN: a figure that cannot be formed (nothing played) is null."""
+        return {"value": self.value if math.isfinite(self.value) else None,
+                "se": self.se if math.isfinite(self.se) else None}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -511,7 +511,7 @@ def simulate_rows(result: SimulationResult) -> list[list[str]]:
     for row in result.true_counts:
         if row.frequency.value < SHOWN_FREQUENCY:
             continue
-        freq = f"{100 * row.frequency.value:.3f}", f"{100 * row.frequency.se:.3f}"
+        freq = f"{100 * row.frequency.value:.3f}", f"{100 * row.frequency.se:.4f}"
         played = f"{100 * row.played / row.rounds:.2f}"
         if row.advantage is None:
             adv = ("", "")
@@ -545,7 +545,7 @@ def simulate_win_rows(win: SimulatedWin) -> list[list[str]]:
 
 
 def simulate_depth_rows(result: SimulationResult) -> list[list[str]]:
-    return [[str(n), f"{100 * share.value:.3f}", f"{100 * share.se:.3f}"] for n, _, share in result.depths]
+    return [[str(n), f"{100 * share.value:.3f}", f"{100 * share.se:.4f}"] for n, _, share in result.depths]
 
 
 def simulate_footer(result: SimulationResult) -> list[str]:
