@@ -3,8 +3,9 @@
 Deals 6-deck Hi-Lo (the us-shoe game: S17 DAS LS, 75 % penetration, one seat), a 1-12 spread with the published
 indices and insurance, on local worker processes and on a local two-worker Dask cluster
 (``dask.distributed.LocalCluster``), each run a whole ``bjcalc simulate`` process, and prints for
-each: rounds dealt, wall time, rounds a second, the work per round (the blocks' compute time,
-as measured where they ran, over the rounds) and the peak memory of the largest process.
+each: rounds dealt, wall time, rounds a second, the CPU per round (the blocks' thread CPU time,
+which a busy machine does not stretch) and a worker's wall per round, and the peak memory of
+the largest process.
 
     python benchmarks/simulate.py [--rounds 1e8,1e9] [--workers 2] [--no-dask]
 
@@ -43,8 +44,9 @@ def report(label: str, out: dict, peak_mb: float) -> None:
     dealt, run = out["rounds"], out["run"]
     win = out["win"]
     print(f"{label}: {dealt:,} rounds in {out['bench_wall']:.1f} s wall ({run['wall']:.1f} s dealing), "
-          f"{dealt / out['bench_wall'] / 1e6:.1f} M rounds/s; {1e9 * run['compute'] / dealt:.0f} ns of work a round "
-          f"({run['workers']} workers, {run['where']}); peak memory (largest process) {peak_mb:.0f} MB")
+          f"{dealt / out['bench_wall'] / 1e6:.1f} M rounds/s; {1e9 * out['cpu_seconds'] / dealt:.0f} ns of CPU a round "
+          f"({1e9 * run['compute'] / dealt:.0f} ns of a worker's wall; {run['workers']} workers, {run['where']}); "
+          f"peak memory (largest process) {peak_mb:.0f} MB")
     print(f"    win/100 {win['win_per_100']['value']:+.4f} +- {win['win_per_100']['se']:.4f}, "
           f"SD {win['sd_per_round']['value']:.4f} +- {win['sd_per_round']['se']:.4f}, "
           f"SCORE {win['score']['value']:.2f} +- {win['score']['se']:.2f}, "

@@ -42,6 +42,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
+import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -168,6 +169,7 @@ class SimulationResult(_Data):
     true_counts: tuple[TrueCountRow, ...]
     win: SimulatedWin
     run: RunStats
+    cpu: float = 0.0  # the CPU seconds the deal took, summed over the blocks (its work, however busy the machine)
 
     @property
     def frequencies(self) -> dict[int, Estimate]:
@@ -194,7 +196,7 @@ class SimulationResult(_Data):
             "depths": [{"cards_seen": n, "rounds": k, "share_of_rounds": s.to_data()} for n, k, s in self.depths],
             "true_counts": [row.to_data() for row in self.true_counts],
             "win": self.win.to_data(),
-            "run": self.run.to_data(),
+            "run": self.run.to_data(), "cpu_seconds": self.cpu,
         }
 
 
@@ -253,9 +255,10 @@ def simulate(rules: Rules, system: str, tags: Sequence[Any], *, rounds: int, see
              for i, share in enumerate(blocks)]
     with TaskStore(None) as dealt:  # the blocks' sums: memory only, a few kB each
         run = run_tasks(tasks, dealt, "simulate", workers=workers, scheduler=scheduler, progress=progress, batch=1)
-        total, rounds_dealt, shoes, voids, cards = _result(dealt, tasks, tables.size)
-    return _figures(game, system, tables, total, rounds_dealt, shoes, voids, cards, pen, cut, seats, strategy, spread_,
-                    wong_in, wong_out, bankroll, plays, insurance_index, index_depth, seed, len(blocks), run)
+        total, rounds_dealt, shoes, voids, cards, cpu = _result(dealt, tasks, tables.size)
+    result = _figures(game, system, tables, total, rounds_dealt, shoes, voids, cards, pen, cut, seats, strategy,
+                      spread_, wong_in, wong_out, bankroll, plays, insurance_index, index_depth, seed, len(blocks), run)
+    return dataclasses.replace(result, cpu=cpu)
 
 
 def _check_rounds(rounds: Any, seed: Any) -> None:
@@ -311,8 +314,10 @@ def _block_task(arguments: tuple[Any, ...], seed: int, block: int, rounds: int) 
     head = np.frombuffer(arguments[0], dtype=np.int32)
     nb, cut = int(head[HEADER.index("nb")]), int(head[HEADER.index("cut")])
     out = np.zeros(B_FIELDS * nb + D_FIELDS * cut + G_FIELDS + G_FIELDS * G_FIELDS)
+    start = time.thread_time()  # the CPU the deal took: a busy machine stretches its wall time, not this
     dealt, shoes, voids, cards = kernel.deal_block(*arguments, seed, block, rounds, out)
-    return {"out": out.tolist(), "rounds": dealt, "shoes": shoes, "voids": voids, "cards": cards}
+    return {"out": out.tolist(), "rounds": dealt, "shoes": shoes, "voids": voids, "cards": cards,
+            "cpu": time.thread_time() - start}
 
 
 # -- the figures ------------------------------------------------------------------------------
@@ -343,17 +348,18 @@ def _delta(f: Callable[[np.ndarray], float], mean: np.ndarray, cov: np.ndarray, 
     return Estimate(value, math.sqrt(max(0.0, var)) if math.isfinite(var) else math.nan)
 
 
-def _result(store: TaskStore, tasks: Sequence[Task], size: int) -> tuple[np.ndarray, int, int, int, int]:
+def _result(store: TaskStore, tasks: Sequence[Task], size: int) -> tuple[np.ndarray, int, int, int, int, float]:
     """The blocks' sums added in block order (the same numbers however the blocks ran) and their
-    rounds, shoes, void rounds and cards."""
+    rounds, shoes, void rounds, cards and CPU seconds."""
     total = np.zeros(size)
     rounds = shoes = voids = cards = 0
+    cpu = 0.0
     for task in tasks:
         found = store.get(task.key)
         total += np.array(found["out"])
         rounds, shoes = rounds + found["rounds"], shoes + found["shoes"]
-        voids, cards = voids + found["voids"], cards + found["cards"]
-    return total, rounds, shoes, voids, cards
+        voids, cards, cpu = voids + found["voids"], cards + found["cards"], cpu + found["cpu"]
+    return total, rounds, shoes, voids, cards, cpu
 
 
 def _figures(game: Any, system: str, tables: KernelTables, total: np.ndarray, rounds: int, shoes: int, voids: int,

@@ -556,5 +556,5 @@ def simulate_footer(result: SimulationResult) -> list[str]:
           if result.void_rounds else []),
         f"run: {result.blocks} blocks dealt; {run.wall:.1f} s wall, {run.compute:.1f} s of work on {run.workers} "
         f"worker{'s' if run.workers > 1 else ''} ({run.where}); "
-        f"{1e9 * run.compute / max(1, result.rounds):.0f} ns of work a round",
+        f"{1e9 * result.cpu / max(1, result.rounds):.0f} ns of CPU a round",
     ]
