@@ -7,7 +7,7 @@ each: rounds dealt, wall time, rounds a second, the CPU per round (the blocks' t
 which a busy machine does not stretch) and a worker's wall per round, and the peak memory of
 the largest process.
 
-    python benchmarks/simulate.py [--rounds 1e8,1e9] [--workers 2] [--no-dask]
+    python benchmarks/simulate.py [--rounds 1e8,1e9] [--workers 2] [--no-dask] [--save DIR]
 
 Tests never assert these times; run it on an idle machine.
 """
@@ -58,6 +58,7 @@ def main() -> None:
     parser.add_argument("--rounds", default="1e8,1e9", help="comma-separated round counts")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--no-dask", action="store_true")
+    parser.add_argument("--save", default=None, metavar="DIR", help="also keep each run's JSON document there")
     args = parser.parse_args()
     sizes = [int(float(r)) for r in args.rounds.split(",")]
     print(f"bjcalc simulate, 6 decks Hi-Lo S17 DAS LS 75 %, spread 1-12, published indices; "
@@ -66,6 +67,10 @@ def main() -> None:
         out = run(rounds, ["--workers", str(args.workers)])
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # so far: the largest yet
         report(f"local, {args.workers} workers", out, peak)
+        if args.save:
+            os.makedirs(args.save, exist_ok=True)
+            with open(os.path.join(args.save, f"simulate-{rounds:.0e}.json"), "w") as file:
+                json.dump(out, file, indent=1)
     if args.no_dask:
         return
     from dask.distributed import LocalCluster
