@@ -191,9 +191,9 @@ def _z(estimate: sim.Estimate, exact: float) -> float:
 def test_first_round_simulated_within_its_standard_errors() -> None:
     rules = Rules(shoe=TINY, hit_soft_17=True, surrender="late")
     ev, m2 = _exact_basic_round(rules)
-    result = sim.simulate(rules, "hi-lo", HI_LO, rounds=200_000, seed=7, penetration=Fraction(1, 18),
+    result = sim.simulate(rules, "hi-lo", HI_LO, rounds=100_000, seed=7, penetration=Fraction(1, 18),
                           strategy="basic", workers=1)
-    assert result.cut == 1 and result.rounds == result.shoes == 200_000
+    assert result.cut == 1 and result.rounds == result.shoes == 100_000
     assert [row.true_count for row in result.true_counts] == [0]
     assert abs(_z(result.win.ev_per_round_played, ev)) < 4
     assert abs(_z(result.win.second_moment, m2)) < 4
