@@ -28,5 +28,11 @@ setup(
             extra_compile_args=["-O3"],
             optional=True,
         ),
+        Extension(
+            "bjcalc.counting._simulate_kernel",
+            ["bjcalc/counting/_simulate_kernel.c"],
+            extra_compile_args=["-O3"],
+            optional=True,
+        ),
     ]
 )

@@ -41,6 +41,7 @@ _EVERY_CLI_NUMBER = {
     **dict.fromkeys(["Spread", "InvalidSpreadError"], "bjcalc.counting.spread"),
     **dict.fromkeys(["IndexPolicy"], "bjcalc.counting.states"),
     **dict.fromkeys(["TrueCountResult", "truecount_analysis"], "bjcalc.counting.truecount"),
+    **dict.fromkeys(["SimulationResult", "InvalidSimulationError", "simulate"], "bjcalc.counting.simulate"),
     **dict.fromkeys(["ShoeIndexTable", "shoe_index_table"], "bjcalc.counting.shoeindex"),
     **dict.fromkeys(["TaskStore", "TaskError", "RunStats", "run_tasks", "default_store"], "bjcalc.counting.tasks"),
     **dict.fromkeys(["Convention", "IndexPlay", "IndexTable", "PlayIndex", "convention_of", "default_plays",
@@ -184,6 +185,9 @@ __all__ = [
     "WinFigures",
     "InvalidSpreadError",
     "truecount_analysis",
+    "SimulationResult",
+    "InvalidSimulationError",
+    "simulate",
     "cards_per_round",
     "round_starts",
     "RoundStarts",
@@ -321,6 +325,7 @@ if TYPE_CHECKING:  # _EVERY_CLI_NUMBER
     from bjcalc.counting.plays import HandTotal, PlayEffects, insurance_effects, parse_hand, parse_play, play_effects
     from bjcalc.counting.roundcards import cards_per_round
     from bjcalc.counting.shoeindex import ShoeIndexTable, shoe_index_table
+    from bjcalc.counting.simulate import InvalidSimulationError, SimulationResult, simulate
     from bjcalc.counting.spread import InvalidSpreadError, Spread
     from bjcalc.counting.states import IndexPolicy
     from bjcalc.counting.systems import SYSTEMS, CountSystem, parse_tags

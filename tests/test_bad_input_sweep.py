@@ -139,6 +139,7 @@ LEFT_OUT = {
     "CountFigures", "CountTable", "EorTable", "EffectsOfRemoval", "ExactIndex", "ExactIndices",
     "PlayEffects", "Report", "RuleChange", "RuleEffects", "SideBets", "IndexTable", "PlayIndex",
     "AllIndices", "IndexCell", "ShoeIndexTable", "TrueCountResult", "WinFigures", "RoundStarts", "RunStats",
+    "SimulationResult", "InvalidSimulationError",
     "BestInsuranceIndex", "InsuranceIndex", "InsuranceTable", "Chart",
     "Flag", "Rule", "IndexPolicy", "run_tasks",
     "default_store", "table_games", "hand_classes", "write_tables",
@@ -240,6 +241,8 @@ CALLS = [
     call("round_start_states", b.round_start_states, rules=RULES, chart=CHART, tags=HI_LO, cut=6),
     call("truecount_analysis", b.truecount_analysis, rules=RULES, system="hi-lo", tags=HI_LO,
          penetration=Fraction(3, 10), store=None, workers=1),
+    call("simulate", b.simulate, rules=RULES, system="hi-lo", tags=HI_LO, rounds=2000, seed=1,
+         penetration=Fraction(1, 2), strategy="basic", store=None, workers=1),
     call("TaskStore", b.TaskStore, path=None),
 ]
 
@@ -268,6 +271,11 @@ BAD_VALUES = [
 # (call, parameter) -> the bad-value labels it rightly takes, and why; not run (besides the
 # signature's own defaults, which _is_default leaves out).
 ACCEPTED: dict[tuple[str, str], tuple[set[str], str]] = {
+    ("simulate", "store"): ({"nonsense", "empty"}, "any text names a file (sqlite: '' is a temporary one)"),
+    ("simulate", "system"): ({"nonsense"}, "the count's name as shown, a label (the tags are the count)"),
+    ("simulate", "wong_in"): ({"-1", "0"}, "true counts the shoe produces"),
+    ("simulate", "wong_out"): ({"-1", "0"}, "true counts the shoe produces"),
+    ("simulate", "bankroll"): ({"2.5"}, "a bankroll of 2.5 bets (its risk of ruin near 1)"),
     # the counter's shoe and true counts
     ("CountShoe", "hand"): ({"empty"}, "'' is no cards (text, as as_cards reads it)"),
     ("CountShoe", "others"): ({"empty"}, "'' is no cards (text, as as_cards reads it)"),
@@ -468,6 +476,8 @@ COMMAND_LINES = {
     "insurance-index": ["insurance-index", "--shoe", TINY_TEXT],
     "index": ["index", "--shoe", TINY_TEXT, "--cards-seen", "2", "--play", "16 v T stand hit", "--workers", "1"],
     "truecount": ["truecount", "--shoe", TINY_TEXT, "--penetration", "0.3", "--workers", "1", "--store", "none"],
+    "simulate": ["simulate", "--shoe", TINY_TEXT, "--penetration", "0.5", "--rounds", "2000", "--strategy", "basic",
+                 "--workers", "1", "--store", "none"],
     "games": ["games"],
     "sidebets": ["sidebets", "--decks", "1"],
     "report": ["report", "--shoe", QUICK],

@@ -83,6 +83,10 @@ RUNS = {
                         "--cards-seen", "4"], True),
     "truecount": (["truecount", "--decks", "1", "--split-hands", "2", "--penetration", "6/52", "--placement", "spaced",
                    "--indices", "published", "--store", "none", "--workers", "1", "--optimal-spread", "4"], False),
+    "simulate": (["simulate", "--decks", "1", "--rounds", "20000", "--indices", "published", "--spread", "<=0:1,>=1:4",
+                  "--wong-out", "-3", "--bankroll", "400", "--store", "none", "--workers", "1"], False),
+    "simulate basic": (["simulate", "--shoe", "1,1,1,1,1,1,1,1,1,8", "--penetration", "0.5", "--rounds", "5000",
+                        "--strategy", "basic", "--store", "none", "--workers", "1"], False),
     "index": (["index", "--shoe", "2,1,0,0,1,1,1,2,0,5", "--surrender", "none", "--cards-seen", "2", "--play",
                "16 v T stand hit", "--workers", "1"], True),
     "index all": (["index", "--all", "--shoe", "2,2,2,2,2,2,2,2,2,8", "--surrender", "none", "--split-hands", "2",
@@ -227,7 +231,8 @@ def test_the_schema_refuses_what_the_conventions_forbid(change):
 
 
 def test_every_command_that_prints_a_number_takes_exact():
-    without = {"games", "tables"}  # the presets' rules and a file count: nothing computed
+    # the presets' rules and a file count: nothing computed; simulate's figures are dealt, never exact
+    without = {"games", "tables", "simulate"}
     for name, command in cli.commands.items():
         options = {opt for p in command.params for opt in p.opts}
         assert ("--exact" in options) == (name not in without), name

@@ -491,3 +491,95 @@ def truecount_command(system_name: str | None, tag_text: str | None, irc: str, p
         click.echo(truecount_html(result, rules))
     else:
         click.echo(truecount_text(result, rules))
+
+
+# -- the game dealt: a shuffled-shoe simulator (issue 44) --------------------------------------------
+
+
+def _whole_number(text: str, option: str) -> int:
+    """A whole number as people type a large one: ``100000000``, ``1e8``, ``1_000_000``."""
+    from decimal import Decimal, InvalidOperation
+
+    try:
+        value = Decimal(text.strip().replace("_", ""))
+        if value.is_finite() and value == value.to_integral_value() and abs(value) < Decimal(10) ** 30:
+            return int(value)
+    except InvalidOperation:
+        pass
+    raise click.BadParameter(f"must be a whole number such as 100000000 or 1e8, not {text!r}", param_hint=option)
+
+
+@cli.command("simulate")
+@rule_options
+@_one_count
+@click.option("--irc", default="0", metavar="N",
+              help="Initial running count (unbalanced counts such as KO; default 0: a balanced count starts at 0).")
+@click.option("--penetration", default="0.75", metavar="P",
+              help="Share of the shoe dealt before the cut card (default 0.75): a round starts while fewer cards "
+              "than that have been dealt.")
+@click.option("--seats", type=click.IntRange(1, 7), default=1,
+              help="Hands at the table; seat 0 is the counter's, the others play the chart.")
+@click.option("--divisor", type=click.Choice(["exact", "half-deck", "full-deck"]), default="exact",
+              help="Decks not seen for the true count: to the card (exact), the half deck or the deck.")
+@click.option("--rounding", type=click.Choice(["floor", "truncate", "round", "none"]), default="floor",
+              help="How the true count is rounded (floor: Blackjack Attack; none: the table by its floor).")
+@click.option("--strategy", type=click.Choice(["basic", "indices", "cd"]), default="indices",
+              help="The counter's play (default: basic strategy with the indices; cd is not simulated).")
+@click.option("--spread", "spread_text", default="any:1", metavar="TC:BET,...",
+              help="Bets by true count, e.g. '<=1:1,2:2,3:4,4:8,>=5:12' (default: flat, 'any:1').")
+@click.option("--wong-in", type=int, default=None, metavar="TC", help="Sit out until the true count reaches TC.")
+@click.option("--wong-out", type=int, default=None, metavar="TC",
+              help="Leave the shoe at the first round whose true count is below TC.")
+@click.option("--bankroll", type=float, default=None, metavar="UNITS", help="Bankroll for the risk of ruin, in units.")
+@click.option("--indices", type=click.Choice(["computed", "published"]), default="computed",
+              help="The index plays: computed by bjcalc index at the middle round's depth (as bjcalc truecount; "
+              "kept in --store), or the common Hi-Lo list (default computed).")
+@click.option("--rounds", "rounds_text", default="1e7", show_default=True, metavar="N",
+              help="Rounds to deal, e.g. 100000000 or 1e8 (at least: each block of rounds finishes its last shoe).")
+@click.option("--seed", type=int, default=0, show_default=True, metavar="S",
+              help="The shuffles' seed: the same seed and rounds deal the same cards on any number of workers.")
+@_WORKERS
+@click.option("--store", "store_path", default=None, metavar="FILE",
+              help="SQLite file where the computed index plays are kept, as bjcalc truecount keeps them (default: "
+              "truecount.sqlite in bjcalc's cache; 'none': memory only).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Deal on a Dask distributed cluster (pip install 'bjcalc[dask]'), e.g. tcp://10.0.0.5:8786.")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json", "html"]), default="text",
+              help="Output format (json: docs/json.md; html: one self-contained page with plots).")
+def simulate_command(system_name: str | None, tag_text: str | None, irc: str, penetration: str, seats: int,
+                     divisor: str, rounding: str, strategy: str, spread_text: str, wong_in: int | None,
+                     wong_out: int | None, bankroll: float | None, indices: str, rounds_text: str, seed: int,
+                     workers: int | None, store_path: str | None, scheduler: str | None, fmt: str,
+                     **options: Any) -> None:
+    """Deal the game bjcalc truecount models from shuffled shoes and measure its figures, each with
+    its standard error: rounds per shoe, the share of rounds by depth, how often each true count
+    comes and the advantage there, win rate, SD, DI, SCORE, N0 and risk of ruin (docs/truecount.md,
+    "bjcalc simulate"). Simulated, not exact."""
+    from bjcalc import Spread, TaskStore, convention_of, simulate
+    from bjcalc.render.csvfile import simulate_csv
+    from bjcalc.render.html import simulate_html
+    from bjcalc.render.jsondoc import simulate_json
+    from bjcalc.render.markdown import simulate_markdown
+    from bjcalc.render.text import simulate_text
+
+    system = _one_system(system_name, tag_text)
+    start = _irc(irc)
+    pen = _penetration(penetration)
+    rounds = _whole_number(rounds_text, "--rounds")
+    rules = build_rules(**options)
+    spread = Spread.parse(spread_text)
+    with TaskStore(_store_path(store_path)) as store, _task_progress("simulate, blocks of rounds") as step:
+        result = simulate(rules, system.name, system.tags, rounds=rounds, seed=seed, penetration=pen, seats=seats,
+                          convention=convention_of(divisor, rounding), strategy=strategy, spread=spread,
+                          wong_in=wong_in, wong_out=wong_out, bankroll=bankroll, irc=start, indices=indices,
+                          store=store, workers=workers, scheduler=scheduler, progress=step)
+    if fmt == "json":
+        click.echo(simulate_json(result, rules))
+    elif fmt == "csv":
+        click.echo(simulate_csv(result), nl=False)
+    elif fmt == "markdown":
+        click.echo(simulate_markdown(result, rules), nl=False)
+    elif fmt == "html":
+        click.echo(simulate_html(result, rules))
+    else:
+        click.echo(simulate_text(result, rules))

@@ -339,6 +339,7 @@ def all_index_grid(result: AllIndices, kind: str) -> list[list[str]]:
 
 if TYPE_CHECKING:
     from bjcalc.counting.economics import WinFigures
+    from bjcalc.counting.simulate import Estimate, SimulatedWin, SimulationResult
     from bjcalc.counting.truecount import TrueCountResult
 
 # true counts rarer than this share of rounds are left out of the printed tables and plots (CSV
@@ -455,4 +456,108 @@ def truecount_footer(result: TrueCountResult) -> list[str]:
         f"they could change the win per round by at most {float(result.bound):.2g} units",
         f"run: {run.computed} analyses computed, {run.stored} found in the store; {run.wall:.1f} s wall, "
         f"{run.compute:.1f} s of work on {run.workers} worker{'s' if run.workers > 1 else ''} ({run.where})",
+    ]
+
+
+# -- bjcalc simulate ---------------------------------------------------------------------------
+
+SIMULATE_HEADERS = ["TC", "rounds %", "+- SE", "played %", "EV %", "+- SE", "SD"]
+DEPTH_HEADERS = ["cards seen", "rounds %", "+- SE"]
+
+
+def with_se(estimate: Estimate, places: int, scale: float = 1.0, sign: bool = False) -> str:
+    """A simulated figure and its standard error: ``+0.01234 +- 0.00056``."""
+    value, se = scale * estimate.value, scale * estimate.se
+    if not math.isfinite(value):
+        return "n/a"
+    return f"{fixed(value, places, sign)} +- {fixed(se, places)}"
+
+
+def simulate_heading(result: SimulationResult, rules: Rules) -> list[str]:
+    """What every simulate output opens with: the game, the count, the strategy played and
+    that the figures are simulated."""
+    pen = float(result.penetration)
+    indices = ", ".join(f"{name.rsplit(' ', 1)[0]} {_signed(Fraction(i))}" for name, i in result.indices)
+    insurance = "" if result.insurance_index is None else f"; insurance {_signed(Fraction(result.insurance_index))}"
+    strategy = ("basic = the full shoe's basic-strategy chart (split hands and 3+ card hands by the chart)"
+                if result.strategy == "basic" else
+                "indices = the full shoe's basic-strategy chart with "
+                + ("the common Hi-Lo list's numbers" if result.index_depth is None
+                   else f"bjcalc index's numbers at {result.index_depth} cards seen")
+                + f" (on the count seen when deciding: the round's start, the hand and the up card): "
+                f"{indices or 'none'}{insurance}")
+    wong = []
+    if result.wong_in is not None:
+        wong.append(f"wong in at TC >= {result.wong_in}")
+    if result.wong_out is not None:
+        wong.append(f"wong out (leave the shoe) at TC < {result.wong_out}")
+    return [
+        rules_line(rules),
+        f"count: {result.system} (tags 2..A: {' '.join(_signed(result.tags[r]) for r in UP_INDICES)}); "
+        f"penetration {pen:.0%} (cut card after {result.cut} of {sum(rules.shoe_counts)} cards); "
+        f"{result.seats} seat{'s' if result.seats > 1 else ''} (seat 0 the counter's, the others play the chart)",
+        f"true count = running count at the round's start / decks not seen ({result.convention.divisor.value} "
+        f"divisor), {result.convention.rounding.value}; the spread and the indices use it",
+        f"SIMULATED, not exact: {result.rounds:,} rounds in {result.shoes:,} shuffled shoes (seed {result.seed}, "
+        f"{result.blocks} block{'s' if result.blocks > 1 else ''}); each figure +- one standard error (the shoes "
+        "are the independent units: the delta method over their sums)",
+        f"strategy played: {strategy}",
+        *(["; ".join(wong) + " (the table deals every seat whether he plays or not)"] if wong else []),
+    ]
+
+
+def simulate_rows(result: SimulationResult) -> list[list[str]]:
+    """One row per true count with at least :data:`SHOWN_FREQUENCY` of the rounds: how often, the
+    share of those played, the advantage (mean result per unit bet of the rounds played) and
+    one round's SD there."""
+    rows = []
+    for row in result.true_counts:
+        if row.frequency.value < SHOWN_FREQUENCY:
+            continue
+        freq = f"{100 * row.frequency.value:.3f}", f"{100 * row.frequency.se:.4f}"
+        played = f"{100 * row.played / row.rounds:.2f}"
+        if row.advantage is None:
+            adv = ("", "")
+        else:
+            adv = (fixed(100 * row.advantage.value, 3, sign=True), fixed(100 * row.advantage.se, 3))
+        rows.append([_signed(Fraction(row.true_count)), *freq, played, *adv,
+                     "" if row.sd is None else f"{row.sd:.3f}"])
+    return rows
+
+
+def simulate_win_rows(win: SimulatedWin) -> list[list[str]]:
+    rows = [
+        ["spread (TC:bet)", win.spread + f" ({win.strategy})"],
+        ["average bet", with_se(win.average_bet, 4)],
+        ["rounds played", with_se(win.played, 2, 100) + " %"],
+        ["win per round", with_se(win.win_per_round, 5, sign=True) + " units"],
+        ["win per 100 rounds", with_se(win.win_per_100, 3, sign=True) + " units"],
+        ["SD per round", with_se(win.sd_per_round, 4) + " units"],
+        ["win per round played", with_se(win.win_per_round_played, 5, sign=True) + " units"],
+        ["SD per round played", with_se(win.sd_per_round_played, 4) + " units"],
+        ["DI", with_se(win.di, 3)],
+        ["SCORE", with_se(win.score, 3)],
+        ["N0", (with_se(win.n0, 0) + " rounds") if math.isfinite(win.n0.value) and win.n0.value > 0 else "never"],
+        ["EV per round played, flat", with_se(win.ev_per_round_played, 3, 100, sign=True) + " %"],
+        ["E[X^2] per round played, flat", with_se(win.second_moment, 4)],
+    ]
+    if win.risk_of_ruin is not None:
+        rows.append(["risk of ruin",
+                     with_se(win.risk_of_ruin, 4, 100) + f" % for a bankroll of {win.bankroll:g} units"])
+    return rows
+
+
+def simulate_depth_rows(result: SimulationResult) -> list[list[str]]:
+    return [[str(n), f"{100 * share.value:.3f}", f"{100 * share.se:.4f}"] for n, _, share in result.depths]
+
+
+def simulate_footer(result: SimulationResult) -> list[str]:
+    run = result.run
+    return [
+        f"rounds per shoe {with_se(result.rounds_per_shoe, 4)}; {result.cards_per_round:.4f} cards a round",
+        *([f"{result.void_rounds:,} rounds ran out of cards (void: result 0; each ended its shoe)"]
+          if result.void_rounds else []),
+        f"run: {result.blocks} blocks dealt; {run.wall:.1f} s wall, {run.compute:.1f} s of work on {run.workers} "
+        f"worker{'s' if run.workers > 1 else ''} ({run.where}); "
+        f"{1e9 * result.cpu / max(1, result.rounds):.0f} ns of CPU a round",
     ]

@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc g
     from bjcalc.counting.measures import CountFigures, ExactIndices
     from bjcalc.counting.plays import PlayEffects
     from bjcalc.counting.shoeindex import ShoeIndexTable
+    from bjcalc.counting.simulate import SimulationResult
     from bjcalc.counting.truecount import TrueCountResult
     from bjcalc.matrix import EvMatrix
 
@@ -224,4 +225,18 @@ def truecount_csv(result: TrueCountResult) -> str:
                      _csv_value(share, result.exact),
                      *(_index_number(result.advantage[s][tc]) if tc in result.advantage[s] else ""
                        for s in ("basic", "indices", "cd"))])
+    return _csv(rows)
+
+
+def simulate_csv(result: SimulationResult) -> str:
+    """One line per true count dealt (every one, however rare): the rounds dealt and played
+    there, the share of the rounds and the advantage (mean result per unit bet of the rounds
+    played), each with its standard error, and one round's SD."""
+    rows: list[Sequence[Any]] = [["true_count", "rounds", "played", "frequency", "frequency_se", "advantage",
+                                  "advantage_se", "sd"]]
+    for row in result.true_counts:
+        adv = row.advantage
+        rows.append([row.true_count, row.rounds, row.played, repr(row.frequency.value), repr(row.frequency.se),
+                     "" if adv is None else repr(adv.value), "" if adv is None else repr(adv.se),
+                     "" if row.sd is None else repr(row.sd)])
     return _csv(rows)

@@ -23,7 +23,9 @@ from bjcalc.cards import UP_ORDER
 from bjcalc.errors import BjcalcError
 from bjcalc.render.common import (
     ALL_INDEX_TABLES,
+    DEPTH_HEADERS,
     PENETRATION_HEADERS,
+    SIMULATE_HEADERS,
     TRUECOUNT_HEADERS,
     WIN_HEADERS,
     all_index_grid,
@@ -37,6 +39,11 @@ from bjcalc.render.common import (
     rules_line,
     rules_rows,
     run_out_line,
+    simulate_depth_rows,
+    simulate_footer,
+    simulate_heading,
+    simulate_rows,
+    simulate_win_rows,
     truecount_footer,
     truecount_heading,
     truecount_rows,
@@ -47,6 +54,7 @@ if TYPE_CHECKING:
     from bjcalc.counting.indexgrid import AllIndices
     from bjcalc.counting.indices import IndexTable
     from bjcalc.counting.shoeindex import ShoeIndexTable
+    from bjcalc.counting.simulate import SimulationResult
     from bjcalc.counting.truecount import TrueCountResult
     from bjcalc.report import Report
     from bjcalc.results import ChartException
@@ -615,3 +623,39 @@ def truecount_html(result: TrueCountResult, rules: Any) -> str:
                                 [WIN_HEADERS, *win_rows(result.optimal[1])]))
     body.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in truecount_footer(result)) + "</ul>")
     return _page(f"True counts and spreads: {result.system}", body, subtitle=game)
+
+
+def simulate_html(result: SimulationResult, rules: Any) -> str:
+    """``bjcalc simulate`` as one self-contained page: what was dealt, plots of the true-count
+    frequencies, the advantage by true count (with its band of two standard errors) and the
+    share of rounds by starting depth (inline SVG), then the tables they are drawn from."""
+    from bjcalc.render import plots
+
+    game, *heading = simulate_heading(result, rules)
+    notes = "\n".join(f"<li>{escape(line)}</li>" for line in heading)
+    rows = simulate_rows(result)
+    frequency = [(float(r[0]), float(r[1])) for r in rows]
+    shown = [row for row in result.true_counts if row.advantage is not None and row.frequency.value >= 1e-4]
+    advantage = {
+        "EV %": [(row.true_count, 100 * row.advantage.value) for row in shown if row.advantage],
+        "+2 SE": [(row.true_count, 100 * (row.advantage.value + 2 * row.advantage.se)) for row in shown
+                  if row.advantage],
+        "-2 SE": [(row.true_count, 100 * (row.advantage.value - 2 * row.advantage.se)) for row in shown
+                  if row.advantage],
+    }
+    depths = [(float(n), 100 * share.value) for n, _, share in result.depths]
+    body = [
+        "<style>figure.plot { margin: 1rem 0; } figure.plot svg { width: 100%; height: auto; display: block; } "
+        "figure.plot figcaption { font-size: 0.9rem; color: var(--muted); }</style>",
+        f'<ul class="lead">{notes}</ul>',
+        plots.bars("How often a round starts at each true count (simulated)", frequency, "true count", "rounds %"),
+        plots.lines(f"Advantage by true count, {result.strategy} (simulated; true counts with at least 0.01 % of "
+                    "rounds; the band: two standard errors)", advantage, "true count", "EV %"),
+        *([plots.lines("Share of rounds by the cards seen at their start (simulated)", {"rounds %": depths},
+                       "cards seen", "rounds %")] if len(depths) > 1 else []),
+        _grid_table("By true count", [SIMULATE_HEADERS, *rows]),
+        _grid_table("The spread", [["", "value +- SE"], *simulate_win_rows(result.win)]),
+        _grid_table("By starting depth", [DEPTH_HEADERS, *simulate_depth_rows(result)]),
+    ]
+    body.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in simulate_footer(result)) + "</ul>")
+    return _page(f"Simulated true counts and spreads: {result.system}", body, subtitle=game)

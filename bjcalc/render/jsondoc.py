@@ -51,6 +51,7 @@ if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc g
     from bjcalc.counting.measures import CountFigures, ExactIndex, ExactIndices
     from bjcalc.counting.plays import PlayEffects
     from bjcalc.counting.shoeindex import ShoeIndexTable
+    from bjcalc.counting.simulate import SimulationResult
     from bjcalc.counting.truecount import TrueCountResult
     from bjcalc.games.sidebets import SideBetResult
     from bjcalc.matrix import EvMatrix
@@ -366,3 +367,7 @@ def index_json(table: IndexTable | ShoeIndexTable | AllIndices, rules: Rules, ex
 
 def truecount_json(result: TrueCountResult, rules: Rules) -> str:
     return dumps(document("truecount", result.to_data(), rules, result.exact))
+
+
+def simulate_json(result: SimulationResult, rules: Rules) -> str:
+    return dumps(document("simulate", result.to_data(), rules, False))

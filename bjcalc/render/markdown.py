@@ -13,10 +13,12 @@ from tabulate import tabulate
 from bjcalc.render.common import (
     ALL_INDEX_TABLES,
     CHART_KINDS,
+    DEPTH_HEADERS,
     INDEX_HEADERS,
     PENETRATION_HEADERS,
     RANK_ORDER,
     SHOWN_FREQUENCY,
+    SIMULATE_HEADERS,
     TRUECOUNT_HEADERS,
     WIN_HEADERS,
     Index,
@@ -31,6 +33,11 @@ from bjcalc.render.common import (
     report_figures,
     rules_line,
     rules_rows,
+    simulate_depth_rows,
+    simulate_footer,
+    simulate_heading,
+    simulate_rows,
+    simulate_win_rows,
     truecount_footer,
     truecount_heading,
     truecount_rows,
@@ -74,6 +81,7 @@ if TYPE_CHECKING:  # types only: importing these would load the engine (bjcalc g
     from bjcalc.counting.measures import CountFigures, ExactIndices
     from bjcalc.counting.plays import PlayEffects
     from bjcalc.counting.shoeindex import ShoeIndexTable
+    from bjcalc.counting.simulate import SimulationResult
     from bjcalc.counting.truecount import TrueCountResult
     from bjcalc.matrix import EvMatrix
     from bjcalc.report import Report, RuleEffects
@@ -204,3 +212,18 @@ def truecount_markdown(result: TrueCountResult, rules: Rules) -> str:
         out += ["", f"## Optimal spread (largest SCORE within 1-{float(result.optimal[0].ratio):g})", "",
                 tabulate(win_rows(result.optimal[1]), headers=WIN_HEADERS, tablefmt="github", disable_numparse=True)]
     return "\n".join(out + [""] + [f"- {line}" for line in truecount_footer(result)] + [""])
+
+
+def simulate_markdown(result: SimulationResult, rules: Rules) -> str:
+    game, *heading = simulate_heading(result, rules)
+    out = [f"# Simulated true counts and spreads: {game}", "", *[f"- {line}" for line in heading], "",
+           "## By true count", "",
+           tabulate(simulate_rows(result), headers=SIMULATE_HEADERS, tablefmt="github", disable_numparse=True),
+           "", f"True counts rarer than {100 * SHOWN_FREQUENCY:g} % of rounds are not shown; EV per unit bet of the "
+           "rounds played there.", "",
+           "## The spread", "",
+           tabulate(simulate_win_rows(result.win), headers=["", "value +- SE"], tablefmt="github",
+                    disable_numparse=True), "",
+           "## By starting depth", "",
+           tabulate(simulate_depth_rows(result), headers=DEPTH_HEADERS, tablefmt="github", disable_numparse=True)]
+    return "\n".join(out + [""] + [f"- {line}" for line in simulate_footer(result)] + [""])

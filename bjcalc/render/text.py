@@ -19,11 +19,13 @@ from bjcalc.games.presets import Game
 from bjcalc.render.common import (
     ALL_INDEX_TABLES,
     CHART_KINDS,
+    DEPTH_HEADERS,
     INDEX_HEADERS,
     MATRIX_ACTIONS,
     PENETRATION_HEADERS,
     RANK_ORDER,
     SHOWN_FREQUENCY,
+    SIMULATE_HEADERS,
     TRUECOUNT_HEADERS,
     Index,
     all_index_grid,
@@ -44,6 +46,11 @@ from bjcalc.render.common import (
     rules_rows,
     run_out_line,
     shoe_words,
+    simulate_depth_rows,
+    simulate_footer,
+    simulate_heading,
+    simulate_rows,
+    simulate_win_rows,
     truecount_footer,
     truecount_heading,
     truecount_rows,
@@ -70,6 +77,7 @@ if TYPE_CHECKING:
     from bjcalc.counting.measures import CountFigures, ExactIndex, ExactIndices
     from bjcalc.counting.plays import PlayEffects
     from bjcalc.counting.shoeindex import ShoeIndexTable
+    from bjcalc.counting.simulate import SimulationResult
     from bjcalc.counting.truecount import TrueCountResult  # types only: importing it would load the engine
     from bjcalc.matrix import EvMatrix, MatrixCell
     from bjcalc.report import Report, RuleEffects
@@ -714,3 +722,17 @@ def truecount_text(result: TrueCountResult, rules: Rules) -> str:
         out += ["", f"optimal spread (largest SCORE within 1-{float(result.optimal[0].ratio):g}):",
                 tabulate(win_rows(result.optimal[1]), tablefmt="plain", disable_numparse=True)]
     return "\n".join(out + [""] + truecount_footer(result))
+
+
+def simulate_text(result: SimulationResult, rules: Rules) -> str:
+    """``bjcalc simulate``: the heading, the table by true count, the spread's figures and the
+    share of rounds by starting depth, every figure with its standard error."""
+    game, *heading = simulate_heading(result, rules)
+    out = [f"Simulated true counts and spreads   {game}", *heading, "",
+           tabulate(simulate_rows(result), headers=SIMULATE_HEADERS, tablefmt="simple", disable_numparse=True),
+           f"(true counts rarer than {100 * SHOWN_FREQUENCY:g} % of rounds not shown; EV per unit bet of the "
+           "rounds played there)", "",
+           tabulate(simulate_win_rows(result.win), tablefmt="plain", disable_numparse=True), "",
+           "share of rounds by the cards seen at their start:",
+           tabulate(simulate_depth_rows(result), headers=DEPTH_HEADERS, tablefmt="simple", disable_numparse=True)]
+    return "\n".join(out + [""] + simulate_footer(result))
