@@ -178,10 +178,14 @@ def test_first_round_with_indices_is_truecounts_state(rules: dict, shift: int) -
     plays = tuple((p, p.published + shift) for p in default_plays(rules_))
     insurance = -6 if shift < -4 else 2
     tables, chart = _tables(rules_, "indices", plays=plays, insurance=insurance)
-    ev, _ = _exact_first_round(rules_, tables)
-    state = state_task(rules_, HI_LO, 0, Fraction(0), Fraction(0), chart, plays, insurance, Convention(), False)
+    ev, m2 = _exact_first_round(rules_, tables)
+    moments = "indices" if rules_.peek else None  # insurance's second moment is worked out for a peeking dealer
+    state = state_task(rules_, HI_LO, 0, Fraction(0), Fraction(0), chart, plays, insurance, Convention(), moments,
+                       False)
     assert ev == pytest.approx(state["indices"], abs=1e-12)
     assert abs(state["indices"] - state["basic"]) > 1e-3  # the index plays changed the round
+    if moments:  # truecount --moments state: the state's E[X^2] with its index plays and insurance
+        assert m2 == pytest.approx(state["m2"]["indices"], abs=1e-12)
 
 
 def _z(estimate: sim.Estimate, exact: float) -> float:

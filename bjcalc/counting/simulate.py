@@ -221,9 +221,11 @@ def simulate(rules: Rules, system: str, tags: Sequence[Any], *, rounds: int, see
     (True, True)
     """
     from bjcalc.analysis import Analysis
+    from bjcalc.counting.countshoe import _check_system_name
     from bjcalc.counting.truecount import _checked, _fraction, _Game, _index_plays
 
     check_arguments(rules, workers)
+    _check_system_name(system)
     _check_rounds(rounds, seed)
     _check_options(convention, bankroll, wong_in, wong_out)
     tags = counting_tags(tags)
