@@ -36,6 +36,11 @@ from bjcalc.cli.common import (
     seen_cards,
 )
 
+# the true count's divisor, as index, truecount and simulate take it
+_DIVISOR = click.option("--divisor", type=click.Choice(["exact", "half-deck", "full-deck"]), default="exact",
+                        help="Decks not seen for the true count: to the card (exact), the half deck or the deck.")
+
+
 # -- effects of removal and count systems -------------------------------------------------------
 
 _EOR_STRATEGY = click.option(
@@ -327,8 +332,7 @@ def insurance_index(system_name: str | None, tag_text: str | None, hand: str | N
 @click.option("--all", "every_play", is_flag=True,
               help="Every two-card hand against every up card whose best play the count changes, as a chart: "
               "a grid per hard totals, soft totals and pairs, and the list of every change.")
-@click.option("--divisor", type=click.Choice(["exact", "half-deck", "full-deck"]), default="exact",
-              help="Decks not seen for the true count: to the card (exact), the half deck or the deck.")
+@_DIVISOR
 @click.option("--rounding", type=click.Choice(["floor", "truncate", "round", "none"]), default="floor",
               help="How the true count is rounded before comparing with the index (floor: Blackjack Attack).")
 @_WORKERS
@@ -403,30 +407,43 @@ def index(system_name: str | None, tag_text: str | None, cards_seen: int | None,
         click.echo(text_of(table, rules))
 
 
+# the options truecount and simulate share: where the shoe starts and ends, and the bets
+def _start_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--irc and --penetration."""
+    command = click.option("--penetration", default="0.75", metavar="P",
+                           help="Share of the shoe dealt before the cut card (default 0.75): a round starts while "
+                           "fewer cards than that have been dealt.")(command)
+    return click.option("--irc", default="0", metavar="N",
+                        help="Initial running count (unbalanced counts such as KO; default 0: a balanced count "
+                        "starts at 0).")(command)
+
+
+def _bet_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--spread, --wong-in, --wong-out and --bankroll."""
+    command = click.option("--bankroll", type=float, default=None, metavar="UNITS",
+                           help="Bankroll for the risk of ruin, in units.")(command)
+    command = click.option("--wong-out", type=int, default=None, metavar="TC",
+                           help="Leave the shoe at the first round whose true count is below TC.")(command)
+    command = click.option("--wong-in", type=int, default=None, metavar="TC",
+                           help="Sit out until the true count reaches TC.")(command)
+    return click.option("--spread", "spread_text", default="any:1", metavar="TC:BET,...",
+                        help="Bets by true count, e.g. '<=1:1,2:2,3:4,4:8,>=5:12' (default: flat, 'any:1').")(command)
+
+
 # -- what a count and a spread are worth (issue 21) -------------------------------------------------
 
 
 @cli.command("truecount")
 @rule_options
 @_one_count
-@click.option("--irc", default="0", metavar="N",
-              help="Initial running count (unbalanced counts such as KO; default 0: a balanced count starts at 0).")
-@click.option("--penetration", default="0.75", metavar="P",
-              help="Share of the shoe dealt before the cut card (default 0.75): a round starts while fewer cards "
-              "than that have been dealt.")
+@_start_options
 @click.option("--seats", type=click.IntRange(1, 7), default=1, help="Hands at the table (they place the rounds).")
-@click.option("--divisor", type=click.Choice(["exact", "half-deck", "full-deck"]), default="exact",
-              help="Decks not seen for the true count: to the card (exact), the half deck or the deck.")
+@_DIVISOR
 @click.option("--rounding", type=click.Choice(["floor", "truncate", "round", "none"]), default="floor",
               help="How the true count is rounded (floor: Blackjack Attack).")
 @click.option("--strategy", type=click.Choice(["basic", "indices", "cd"]), default="indices",
               help="The play behind the spread's figures (default: basic strategy with the indices).")
-@click.option("--spread", "spread_text", default="any:1", metavar="TC:BET,...",
-              help="Bets by true count, e.g. '<=1:1,2:2,3:4,4:8,>=5:12' (default: flat, 'any:1').")
-@click.option("--wong-in", type=int, default=None, metavar="TC", help="Sit out until the true count reaches TC.")
-@click.option("--wong-out", type=int, default=None, metavar="TC",
-              help="Leave the shoe at the first round whose true count is below TC.")
-@click.option("--bankroll", type=float, default=None, metavar="UNITS", help="Bankroll for the risk of ruin, in units.")
+@_bet_options
 @click.option("--optimal-spread", type=float, default=None, metavar="MAX",
               help="Also the spread with the largest SCORE whose bets run from 1 to MAX (MAX from 1 to 100).")
 @click.option("--indices", type=click.Choice(["computed", "published"]), default="computed",
@@ -512,25 +529,15 @@ def _whole_number(text: str, option: str) -> int:
 @cli.command("simulate")
 @rule_options
 @_one_count
-@click.option("--irc", default="0", metavar="N",
-              help="Initial running count (unbalanced counts such as KO; default 0: a balanced count starts at 0).")
-@click.option("--penetration", default="0.75", metavar="P",
-              help="Share of the shoe dealt before the cut card (default 0.75): a round starts while fewer cards "
-              "than that have been dealt.")
+@_start_options
 @click.option("--seats", type=click.IntRange(1, 7), default=1,
               help="Hands at the table; seat 0 is the counter's, the others play the chart.")
-@click.option("--divisor", type=click.Choice(["exact", "half-deck", "full-deck"]), default="exact",
-              help="Decks not seen for the true count: to the card (exact), the half deck or the deck.")
+@_DIVISOR
 @click.option("--rounding", type=click.Choice(["floor", "truncate", "round", "none"]), default="floor",
               help="How the true count is rounded (floor: Blackjack Attack; none: the table by its floor).")
 @click.option("--strategy", type=click.Choice(["basic", "indices", "cd"]), default="indices",
               help="The counter's play (default: basic strategy with the indices; cd is not simulated).")
-@click.option("--spread", "spread_text", default="any:1", metavar="TC:BET,...",
-              help="Bets by true count, e.g. '<=1:1,2:2,3:4,4:8,>=5:12' (default: flat, 'any:1').")
-@click.option("--wong-in", type=int, default=None, metavar="TC", help="Sit out until the true count reaches TC.")
-@click.option("--wong-out", type=int, default=None, metavar="TC",
-              help="Leave the shoe at the first round whose true count is below TC.")
-@click.option("--bankroll", type=float, default=None, metavar="UNITS", help="Bankroll for the risk of ruin, in units.")
+@_bet_options
 @click.option("--indices", type=click.Choice(["computed", "published"]), default="computed",
               help="The index plays: computed by bjcalc index at the middle round's depth (as bjcalc truecount; "
               "kept in --store), or the common Hi-Lo list (default computed).")

@@ -355,11 +355,7 @@ def truecount_heading(result: TrueCountResult, rules: Rules) -> list[str]:
     pen = float(result.penetration)
     indices = ", ".join(f"{name.rsplit(' ', 1)[0]} {_signed(Fraction(i))}" for name, i in result.indices)
     insurance = "" if result.insurance_index is None else f"; insurance {_signed(Fraction(result.insurance_index))}"
-    wong = []
-    if result.wong_in is not None:
-        wong.append(f"wong in at TC >= {result.wong_in}")
-    if result.wong_out is not None:
-        wong.append(f"wong out (leave the shoe) at TC < {result.wong_out}")
+    wong = _wong_words(result)
     return [
         rules_line(rules),
         f"count: {result.system} (tags 2..A: {' '.join(_signed(result.tags[r]) for r in UP_INDICES)}); "
@@ -381,6 +377,16 @@ def truecount_heading(result: TrueCountResult, rules: Rules) -> list[str]:
         "counter's shoe, insuring when it pays (split hands CDZ-)",
         *(["; ".join(wong)] if wong else []),
     ]
+
+
+def _wong_words(result: Any) -> list[str]:
+    """How the counter wongs (a truecount or a simulate result), in words; none: empty."""
+    wong = []
+    if result.wong_in is not None:
+        wong.append(f"wong in at TC >= {result.wong_in}")
+    if result.wong_out is not None:
+        wong.append(f"wong out (leave the shoe) at TC < {result.wong_out}")
+    return wong
 
 
 def _placement_text(result: TrueCountResult) -> str:
@@ -486,11 +492,7 @@ def simulate_heading(result: SimulationResult, rules: Rules) -> list[str]:
                    else f"bjcalc index's numbers at {result.index_depth} cards seen")
                 + f" (on the count seen when deciding: the round's start, the hand and the up card): "
                 f"{indices or 'none'}{insurance}")
-    wong = []
-    if result.wong_in is not None:
-        wong.append(f"wong in at TC >= {result.wong_in}")
-    if result.wong_out is not None:
-        wong.append(f"wong out (leave the shoe) at TC < {result.wong_out}")
+    wong = _wong_words(result)
     return [
         rules_line(rules),
         f"count: {result.system} (tags 2..A: {' '.join(_signed(result.tags[r]) for r in UP_INDICES)}); "
