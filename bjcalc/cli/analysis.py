@@ -24,6 +24,7 @@ from bjcalc.cli.common import (
     build_rules,
     cli,
     count_options,
+    echo_as,
     pop_count,
     rule_options,
     seen_cards,
@@ -124,16 +125,11 @@ def chart(fmt: str, exact: bool, sd: bool, classic: bool, **options: Any) -> Non
             step("the spread", steps)
     seen = seen_cards(options["removed"])
     line = None if counter is None else counter.describe()
-    if fmt == "json":
-        click.echo(chart_json(table, result, unusual, exact, variance=variance, counter=counter))
-    elif fmt == "csv":
-        click.echo(chart_csv(table), nl=False)
-    elif fmt == "markdown":
-        click.echo(chart_markdown(table, result, unusual, exact, seen, counter=line), nl=False)
-    elif fmt == "html":
-        click.echo(chart_html(table, result, unusual, seen, counter=line))
-    else:
-        click.echo(_with_counter(chart_text(table, result, unusual, exact, colour=True, seen=seen), counter))
+    echo_as(fmt, json=lambda: chart_json(table, result, unusual, exact, variance=variance, counter=counter),
+            csv=lambda: chart_csv(table),
+            markdown=lambda: chart_markdown(table, result, unusual, exact, seen, counter=line),
+            html=lambda: chart_html(table, result, unusual, seen, counter=line),
+            text=lambda: _with_counter(chart_text(table, result, unusual, exact, colour=True, seen=seen), counter))
 
 
 @cli.command()
@@ -274,12 +270,7 @@ def matrix(fmt: str, exact: bool, **options: Any) -> None:
         result = ev_matrix(Analysis(rules, exact=exact, shoe=None if counter is None else counter.for_analysis()),
                            progress=step)
     seen = seen_cards(options["removed"])
-    if fmt == "json":
-        click.echo(matrix_json(result, exact, counter=counter))
-    elif fmt == "csv":
-        click.echo(matrix_csv(result, exact), nl=False)
-    elif fmt == "markdown":
-        click.echo(matrix_markdown(result, exact, seen, counter=None if counter is None else counter.describe()),
-                   nl=False)
-    else:
-        click.echo(_with_counter(matrix_text(result, exact, seen), counter))
+    echo_as(fmt, json=lambda: matrix_json(result, exact, counter=counter), csv=lambda: matrix_csv(result, exact),
+            markdown=lambda: matrix_markdown(result, exact, seen,
+                                             counter=None if counter is None else counter.describe()),
+            text=lambda: _with_counter(matrix_text(result, exact, seen), counter))

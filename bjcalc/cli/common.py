@@ -360,6 +360,13 @@ def _task_progress(label: str) -> Iterator[Callable[[int, int], None]]:
         yield step
 
 
+def echo_as(fmt: str, **render: Callable[[], str]) -> None:
+    """Print a command's output in ``fmt`` from its renderer (``json=``, ``csv=``, ...: each
+    called only when chosen; ``text`` for a format without its own). CSV and Markdown end with
+    their own newline."""
+    click.echo(render.get(fmt, render["text"])(), nl=fmt not in ("csv", "markdown"))
+
+
 def _store_path(store_path: str | None) -> str | None:
     """``--store FILE``: the file, ``none`` for memory only, default bjcalc's cache."""
     from bjcalc import default_store

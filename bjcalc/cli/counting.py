@@ -31,6 +31,7 @@ from bjcalc.cli.common import (
     build_rules,
     cli,
     count_options,
+    echo_as,
     pop_count,
     rule_options,
     seen_cards,
@@ -134,14 +135,10 @@ def eor(strategy: str | None, chart_file: str | None, post_split: str | None, pl
     result, rows, fixed_chart = table.removal, list(table.plays), table.fixed_chart
     seen = seen_cards(options["removed"])
     line = None if counter is None else counter.describe()
-    if fmt == "json":
-        click.echo(eor_json(result, rows, table.play_strategy, exact, counter))
-    elif fmt == "csv":
-        click.echo(eor_csv(result, rows, exact), nl=False)
-    elif fmt == "markdown":
-        click.echo(eor_markdown(result, rows, table.play_strategy, exact, fixed_chart, seen, counter=line), nl=False)
-    else:
-        click.echo(_with_counter(eor_text(result, rows, table.play_strategy, exact, fixed_chart, seen), counter))
+    echo_as(fmt, json=lambda: eor_json(result, rows, table.play_strategy, exact, counter),
+            csv=lambda: eor_csv(result, rows, exact),
+            markdown=lambda: eor_markdown(result, rows, table.play_strategy, exact, fixed_chart, seen, counter=line),
+            text=lambda: _with_counter(eor_text(result, rows, table.play_strategy, exact, fixed_chart, seen), counter))
 
 
 @cli.command()
@@ -215,14 +212,11 @@ def count(system_names: tuple[str, ...], tag_texts: tuple[str, ...], strategy: s
     eor, rows, figures, indices = table.eor.removal, list(table.eor.plays), list(table.figures), list(table.indices)
     seen = seen_cards(options["removed"])
     found = table.exact_indices
-    if fmt == "json":
-        click.echo(count_json(eor, rows, table.eor.play_strategy, figures, indices, exact, table.pe_model, found))
-    elif fmt == "csv":
-        click.echo(count_csv(rows, figures, indices, exact, found), nl=False)
-    elif fmt == "markdown":
-        click.echo(count_markdown(eor, rows, figures, indices, exact, seen, table.pe_model, found), nl=False)
-    else:
-        click.echo(count_text(eor, rows, figures, indices, exact, seen, table.pe_model, found))
+    echo_as(fmt, json=lambda: count_json(eor, rows, table.eor.play_strategy, figures, indices, exact, table.pe_model,
+                                         found),
+            csv=lambda: count_csv(rows, figures, indices, exact, found),
+            markdown=lambda: count_markdown(eor, rows, figures, indices, exact, seen, table.pe_model, found),
+            text=lambda: count_text(eor, rows, figures, indices, exact, seen, table.pe_model, found))
 
 
 # -- the counter's shoe (issue 20) ----------------------------------------------------------------
@@ -303,14 +297,8 @@ def insurance_index(system_name: str | None, tag_text: str | None, hand: str | N
             raise InvalidHandError(f"--hand must be two cards, not {hand!r}")
     table = insurance_table(rules.shoe_counts, system.tags, cards or (), _cards_left_list(cards_left_text), start,
                             system.name)
-    if fmt == "json":
-        click.echo(insurance_json(table, rules, exact))
-    elif fmt == "csv":
-        click.echo(insurance_csv(table, exact), nl=False)
-    elif fmt == "markdown":
-        click.echo(insurance_markdown(table, rules, exact), nl=False)
-    else:
-        click.echo(insurance_text(table, rules, exact))
+    echo_as(fmt, json=lambda: insurance_json(table, rules, exact), csv=lambda: insurance_csv(table, exact),
+            markdown=lambda: insurance_markdown(table, rules, exact), text=lambda: insurance_text(table, rules, exact))
 
 
 @cli.command("index")
@@ -395,16 +383,9 @@ def index(system_name: str | None, tag_text: str | None, cards_seen: int | None,
                                     workers=workers, progress=step, exact=exact)
     csv_of, markdown_of, html_of, text_of = ((all_index_csv, all_index_markdown, all_index_html, all_index_text)
                                              if every_play else (index_csv, index_markdown, index_html, index_text))
-    if fmt == "json":
-        click.echo(index_json(table, rules, exact))
-    elif fmt == "csv":
-        click.echo(csv_of(table), nl=False)
-    elif fmt == "markdown":
-        click.echo(markdown_of(table, rules), nl=False)
-    elif fmt == "html":
-        click.echo(html_of(table, rules))
-    else:
-        click.echo(text_of(table, rules))
+    echo_as(fmt, json=lambda: index_json(table, rules, exact), csv=lambda: csv_of(table),
+            markdown=lambda: markdown_of(table, rules), html=lambda: html_of(table, rules),
+            text=lambda: text_of(table, rules))
 
 
 # the options truecount and simulate share: where the shoe starts and ends, and the bets
@@ -498,16 +479,9 @@ def truecount_command(system_name: str | None, tag_text: str | None, irc: str, p
                            wong_in=wong_in, wong_out=wong_out, bankroll=bankroll, optimal_spread=optimal_spread,
                            irc=start, tail=tail, exact=exact, store=store, workers=workers, scheduler=scheduler,
                            progress=step, indices=indices, placement=placement, moments=moments)
-    if fmt == "json":
-        click.echo(truecount_json(result, rules))
-    elif fmt == "csv":
-        click.echo(truecount_csv(result), nl=False)
-    elif fmt == "markdown":
-        click.echo(truecount_markdown(result, rules), nl=False)
-    elif fmt == "html":
-        click.echo(truecount_html(result, rules))
-    else:
-        click.echo(truecount_text(result, rules))
+    echo_as(fmt, json=lambda: truecount_json(result, rules), csv=lambda: truecount_csv(result),
+            markdown=lambda: truecount_markdown(result, rules), html=lambda: truecount_html(result, rules),
+            text=lambda: truecount_text(result, rules))
 
 
 # -- the game dealt: a shuffled-shoe simulator (issue 44) --------------------------------------------
@@ -580,13 +554,6 @@ def simulate_command(system_name: str | None, tag_text: str | None, irc: str, pe
                           convention=convention_of(divisor, rounding), strategy=strategy, spread=spread,
                           wong_in=wong_in, wong_out=wong_out, bankroll=bankroll, irc=start, indices=indices,
                           store=store, workers=workers, scheduler=scheduler, progress=step)
-    if fmt == "json":
-        click.echo(simulate_json(result, rules))
-    elif fmt == "csv":
-        click.echo(simulate_csv(result), nl=False)
-    elif fmt == "markdown":
-        click.echo(simulate_markdown(result, rules), nl=False)
-    elif fmt == "html":
-        click.echo(simulate_html(result, rules))
-    else:
-        click.echo(simulate_text(result, rules))
+    echo_as(fmt, json=lambda: simulate_json(result, rules), csv=lambda: simulate_csv(result),
+            markdown=lambda: simulate_markdown(result, rules), html=lambda: simulate_html(result, rules),
+            text=lambda: simulate_text(result, rules))
