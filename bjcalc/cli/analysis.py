@@ -3,7 +3,7 @@ and ``betbehind``."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -29,6 +29,20 @@ from bjcalc.cli.common import (
     rule_options,
     seen_cards,
 )
+
+if TYPE_CHECKING:
+    from bjcalc.rules import Rules
+
+
+def _counted_rules(options: dict[str, Any], exact: bool, sd: bool) -> tuple[Rules, Any, Any]:
+    """The rules of the rule and count options, the counter (or None) and its shoe for the
+    analysis (or None); with --sd, an exact shoe too large for the moments refused first."""
+    count = pop_count(options)
+    rules = build_rules(**options)
+    if sd:
+        _refuse_large_exact(rules, exact, "--sd")
+    counter = build_counter(count, rules)
+    return rules, counter, None if counter is None else counter.for_analysis()
 
 
 @cli.command()
@@ -106,12 +120,8 @@ def chart(fmt: str, exact: bool, sd: bool, classic: bool, **options: Any) -> Non
     from bjcalc.render.markdown import chart_markdown
     from bjcalc.render.text import chart_text
 
-    count = pop_count(options)
-    rules = build_rules(**options)
-    if sd:
-        _refuse_large_exact(rules, exact, "--sd")
-    counter = build_counter(count, rules)
-    analysis = Analysis(rules, exact=exact, shoe=None if counter is None else counter.for_analysis())
+    rules, counter, shoe = _counted_rules(options, exact, sd)
+    analysis = Analysis(rules, exact=exact, shoe=shoe)
     steps = 4 if sd else 3
     with _progress("chart", after=1.0) as step:
         table = analysis.chart(two_card_plays=not classic)
@@ -158,13 +168,8 @@ def edge(strategy: str | None, chart_file: str | None, fmt: str, exact: bool, sd
         _refuse_both("--classic", "--chart" if chart_file is not None else f"--strategy {strategy or 'cdz'}",
                      "--classic chooses the basic-strategy chart's form (--strategy basic)")
     strategy = strategy or "cdz"
-    count = pop_count(options)
-    rules = build_rules(**options)
-    if sd:
-        _refuse_large_exact(rules, exact, "--sd")
+    rules, counter, shoe = _counted_rules(options, exact, sd)
     seen = seen_cards(options["removed"])
-    counter = build_counter(count, rules)
-    shoe = None if counter is None else counter.for_analysis()
     if chart_file is not None:
         chart = _read_chart(rules, chart_file)
         analysis = Analysis(rules, exact=exact, shoe=shoe)
@@ -217,12 +222,8 @@ def betbehind(seated: str | None, chart_file: str | None, fmt: str, exact: bool,
     from bjcalc.render.jsondoc import betbehind_json
     from bjcalc.render.text import betbehind_text
 
-    count = pop_count(options)
-    rules = build_rules(**options)
-    if sd:
-        _refuse_large_exact(rules, exact, "--sd")
-    counter = build_counter(count, rules)
-    analysis = Analysis(rules, exact=exact, shoe=None if counter is None else counter.for_analysis())
+    rules, counter, shoe = _counted_rules(options, exact, sd)
+    analysis = Analysis(rules, exact=exact, shoe=shoe)
     if chart_file is not None:
         chart = _read_chart(rules, chart_file)
     elif seated == "basic":
