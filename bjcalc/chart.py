@@ -142,7 +142,7 @@ def chart_action(rules: Rules, chart: UpcardChart, counts: tuple[int, ...], tota
         if chart.pair[pair] == Code.SURRENDER and rules.surrender is not Surrender.NONE:
             return Action.SURRENDER
     cell = cell_of(total, soft)
-    if chart.first[cell] == Code.DOUBLE and rules.double.allows_total(total) and (rules.double_soft or not soft):
+    if chart.first[cell] == Code.DOUBLE and rules.doubles(total, soft):
         return Action.DOUBLE
     if chart.first[cell] == Code.SURRENDER and rules.surrender is not Surrender.NONE:
         return Action.SURRENDER

@@ -351,6 +351,10 @@ class Rules:
     def peek(self) -> bool:
         return self.hole_card is HoleCard.PEEK
 
+    def doubles(self, total: int, soft: bool) -> bool:
+        """Whether a two-card hand of this total (and softness) may double."""
+        return self.double.allows_total(total) and (self.double_soft or not soft)
+
     def replace(self, **changes: object) -> Rules:
         """A copy with some fields changed (validated again)."""
         if "shoe" in changes and changes["shoe"] is not None:

@@ -32,7 +32,7 @@ from bjcalc.actions import Action
 from bjcalc.analysis import Analysis
 from bjcalc.arguments import check_choice, check_fields, check_whole
 from bjcalc.arguments import shown as _shown
-from bjcalc.cards import UP_INDICES, Rank, parse_card
+from bjcalc.cards import UP_INDICES, Rank, hand_total, parse_card
 from bjcalc.counting.checking import checked_rules_first
 from bjcalc.counting.countshoe import CountShoe, running_count_distribution
 from bjcalc.counting.plays import HandTotal, parse_play
@@ -374,21 +374,13 @@ def _offered(rules: Rules, play: IndexPlay) -> set[Action]:
     a double only on the totals the rules double, soft ones where they may)."""
     offered = {Action.STAND, Action.HIT}
     hands = play.hands()
-    totals = [_two_card_total(hand) for hand in hands]
-    if all(rules.double.allows_total(total) and (rules.double_soft or not soft) for total, soft in totals):
+    if all(rules.doubles(*hand_total(card.index for card in hand)) for hand in hands):
         offered.add(Action.DOUBLE)
     if rules.surrender.value != "none":
         offered.add(Action.SURRENDER)
     if rules.split_hands > 1 and all(len(h) == 2 and h[0] == h[1] for h in hands):
         offered.add(Action.SPLIT)
     return offered
-
-
-def _two_card_total(hand: Sequence[Rank]) -> tuple[int, bool]:
-    """A hand's best total and whether it is soft."""
-    hard = sum(card.index + 1 for card in hand)
-    soft = any(card is Rank.ACE for card in hand) and hard + 10 <= 21
-    return hard + 10 * soft, soft
 
 
 def _tag_sum(tags: Sequence[Fraction], cards: Sequence[int]) -> Fraction:

@@ -204,7 +204,8 @@ def truecount_analysis(
     kept, left_out = _likely(where_rounds.rounds, tail)
     values, run = _run_the_states(game, chart, plays, insurance_index, starts, kept, pen, workers, progress, batch,
                                   strategy)
-    second_moment = second_moment or _pooled_moments(game, where_rounds, values, strategy)
+    if second_moment is None:  # moments by state: the states' own, over the rounds dealt
+        second_moment = _pooled_moments(game, where_rounds, values, strategy)
     playing = _playing(game, where_rounds, values, wong_in, wong_out)
     frequencies, advantage, flat_all = _by_true_count(game, starts, where_rounds.rounds, values)
     win, by_penetration, optimal = _figures(game, strategy, spread_, playing, where_rounds, values,
