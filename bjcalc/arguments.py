@@ -238,15 +238,11 @@ def _generic(origin: Any, args: tuple[Any, ...]) -> tuple[_Check, str]:
         return _instance(type, "a class")
     if origin not in _SEQUENCES:
         return _instance(origin, _a(str(getattr(origin, "__name__", origin))))
-    item_args = [a for a in args if a is not Ellipsis]
-    item_check, item_what = _union(tuple(item_args)) if len(item_args) > 1 and origin is not tuple else (
-        _kind(item_args[0]) if len(item_args) == 1 or (origin is tuple and Ellipsis in args) else
-        ((lambda value, name: None), "anything"))
+    fixed = origin is tuple and Ellipsis not in args  # tuple[X, Y]: its items are not checked one by one
+    item_check, item_what = ((lambda value, name: None), "anything") if fixed or not args else _kind(args[0])
     container = collections.abc.Iterable if origin in (collections.abc.Iterable, collections.abc.Iterator) else (
         collections.abc.Set if origin in (collections.abc.Set, frozenset, set) else collections.abc.Collection)
-    what = f"a sequence of {_plural(item_what)}" if item_what != "anything" else "a sequence"
-    if origin is tuple and Ellipsis not in args:
-        what = "a tuple"
+    what = "a tuple" if fixed else f"a sequence of {_plural(item_what)}" if item_what != "anything" else "a sequence"
 
     def check(value: object, name: str) -> None:
         if isinstance(value, (str, bytes)) or not isinstance(value, container):
