@@ -31,7 +31,7 @@ from bjcalc.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from bjcalc.rules import Rules
+    from bjcalc import Rules
 
 
 def _counted_rules(options: dict[str, Any], exact: bool, sd: bool) -> tuple[Rules, Any, Any]:
