@@ -885,6 +885,161 @@ static PyObject *terminal_walk(PyObject *self, PyObject *args)
     return result;
 }
 
+/* class_sums' checks: the graph's edges within its levels' widths, every stopping state's key
+ * below K and each key's outcome slot below n_out, the rows' counts and classes in range. */
+static int class_sums_in_range(const int32_t *edge_start, const int32_t *parent, const int32_t *child,
+                               const int32_t *rank, const int32_t *node_start, const int32_t *node_key, int steps,
+                               int max_width, const int8_t *rows, const int64_t *row_class, const int32_t *key_slot,
+                               Py_ssize_t U, Py_ssize_t C, Py_ssize_t K, Py_ssize_t n_out)
+{
+    int bad = 0;
+    for (int s = 0; s < steps; s++) {
+        int32_t width = node_start[s + 1] - node_start[s], before = s ? node_start[s] - node_start[s - 1] : 1;
+        bad |= (width < 0) | (width > max_width) | (edge_start[s] > edge_start[s + 1]);
+        for (int32_t e = edge_start[s]; !bad && e < edge_start[s + 1]; e++)
+            bad |= (parent[e] < 0) | (parent[e] >= before) | (child[e] < 0) | (child[e] >= width) | (rank[e] < 0)
+                   | (rank[e] > 9);
+        for (int32_t i = node_start[s]; !bad && i < node_start[s + 1]; i++)
+            bad |= (node_key[i] < -1) | (node_key[i] >= K);
+    }
+    for (Py_ssize_t k = 0; k < K; k++)
+        bad |= (key_slot[k] < 0) | (key_slot[k] >= n_out);
+    for (Py_ssize_t i = 0; i < U; i++) {
+        bad |= (row_class[i] < 0) | (row_class[i] >= C);
+        for (int r = 0; r < 10; r++)
+            bad |= rows[i * 10 + r] < 0;
+    }
+    return !bad;
+}
+
+/* class_sums' loop, once checked: per row, F(M), the dealer's walk on shoe - M and the sums. */
+MULTIVERSION
+static void class_walk(const int32_t *edge_start, const int32_t *parent, const int32_t *child, const int32_t *rank,
+                       const int32_t *held, const int32_t *node_start, const int32_t *node_key, int steps,
+                       const int64_t *shoe, const int8_t *rows, const int64_t *row_class, const int32_t *key_slot,
+                       const int64_t **tables, Py_ssize_t n_tables, Py_ssize_t U, Py_ssize_t C, Py_ssize_t K,
+                       Py_ssize_t n_out, double *cur, double *nxt, double *acc, double *out)
+{
+    for (Py_ssize_t i = 0; i < U; i++) {
+        const int8_t *row = rows + i * 10;
+        double left[10], f = 1.0;
+        for (int r = 0; r < 10; r++) {
+            for (int m = 0; m < row[r]; m++)
+                f *= (double)(shoe[r] - m); /* ff(shoe_r, M_r), rank by rank: 0 where M is not in the shoe */
+            left[r] = (double)(shoe[r] - row[r]);
+        }
+        if (f <= 0.0)
+            continue;
+        for (Py_ssize_t k = 0; k < K; k++)
+            acc[k] = 0.0;
+        cur[0] = 1.0;
+        for (int s = 0; s < steps; s++) {
+            int32_t width = node_start[s + 1] - node_start[s];
+            for (int32_t j = 0; j < width; j++)
+                nxt[j] = 0.0;
+            for (int32_t e = edge_start[s]; e < edge_start[s + 1]; e++) {
+                double a = left[rank[e]] - (double)held[e];
+                if (a > 0.0)
+                    nxt[child[e]] += cur[parent[e]] * a;
+            }
+            const int32_t *key = node_key + node_start[s];
+            for (int32_t j = 0; j < width; j++)
+                if (key[j] >= 0)
+                    acc[key[j]] += nxt[j];
+            double *t = cur;
+            cur = nxt;
+            nxt = t;
+        }
+        double *sums = out + row_class[i] * K;
+        for (Py_ssize_t k = 0; k < K; k++) {
+            if (acc[k] == 0.0)
+                continue;
+            const double x = f * acc[k];
+            const Py_ssize_t at = i * n_out + key_slot[k];
+            for (Py_ssize_t t = 0; t < n_tables; t++) {
+                const int64_t v = tables[t][at];
+                if (v)
+                    sums[t * C * K + k] += (double)v * x;
+            }
+        }
+    }
+}
+
+/* class_sums(edge_start, parent, child, rank, held, node_start, node_key, steps, max_width, shoe,
+ *            rows, row_class, key_slot, tables, out)
+ * A counter's shoe's split moment sums by class totals (bjcalc.engine.classsums): for each row
+ * M (int8 (U, 10), a multiset the split hands drew) F(M) = prod_r ff(shoe_r, M_r) (shoe: int64
+ * (10,), the cards off the table the hands draw from), the dealer's walk on shoe - M (the
+ * compiled dealer's int32 arrays, `steps` levels) summing each stopping state's orders times
+ * ff(shoe - M, its cards) by its key (node_key, per state of every level after the first: the
+ * index of its (outcome, class totals), -1 where the dealer draws), then out[t, row_class[i], k]
+ * += tables[t][i, key_slot[k]] x F(M) x that sum. row_class: int64 (U,); key_slot: int32 (K,),
+ * each key's outcome slot; tables: T int64 (U, n_out); out: float64 (T, C, K), added to. */
+static PyObject *class_sums(PyObject *self, PyObject *args)
+{
+    PyObject *objs[12], *sequence = NULL;
+    int steps, max_width;
+    if (!PyArg_ParseTuple(args, "OOOOOOOiiOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5],
+                          &objs[6], &steps, &max_width, &objs[7], &objs[8], &objs[9], &objs[10], &sequence, &objs[11]))
+        return NULL;
+    Py_buffer views[12];
+    TableList list;
+    int got = 0;
+    PyObject *result = NULL;
+    double *work = NULL;
+    if (table_list_get(sequence, "class_sums: tables must be a sequence", &list) < 0)
+        goto done;
+    for (; got < 12; got++)
+        if (PyObject_GetBuffer(objs[got], &views[got], PyBUF_C_CONTIGUOUS | (got == 11 ? PyBUF_WRITABLE : 0)) < 0)
+            goto done;
+    const int32_t *edge_start = views[0].buf, *parent = views[1].buf, *child = views[2].buf, *rank = views[3].buf;
+    const int32_t *held = views[4].buf, *node_start = views[5].buf, *node_key = views[6].buf;
+    const int64_t *shoe = views[7].buf, *row_class = views[9].buf;
+    const int8_t *rows = views[8].buf;
+    const int32_t *key_slot = views[10].buf;
+    double *out = views[11].buf;
+    Py_ssize_t n_tables = list.n, U = views[9].len / (Py_ssize_t)sizeof(int64_t);
+    Py_ssize_t K = views[10].len / (Py_ssize_t)sizeof(int32_t);
+    Py_ssize_t n_out = U && n_tables ? list.views[0].len / (Py_ssize_t)sizeof(int64_t) / U : 0;
+    Py_ssize_t C = n_tables && K ? views[11].len / (Py_ssize_t)sizeof(double) / n_tables / K : 0;
+    int ok = steps >= 0 && max_width > 0 && views[0].len >= (Py_ssize_t)sizeof(int32_t) * (steps + 1)
+             && views[5].len >= (Py_ssize_t)sizeof(int32_t) * (steps + 1) && views[7].len == (Py_ssize_t)sizeof(int64_t) * 10
+             && views[8].len == U * 10 && views[11].len == (Py_ssize_t)sizeof(double) * n_tables * C * K;
+    for (Py_ssize_t t = 0; ok && t < n_tables; t++)
+        ok = list.views[t].len == (Py_ssize_t)sizeof(int64_t) * U * n_out;
+    if (ok) {
+        const int32_t *edges_end = edge_start + steps, *nodes_end = node_start + steps;
+        Py_ssize_t n_edges = views[1].len / (Py_ssize_t)sizeof(int32_t), n_nodes = views[6].len / (Py_ssize_t)sizeof(int32_t);
+        ok = edge_start[0] == 0 && node_start[0] == 0 && *edges_end <= n_edges && *nodes_end <= n_nodes
+             && views[2].len == views[1].len && views[3].len == views[1].len && views[4].len == views[1].len;
+    }
+    if (ok) {
+        work = PyMem_Malloc(sizeof(double) * (2 * (size_t)max_width + (size_t)K + 1));
+        if (!work) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS /* the checks too: other threads run Python meanwhile */
+    ok = ok && class_sums_in_range(edge_start, parent, child, rank, node_start, node_key, steps, max_width, rows,
+                                   row_class, key_slot, U, C, K, n_out);
+    if (ok)
+        class_walk(edge_start, parent, child, rank, held, node_start, node_key, steps, shoe, rows, row_class, key_slot,
+                   list.tables, n_tables, U, C, K, n_out, work, work + max_width, work + 2 * max_width, out);
+    Py_END_ALLOW_THREADS
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "class_sums: inconsistent array sizes or values out of range");
+        goto done;
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyMem_Free(work);
+    release_views(views, got);
+    table_list_release(&list);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"sign_tables", sign_tables, METH_VARARGS, "A split's two hands' sign tables, by the multiset both drew."},
     {"joint_tables", joint_tables, METH_VARARGS, "Two split hands' product tables, by the multiset both drew."},
@@ -892,6 +1047,7 @@ static PyMethodDef methods[] = {
     {"terminal_walk", terminal_walk, METH_VARARGS, "A split hand's terminal states (see moments.terminal_states)."},
     {"float_weights", float_weights, METH_VARARGS, "A float split moment's weights at one removal (see _dots)."},
     {"float_dots", float_dots, METH_VARARGS, "A float split moment's sums, per table and outcome (see _dots)."},
+    {"class_sums", class_sums, METH_VARARGS, "A counter's shoe's split moment sums by class totals (see classsums)."},
     {NULL, NULL, 0, NULL},
 };
 

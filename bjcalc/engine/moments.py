@@ -29,14 +29,16 @@ up gives ``E[Y^k; no dealer blackjack]``, otherwise unconditional.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from bjcalc.cards import BLACKJACK, BUST
+from bjcalc.engine import classsums
 from bjcalc.engine.codes import Code
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.dealer import exact_halves, outcome_numerators, projected_numerators
@@ -220,6 +222,7 @@ class _SplitSquare:
         self.first: dict[tuple[int, int, int], _Form] = {}
         self.second: dict[tuple[int, int, int], _Form] = {}
         self.cross: dict[tuple[int, int, int, int], _Form] = {}
+        self.digests: dict[int, bytes] = {}  # by :meth:`plays`: the split hands' decisions, as values
 
     # the shoe R_r: after the up card, both pair cards and ``r`` more pair cards
     def shoe(self, r: int) -> np.ndarray:
@@ -490,13 +493,12 @@ class _SplitSquare:
         used = sorted({table for terms in named for _, table in terms}, key=repr)
         if not used:
             return [self.number(Fraction(0)) for _ in forms]
-        if pairs_kernel_available():  # the joint tables of two hands' plays in one pass
-            combos: dict[tuple[int, int], list[tuple[str, str]]] = {}
-            for name in used:
-                if name[0] == "joint":
-                    combos.setdefault((name[2], name[4]), []).append((name[1], name[3]))
-            for (plays_a, plays_b), pairs in combos.items():
-                self._compiled_joint_tables(plays_a, plays_b, pairs)
+        if self.context.model is not None and not exact and pairs_kernel_available():
+            # a counter's shoe: its sums by class totals, kept for every state of the shoe
+            by_class = self._class_dots(forms, named)
+            if by_class is not None:
+                return self._totals(forms, named, by_class)
+        self._joint_tables_together(used)
         key_arrays: list[np.ndarray] = []
         for keys in (self.table(t)[0] for t in used):
             if not any(keys is seen for seen in key_arrays):
@@ -603,6 +605,12 @@ class _SplitSquare:
             del part
             self._dots(r, w, idx, len(union), groups, at, wanted, denominator_r, dots, by_group)
             del w
+        return self._totals(forms, named, dots)
+
+    def _totals(self, forms: tuple[tuple[_Form, int | None], ...], named: list[dict[tuple[int, tuple], Any]],
+                dots: dict[tuple[int, tuple, int | None], Any]) -> list[Any]:
+        """Each form's value from the sums ``dots`` of its named expectations."""
+        exact = self.exact
         results = []
         for (_, only), terms in zip(forms, named):
             total: Any = self.number(Fraction(0))
@@ -610,6 +618,88 @@ class _SplitSquare:
                 total += dots[r, table, only] * (c if exact else float(c))
             results.append(total)
         return results
+
+    def _joint_tables_together(self, names: Sequence[tuple]) -> None:
+        """The joint tables among ``names``, those of two hands' plays in one pass of the
+        compiled loop (where it is built; else :meth:`table` makes each in numpy)."""
+        if not pairs_kernel_available():
+            return
+        combos: dict[tuple[int, int], list[tuple[str, str]]] = {}
+        for name in names:
+            if name[0] == "joint":
+                combos.setdefault((name[2], name[4]), []).append((name[1], name[3]))
+        for (plays_a, plays_b), pairs in combos.items():
+            self._compiled_joint_tables(plays_a, plays_b, pairs)
+
+    def _plays_digest(self, r: int) -> bytes:
+        """The split hands' decisions as played at removal ``r`` (:meth:`plays`), as a value."""
+        r = self.plays(r)
+        if r not in self.digests:
+            digest = hashlib.blake2b(digest_size=16)
+            for decision in self.splitter.hand_values(self.pair, r).decision:
+                digest.update(np.ascontiguousarray(decision, dtype=np.int8).tobytes())
+                digest.update(b"|")
+            self.digests[r] = digest.digest()
+        return self.digests[r]
+
+    def _class_key(self, r: int, name: tuple, only: int | None) -> tuple:
+        """What the class sums of table ``name`` at removal ``r`` depend on: the up card's
+        shoe and rules, the pair, the removal, the table's kind and orders and its hands'
+        decisions (:mod:`bjcalc.engine.classsums`)."""
+        if name[0] == "joint":
+            table: tuple = (name[0], name[1], self._plays_digest(name[2]), name[3], self._plays_digest(name[4]))
+        else:
+            table = (name[0], name[1], self._plays_digest(name[2]))
+        return (classsums.family(self.context), self.pair, r, table, only)
+
+    def _class_dots(self, forms: tuple[tuple[_Form, int | None], ...], named: list[dict[tuple[int, tuple], Any]]
+                    ) -> dict[tuple[int, tuple, int | None], Any] | None:
+        """:meth:`evaluate`'s sums on a counter's shoe in float mode, by class totals
+        (:mod:`bjcalc.engine.classsums`): each table's sums at each removal worked out once
+        for every state of the shoe and kept, all weighed here at once by this state's
+        weights. ``None`` where a dealer could run out of cards (the caller sums as it always
+        has)."""
+        context = self.context
+        model = context.model
+        assert model is not None
+        wanted: dict[tuple[int, tuple, int | None], None] = {}
+        for (_, only), terms in zip(forms, named):
+            for r, name in terms:
+                wanted[r, name, only] = None
+        asked = sorted(wanted, key=repr)
+        plays = sorted({p for _, name, _ in asked for p in ((name[2], name[4]) if name[0] == "joint" else (name[2],))})
+        key = (classsums.family(context), self.pair, tuple(asked), tuple(self._plays_digest(p) for p in plays))
+        bundle = classsums.kept(key)
+        if bundle is None:
+            bundle = classsums.Bundle.of(list(zip((r for r, _, _ in asked), self._class_sums(asked))))
+            classsums.keep(key, bundle)
+        left = sum(context.shoe) - 2 - model.hidden  # the cards left after the pair cards
+        base = context.base + model.code_of(self.out(0))
+        code = int(model.rank_codes()[self.pair])
+        values = bundle.values(model, [base + r * code for r in bundle.removed], [left - r for r in bundle.removed])
+        if values is None:
+            return None
+        return dict(zip(asked, values.tolist()))
+
+    def _class_sums(self, asked: Sequence[tuple[int, tuple, int | None]]) -> list[classsums.ClassSums]:
+        """The class sums of each (removal, table, dealer outcome or None for all) of ``asked``:
+        kept, or worked out, those of one removal's tables that share their multisets (a
+        split's joint tables) together."""
+        found = {item: classsums.kept(self._class_key(*item)) for item in asked}
+        missing: dict[tuple[int, int], dict[tuple, list[int | None]]] = {}
+        self._joint_tables_together([name for (_, name, _), sums in found.items() if sums is None])
+        for (r, name, only), sums in found.items():
+            if sums is None:
+                missing.setdefault((r, id(self.table(name)[0])), {}).setdefault(name, []).append(only)
+        for (r, _), names in missing.items():
+            group = list(names)
+            made = classsums.class_sums(self.context, self.shoe(r), self.table(group[0])[0],
+                                        [self.table(name)[1] for name in group], [names[name] for name in group])
+            for name, by_only in zip(group, made):
+                for only, sums in by_only.items():
+                    classsums.keep(self._class_key(r, name, only), sums)
+                    found[r, name, only] = sums
+        return [sums for sums in found.values() if sums is not None]
 
     def _residue_dots(self, r: int, halves: np.ndarray, feasible: np.ndarray, rows: np.ndarray, sizes: np.ndarray,
                       size: int, groups: list[tuple[np.ndarray, list[tuple]]], at: dict[tuple, np.ndarray],
