@@ -107,6 +107,18 @@ def keep(key: tuple, value: ClassSums | Bundle) -> None:
             _kept_bytes -= dropped.nbytes
 
 
+def kept_count() -> int:
+    """How many sums and bundles are kept."""
+    with _lock:
+        return len(_kept)
+
+
+def kept_bytes() -> int:
+    """The bytes the kept sums and bundles hold."""
+    with _lock:
+        return _kept_bytes
+
+
 def forget() -> None:
     """Drop every kept sum (tests; a process that is done with its counter's shoes)."""
     global _kept_bytes
