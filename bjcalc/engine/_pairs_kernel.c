@@ -928,7 +928,11 @@ static void class_walk(const int32_t *edge_start, const int32_t *parent, const i
                 f *= (double)(shoe[r] - m); /* ff(shoe_r, M_r), rank by rank: 0 where M is not in the shoe */
             left[r] = (double)(shoe[r] - row[r]);
         }
-        if (f <= 0.0)
+        int any = 0; /* a row no table counts (a resplit's orders, say) needs no dealer */
+        for (Py_ssize_t t = 0; t < n_tables && !any; t++)
+            for (Py_ssize_t o = 0; o < n_out; o++)
+                any |= tables[t][i * n_out + o] != 0;
+        if (f <= 0.0 || !any)
             continue;
         for (Py_ssize_t k = 0; k < K; k++)
             acc[k] = 0.0;

@@ -92,8 +92,7 @@ class Engine:
         alike = splitter.plays_alike(pair)  # then the first removal's decisions are every removal's
         plays = hashlib.blake2b(repr((splitter.limit(pair), splitter.removals(pair), alike)).encode())
         for removed in splitter.removals(pair)[: 1 if alike else None]:
-            for decision in splitter.hand_values(pair, removed).decision:
-                plays.update(decision.astype(np.int8).tobytes())
+            plays.update(splitter.plays_digest(pair, removed))
         return up, pair, plays.digest()
 
     def many_split_moments(self, wanted: Sequence[tuple[SplitSolver, int]]) -> list[tuple[Any, Any]]:

@@ -184,10 +184,13 @@ class Bundle:
         return out
 
 
+@functools.lru_cache(maxsize=1024)
 def below_falling(left: int, most: int) -> np.ndarray:
-    """``1 / ff(left, k)`` for ``k`` = 0..``most`` (0 past the cards left)."""
+    """``1 / ff(left, k)`` for ``k`` = 0..``most`` (0 past the cards left); read only."""
     steps = np.array([1.0 / (left - i) if left - i > 0 else 0.0 for i in range(most)])
-    return np.concatenate([[1.0], np.cumprod(steps)])
+    out = np.concatenate([[1.0], np.cumprod(steps)])
+    out.flags.writeable = False
+    return out
 
 
 @functools.lru_cache(maxsize=64)

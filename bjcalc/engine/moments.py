@@ -29,7 +29,6 @@ up gives ``E[Y^k; no dealer blackjack]``, otherwise unconditional.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -635,11 +634,7 @@ class _SplitSquare:
         """The split hands' decisions as played at removal ``r`` (:meth:`plays`), as a value."""
         r = self.plays(r)
         if r not in self.digests:
-            digest = hashlib.blake2b(digest_size=16)
-            for decision in self.splitter.hand_values(self.pair, r).decision:
-                digest.update(np.ascontiguousarray(decision, dtype=np.int8).tobytes())
-                digest.update(b"|")
-            self.digests[r] = digest.digest()
+            self.digests[r] = self.splitter.plays_digest(self.pair, r)
         return self.digests[r]
 
     def _class_key(self, r: int, name: tuple, only: int | None) -> tuple:

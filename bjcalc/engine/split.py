@@ -227,6 +227,7 @@ class SplitSolver:
         self._split_values: dict[tuple[int, bool], Fraction | float] = {}  # see value
         # pair -> its split hands' plays as a value, where one pass solved every removal of them
         self._play_keys: dict[int, tuple] = {}
+        self._digests: dict[tuple[int, int], bytes] = {}  # (pair, removal) -> plays_digest where not alike
 
     @classmethod
     def optimal(cls, context: UpcardContext, unsplit: HandValues | None, strategy: PostSplit) -> SplitSolver:
@@ -333,6 +334,18 @@ class SplitSolver:
         visits (one pass with fixed decisions solved them all, as for CDZ- or a chart)."""
         self._hands(pair)
         return pair in self._play_keys
+
+    def plays_digest(self, pair: int, removed: int) -> bytes:
+        """The split hands' decisions at removal ``removed`` as a value (a digest): where one
+        pass solved every removal's hands played alike, the digest it was kept under; else the
+        removal's own decisions hashed (kept on the solver)."""
+        self._hands(pair)
+        key = self._play_keys.get(pair)
+        if key is not None:
+            return key[-1]
+        if (pair, removed) not in self._digests:
+            self._digests[pair, removed] = _plays_digest(self.hand_values(pair, removed).decision, None)
+        return self._digests[pair, removed]
 
     def hand_values(self, pair: int, removed: int) -> HandValues:
         """The split-hand graph evaluated on the shoe without the other pair card and
