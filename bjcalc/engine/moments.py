@@ -681,12 +681,18 @@ class _SplitSquare:
         kept, or worked out, those of one removal's tables that share their multisets (a
         split's joint tables) together."""
         found = {item: classsums.kept(self._class_key(*item)) for item in asked}
-        missing: dict[tuple[int, int], dict[tuple, list[int | None]]] = {}
+        # per removal, the tables that share one array of multisets (by identity), with their outcomes
+        missing: list[tuple[int, np.ndarray, dict[tuple, list[int | None]]]] = []
         self._joint_tables_together([name for (_, name, _), sums in found.items() if sums is None])
         for (r, name, only), sums in found.items():
             if sums is None:
-                missing.setdefault((r, id(self.table(name)[0])), {}).setdefault(name, []).append(only)
-        for (r, _), names in missing.items():
+                keys = self.table(name)[0]
+                sharing = next((g for at, shared, g in missing if at == r and shared is keys), None)
+                if sharing is None:
+                    sharing = {}
+                    missing.append((r, keys, sharing))
+                sharing.setdefault(name, []).append(only)
+        for r, _, names in missing:
             group = list(names)
             made = classsums.class_sums(self.context, self.shoe(r), self.table(group[0])[0],
                                         [self.table(name)[1] for name in group], [names[name] for name in group])
