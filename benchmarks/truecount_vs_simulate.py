@@ -7,11 +7,12 @@ the share of rounds by the cards seen at their start, in simulate's bins of dept
 depths summed into the same bins; the SE is simulate's own for the bin, which a sum of its
 depths' errors cannot give: a shoe's rounds at two depths are correlated); every true count's
 frequency where either side puts more than 0.1 % of the rounds; the advantage at those true
-counts (basic strategy; simulate's is over the rounds played there, so with wonging only where
-it plays); the share of rounds played (wonging); the average bet, win rate and SD per round
-dealt; DI and SCORE (per round played). ``--state-moments`` adds truecount's SD, DI and SCORE
-with ``--moments state`` (each state's own second moment) for the 1-deck configurations, beside
-the default's (``--moments shoe``: the full shoe's E[X^2] at every count).
+counts (basic strategy, over the rounds played there: with wonging, truecount's
+``advantage_played`` and simulate's only where he plays); the share of rounds played
+(wonging); the average bet, win rate and SD per round dealt; DI and SCORE (per round played).
+``--state-moments`` adds truecount's SD, DI and SCORE with ``--moments state`` (each state's own
+second moment) for the 1-deck configurations, beside the default's (``--moments shoe``: the full
+shoe's E[X^2] at every count).
 
 The configurations (``--configs``, comma-separated names or shell patterns, e.g. ``'1d*'``):
 1 deck cut at 50 % and 75 %, 2 and 6 decks at 75 %; 1 and 3 seats; without and with wonging.
@@ -132,8 +133,10 @@ def compare(truecount: dict[str, Any], simulate: dict[str, Any], *, state: dict[
     for tc in shown:
         value, se = _estimate(measured[tc]["frequency"]) if tc in measured else (0.0, None)
         rows.append(Row(f"TC {tc:+d} frequency, %", 100 * frequency.get(tc, 0.0), _pct(value), _pct(se)))
-    strategy = truecount["win"]["strategy"]
-    advantage = {int(a["true_count"]): a["value"] for a in truecount["advantage"][strategy]}
+    # simulate's advantage is over the rounds played at a count: with wonging, truecount's too
+    played = truecount.get("advantage_played")
+    over = truecount["advantage"][truecount["win"]["strategy"]] if played is None else played
+    advantage = {int(a["true_count"]): a["value"] for a in over}
     for tc in shown:
         if tc in advantage:
             value, se = _estimate(measured[tc]["advantage"]) if tc in measured else (None, None)
