@@ -28,7 +28,7 @@ the first round below 0 (``--wong-in 1 --wong-out 0``).
         [--state-moments] [--store FILE] [--workers N] [--save DIR] [--from DIR]
 
 ``--save DIR`` keeps each run's JSON (truecount's without its per-state running counts, which the
-table does not read) with the run's wall time, CPU and peak memory; ``--from DIR`` prints the
+table does not read) with the run's wall time and peak memory; ``--from DIR`` prints the
 tables again from them without running anything. At the end: per configuration the count of
 |z| > 3 and the largest |z|. Timings depend on the machine's load (printed); tests never assert
 them. tests/test_truecount_vs_simulate.py makes the same comparison at a size CI affords.
@@ -191,8 +191,8 @@ def summary(rows: list[Row]) -> tuple[int, int, Row | None]:
 
 
 def run(command: str, options: list[str]) -> dict[str, Any]:
-    """``bjcalc COMMAND OPTIONS`` as a whole process: its JSON, with the wall time, CPU and peak
-    memory of the process and the workers it waited for (``bench``)."""
+    """``bjcalc COMMAND OPTIONS`` as a whole process: its JSON, with the wall time and the peak
+    memory of its main process (``bench``; its workers' work is in its own JSON)."""
     argv = [sys.executable, "-c", "from bjcalc.cli import main; main()", command, *options]
     load = os.getloadavg()[0]
     with tempfile.TemporaryFile() as err:
@@ -200,14 +200,14 @@ def run(command: str, options: list[str]) -> dict[str, Any]:
         process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=err)
         assert process.stdout is not None
         out = process.stdout.read()
-        _, status, usage = os.wait4(process.pid, 0)  # the process's own usage, its workers' included
+        _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
         process.returncode = code = os.waitstatus_to_exitcode(status)
         if code:
             err.seek(0)
             sys.exit(f"bjcalc {command} failed ({code}): {err.read().decode()[-2000:]}")
     doc = json.loads(out)
-    doc["bench"] = {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024,
+    doc["bench"] = {"wall": wall, "peak_mb": usage.ru_maxrss / 1024,
                     "load_at_start": load, "argv": [command, *options]}
     return doc
 
@@ -221,10 +221,16 @@ def trimmed(doc: dict[str, Any]) -> dict[str, Any]:
 
 
 def timing(label: str, doc: dict[str, Any]) -> str:
-    b = doc["bench"]
-    rounds = f", {doc['rounds']:,} rounds" if "rounds" in doc and doc.get("simulated") else ""
-    return (f"{label}{rounds}: {b['wall']:.1f} s wall, {b['cpu']:.1f} s CPU, peak {b['peak_mb']:.0f} MB "
-            f"(load {b['load_at_start']:.1f} at its start)")
+    """The run's wall time, its work (simulate: the deal's CPU summed over its blocks; truecount:
+    its analyses' time as measured where each ran, with how many were computed and how many found
+    in the store) and the peak memory of its main process."""
+    b, run = doc["bench"], doc["run"]
+    if doc.get("simulated"):
+        work = f"{doc['rounds']:,} rounds, {doc['cpu_seconds']:.1f} s of CPU dealing"
+    else:
+        work = f"{run['computed']} analyses computed ({run['compute']:.1f} s), {run['stored']} found in the store"
+    return (f"{label}: {b['wall']:.1f} s wall; {work}; peak {b['peak_mb']:.0f} MB (main process); "
+            f"load {b['load_at_start']:.1f} at its start")
 
 
 def main() -> None:
