@@ -248,6 +248,23 @@ def test_true_count_frequencies_agree_with_the_simulator():
     assert abs(per_shoe - rounds) <= 4 * se + 0.005 * rounds, (per_shoe, se, rounds)
 
 
+def test_the_advantage_over_the_rounds_played_with_wonging():
+    """``advantage_played`` (only with wonging): the strategy's advantage by true count over the
+    rounds played. Wonging in alone plays every round at or above its count and none below, so it
+    is ``advantage`` there; seated and never leaving, it is ``advantage`` everywhere."""
+    rules = Rules(shoe=(2, 1, 1, 1, 1, 1, 1, 1, 1, 4), surrender="none", split_hands=2)  # 14 cards
+    common = dict(penetration=Fraction(6, 14), strategy="basic", indices="published", workers=1, tail=0)
+    assert truecount_analysis(rules, "hi-lo", HI_LO, **common).advantage_played is None
+    wong_in = truecount_analysis(rules, "hi-lo", HI_LO, wong_in=1, **common)
+    dealt = wong_in.advantage["basic"]
+    assert wong_in.advantage_played == {tc: a for tc, a in dealt.items() if tc >= 1}
+    assert any(tc < 1 for tc in dealt) and any(tc >= 1 for tc in dealt)
+    seated = truecount_analysis(rules, "hi-lo", HI_LO, wong_out=-100, **common)
+    assert seated.advantage_played is not None and seated.advantage_played.keys() == seated.advantage["basic"].keys()
+    assert all(math.isclose(seated.advantage_played[tc], a, rel_tol=1e-12, abs_tol=1e-15)
+               for tc, a in seated.advantage["basic"].items())
+
+
 def test_wonging_on_the_chain_rides_along_its_rounds():
     """Never wonging out plays every round the chain places (:func:`round_start_chain`'s,
     which the same walk gives with no wonging); never sitting down plays none;

@@ -18,8 +18,11 @@
  * bet, and the sums over shoes of the products of each shoe's own totals (a shoe is the
  * independent unit: the standard errors of every ratio come from them, bjcalc.counting.simulate);
  * per starting depth the rounds and the sum of the rounds per shoe over the shoes that start a
- * round there; and a shoe's totals of seven figures (rounds, rounds played, bet, win, win
- * squared, unit result and its square) with their sums of products.
+ * round there; a shoe's totals of seven figures (rounds, rounds played, bet, win, win
+ * squared, unit result and its square) with their sums of products; and per bin of starting
+ * depths (bin k of K holds the depths n with n K / cut = k) the sums over shoes of the square
+ * of a shoe's rounds there and of their product with its rounds (the bins' rounds are the
+ * depths', summed: what a bin's share needs beside them is the covariance of its depths).
  *
  * deal_rigged plays the same rounds from a given sequence of cards (no shuffle), one shoe, and
  * returns each round's record: the tests hold it against a Python port of the same loop.
@@ -45,13 +48,15 @@ enum {
     H_NCARDS, H_CUT, H_SEATS, H_H17, H_PEEK, H_SURRENDER, H_INSURANCE, H_MAX_HANDS, H_MAX_HANDS_ACES,
     H_HIT_SPLIT_ACES, H_INDICES, H_INSURE, H_INS_INDEX, H_LEFT_LO, H_RC_LO, H_RC_COLS, H_TC_MIN, H_NB,
     H_WONG_MODE, H_WONG_IN_ON, H_WONG_IN, H_WONG_OUT_ON, H_WONG_OUT, H_IRC, H_DOUBLE_LOSS_ACE,
-    H_DOUBLE_LOSS_TEN, H_SPLIT_LOSS_ACE, H_SPLIT_LOSS_TEN, H_FILLER, H_PLAYER_MAX, H_DEALER_MAX, H_CHARLIE, H_FIELDS
+    H_DOUBLE_LOSS_TEN, H_SPLIT_LOSS_ACE, H_SPLIT_LOSS_TEN, H_FILLER, H_PLAYER_MAX, H_DEALER_MAX, H_CHARLIE,
+    H_DEPTH_BINS, H_FIELDS
 };
 
-/* per bucket fields, then per depth, then the shoe figures */
+/* per bucket fields, then per depth, then the shoe figures, then per depth bin */
 enum { B_N, B_P, B_S, B_Q, B_NN, B_NR, B_PP, B_SS, B_SP, B_FIELDS };
 enum { D_N, D_R, D_FIELDS };
 enum { G_R, G_P, G_B, G_Y, G_Z, G_U, G_V, G_FIELDS };
+enum { K_NN, K_NR, K_FIELDS };
 
 typedef struct {
     /* rules and tables */
@@ -60,6 +65,7 @@ typedef struct {
     int wong_mode, wong_in_on, wong_in, wong_out_on, wong_out, irc, filler;
     int player_max, dealer_max; /* card limits: a hand holding this many cards stands */
     int charlie;                /* a hand of this many cards wins but against a blackjack (99: none) */
+    int depth_bins;             /* bins of starting depths for the shares' covariances (1..cut) */
     int double_loss[10], split_loss[10];
     double bj_pays;
     const int32_t *tags;      /* per code, scaled */
@@ -352,8 +358,9 @@ static void shuffle_start(Sim *S)
 /* per-shoe accumulators, folded into out at the shoe's end */
 typedef struct {
     double *out;
-    int nb, cut;
+    int nb, cut, depth_bins;
     double *bn, *bp, *bs;      /* this shoe's per bucket */
+    double *kn;                /* this shoe's rounds per depth bin */
     int *touched, ntouched;
     int *starts, nstarts;
     double g[G_FIELDS];
@@ -373,6 +380,14 @@ static void fold_shoe(Acc *A)
     }
     A->ntouched = 0;
     for (int i = 0; i < A->nstarts; i++) depth[(size_t)D_FIELDS * A->starts[i] + D_R] += R;
+    double *bins = gg + G_FIELDS * G_FIELDS;
+    for (int i = 0; i < A->nstarts; i++) A->kn[(long long)A->starts[i] * A->depth_bins / A->cut] += 1;
+    for (int k = 0; k < A->depth_bins; k++) {
+        double n = A->kn[k];
+        if (n == 0) continue;
+        bins[(size_t)K_FIELDS * k + K_NN] += n * n, bins[(size_t)K_FIELDS * k + K_NR] += n * R;
+        A->kn[k] = 0;
+    }
     A->nstarts = 0;
     for (int i = 0; i < G_FIELDS; i++) {
         g[i] += A->g[i];
@@ -424,12 +439,13 @@ static int setup(Sim *S, Buffers *B)
     S->nb = h[H_NB], S->wong_mode = h[H_WONG_MODE], S->wong_in_on = h[H_WONG_IN_ON], S->wong_in = h[H_WONG_IN];
     S->wong_out_on = h[H_WONG_OUT_ON], S->wong_out = h[H_WONG_OUT], S->irc = h[H_IRC], S->filler = h[H_FILLER];
     S->player_max = h[H_PLAYER_MAX], S->dealer_max = h[H_DEALER_MAX], S->charlie = h[H_CHARLIE];
+    S->depth_bins = h[H_DEPTH_BINS];
     for (int u = 0; u < 10; u++) {
         S->double_loss[u] = u == ACE ? h[H_DOUBLE_LOSS_ACE] : h[H_DOUBLE_LOSS_TEN];
         S->split_loss[u] = u == ACE ? h[H_SPLIT_LOSS_ACE] : h[H_SPLIT_LOSS_TEN];
     }
     if (S->seats < 1 || S->seats > 8 || S->ncards < 1 || S->max_hands > MAX_HANDS || S->nb < 1 || S->cut < 1
-        || S->cut > S->ncards) {
+        || S->cut > S->ncards || S->depth_bins < 1 || S->depth_bins > S->cut) {
         PyErr_SetString(PyExc_ValueError, "bad header");
         return -1;
     }
@@ -485,20 +501,22 @@ static PyObject *deal_block(PyObject *self, PyObject *args)
     Acc A;
     memset(&A, 0, sizeof A);
     if (setup(&S, &B) < 0) goto done;
-    size_t need = (size_t)B_FIELDS * S.nb + (size_t)D_FIELDS * S.cut + G_FIELDS + G_FIELDS * G_FIELDS;
+    size_t need = (size_t)B_FIELDS * S.nb + (size_t)D_FIELDS * S.cut + G_FIELDS + G_FIELDS * G_FIELDS
+                  + (size_t)K_FIELDS * S.depth_bins;
     if ((size_t)out.len != need * sizeof(double)) {
         PyErr_SetString(PyExc_ValueError, "out has the wrong size");
         goto done;
     }
     deck = PyMem_Malloc(S.ncards);
-    A.bn = PyMem_Calloc(3 * (size_t)S.nb, sizeof(double));
+    A.bn = PyMem_Calloc(3 * (size_t)S.nb + S.depth_bins, sizeof(double));
     A.touched = PyMem_Malloc(sizeof(int) * ((size_t)S.nb + S.cut + 1));
     A.starts = A.touched + S.nb;
     if (!deck || !A.bn || !A.touched) {
         PyErr_NoMemory();
         goto done;
     }
-    A.bp = A.bn + S.nb, A.bs = A.bp + S.nb, A.out = out.buf, A.nb = S.nb, A.cut = S.cut;
+    A.bp = A.bn + S.nb, A.bs = A.bp + S.nb, A.kn = A.bs + S.nb, A.out = out.buf, A.nb = S.nb, A.cut = S.cut;
+    A.depth_bins = S.depth_bins;
     memcpy(deck, B.b[2].buf, S.ncards);
     S.deck = deck, S.rigged = 0;
     seed_block(&S, seed, block);

@@ -36,9 +36,30 @@ HEADER = ("ncards", "cut", "seats", "h17", "peek", "surrender", "insurance", "ma
           "hit_split_aces", "indices", "insure", "ins_index", "left_lo", "rc_lo", "rc_cols", "tc_min", "nb",
           "wong_mode", "wong_in_on", "wong_in", "wong_out_on", "wong_out", "irc", "double_loss_ace",
           "double_loss_ten", "split_loss_ace", "split_loss_ten", "filler", "player_max", "dealer_max",
-          "charlie")
+          "charlie", "depth_bins")
 CODES, STRIDE, NOINDEX = 13, 64, -2 ** 31
-B_FIELDS, D_FIELDS, G_FIELDS = 9, 2, 7  # as the kernel lays out its sums
+B_FIELDS, D_FIELDS, G_FIELDS, K_FIELDS = 9, 2, 7, 2  # as the kernel lays out its sums
+# the starting depths are also summed in this many bins (fewer on a cut of fewer cards), bin k
+# holding the depths n with n K // cut == k: a bin's share of the rounds and its standard error
+# (which the depths' own cannot give: a shoe's rounds at two depths are correlated)
+DEPTH_BINS = 8
+
+
+def depth_bins(cut: int) -> list[tuple[int, int]]:
+    """The bins of starting depths the kernel sums: (first, last) cards seen, inclusive.
+
+    >>> depth_bins(26)
+    [(0, 3), (4, 6), (7, 9), (10, 12), (13, 16), (17, 19), (20, 22), (23, 25)]
+    """
+    bins = min(DEPTH_BINS, cut)
+    edges = [-(-k * cut // bins) for k in range(bins + 1)]
+    return [(edges[k], edges[k + 1] - 1) for k in range(bins)]
+
+
+def out_size(nb: int, cut: int) -> int:
+    """The doubles of a block's sums: per true-count bucket, per depth, the shoe figures and
+    their products, per depth bin."""
+    return B_FIELDS * nb + D_FIELDS * cut + G_FIELDS + G_FIELDS * G_FIELDS + K_FIELDS * len(depth_bins(cut))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,7 +118,7 @@ class KernelTables:
             double_loss_ten=int(takes.doubles_vs_ten is Loss.ALL),
             split_loss_ace=int(takes.splits_vs_ace is Loss.ALL), split_loss_ten=int(takes.splits_vs_ten is Loss.ALL),
             filler=TEN, player_max=rules.player_max_cards or 99, dealer_max=rules.dealer_max_cards or 99,
-            charlie=rules.charlie or 99)
+            charlie=rules.charlie or 99, depth_bins=len(depth_bins(cut)))
         head = np.array([header[name] for name in HEADER], dtype=np.int32)
         codes = np.array(rank_of + pairkey, dtype=np.uint8)
         arguments = (head.tobytes(), np.array([float(rules.blackjack_pays)]).tobytes(), deck.tobytes(),
@@ -107,7 +128,7 @@ class KernelTables:
 
     @property
     def size(self) -> int:
-        return B_FIELDS * self.nb + D_FIELDS * self.cut + G_FIELDS + G_FIELDS * G_FIELDS
+        return out_size(self.nb, self.cut)
 
 
 def _true_counts(convention: Convention, scale: int, left_lo: int, ncards: int, low: int, high: int) -> np.ndarray:

@@ -3,8 +3,9 @@
 
 It deals the game :func:`bjcalc.truecount_analysis` models, round after round, from shoes
 shuffled at random, and measures what truecount computes, each figure with its standard error:
-rounds per shoe, the share of rounds by starting depth, how often each true count comes, the
-advantage there, and the spread's win rate, SD, DI, SCORE, N0 and risk of ruin.
+rounds per shoe, the share of rounds by starting depth (and by bins of depths), how often each
+true count comes, the advantage there, and the spread's win rate, SD, DI, SCORE, N0 and risk of
+ruin.
 
 - **The game.** Every rule of :class:`bjcalc.Rules`; a hand that reaches a Charlie's cards
   wins (but against a dealer's blackjack) and counts as live for the dealer's draws. A shoe is
@@ -26,9 +27,9 @@ advantage there, and the spread's win rate, SD, DI, SCORE, N0 and risk of ruin.
   shoe at the first round below ``wong_out``. The table deals every seat whether he plays or not.
 - **The figures.** A shoe is the independent unit (the rounds of a shoe are correlated): every
   figure is a ratio of sums over shoes, and its standard error the delta method's over the
-  shoes' own sums (the sums of their products are kept per true count, per depth and for the
-  spread's figures). The true count is bucketed by the convention's rounding (``none``: its
-  floor, where the spread and the indices look it up).
+  shoes' own sums (the sums of their products are kept per true count, per depth, per bin of
+  depths and for the spread's figures). The true count is bucketed by the convention's rounding
+  (``none``: its floor, where the spread and the indices look it up).
 
 The hot loop is compiled (``_simulate_kernel.c``): the chart, the index plays, the true count at
 every (cards left, running count) and the bet at every true count are flat tables built before it
@@ -53,7 +54,7 @@ from bjcalc.chart import Chart
 from bjcalc.counting.indices import Convention, IndexPlay
 from bjcalc.counting.placement import CHAIN_CLASSES, round_start_chances, round_starts
 from bjcalc.counting.roundcards import round_cards
-from bjcalc.counting.simtables import B_FIELDS, D_FIELDS, G_FIELDS, HEADER, KernelTables, kernel
+from bjcalc.counting.simtables import B_FIELDS, D_FIELDS, G_FIELDS, HEADER, KernelTables, depth_bins, kernel, out_size
 from bjcalc.counting.spread import InvalidSpreadError, Spread
 from bjcalc.counting.tags import TagClasses, counting_tags
 from bjcalc.counting.tasks import RunStats, Task, TaskStore, check_arguments, opens_store, run_tasks
@@ -166,6 +167,7 @@ class SimulationResult(_Data):
     cards_per_round: float
     rounds_per_shoe: Estimate
     depths: tuple[tuple[int, int, Estimate], ...]  # (cards seen, rounds, share of the rounds)
+    depth_bins: tuple[tuple[int, int, int, Estimate], ...]  # (first and last cards seen, rounds, share)
     true_counts: tuple[TrueCountRow, ...]
     win: SimulatedWin
     run: RunStats
@@ -194,6 +196,8 @@ class SimulationResult(_Data):
             "void_rounds": self.void_rounds, "cards_per_round": self.cards_per_round,
             "rounds_per_shoe": self.rounds_per_shoe.to_data(),
             "depths": [{"cards_seen": n, "rounds": k, "share_of_rounds": s.to_data()} for n, k, s in self.depths],
+            "depth_bins": [{"cards_seen_from": a, "cards_seen_to": b, "rounds": k, "share_of_rounds": s.to_data()}
+                           for a, b, k, s in self.depth_bins],
             "true_counts": [row.to_data() for row in self.true_counts],
             "win": self.win.to_data(),
             "run": self.run.to_data(), "cpu_seconds": self.cpu,
@@ -315,7 +319,7 @@ def _block_task(arguments: tuple[Any, ...], seed: int, block: int, rounds: int) 
     """One block of rounds, dealt by the kernel: its sums (as a list) and counts."""
     head = np.frombuffer(arguments[0], dtype=np.int32)
     nb, cut = int(head[HEADER.index("nb")]), int(head[HEADER.index("cut")])
-    out = np.zeros(B_FIELDS * nb + D_FIELDS * cut + G_FIELDS + G_FIELDS * G_FIELDS)
+    out = np.zeros(out_size(nb, cut))
     start = time.thread_time()  # the CPU the deal took: a busy machine stretches its wall time, not this
     dealt, shoes, voids, cards = kernel.deal_block(*arguments, seed, block, rounds, out)
     return {"out": out.tolist(), "rounds": dealt, "shoes": shoes, "voids": voids, "cards": cards,
@@ -373,7 +377,8 @@ def _figures(game: Any, system: str, tables: KernelTables, total: np.ndarray, ro
     bucket = total[:B_FIELDS * nb].reshape(nb, B_FIELDS)
     depth = total[B_FIELDS * nb:B_FIELDS * nb + D_FIELDS * cut].reshape(cut, D_FIELDS)
     g = total[B_FIELDS * nb + D_FIELDS * cut:][:G_FIELDS]
-    gg = total[B_FIELDS * nb + D_FIELDS * cut + G_FIELDS:].reshape(G_FIELDS, G_FIELDS)
+    gg = total[B_FIELDS * nb + D_FIELDS * cut + G_FIELDS:][:G_FIELDS * G_FIELDS].reshape(G_FIELDS, G_FIELDS)
+    kk = total[B_FIELDS * nb + D_FIELDS * cut + G_FIELDS + G_FIELDS * G_FIELDS:].reshape(len(depth_bins(cut)), -1)
     gg = np.triu(gg) + np.triu(gg, 1).T
     R, RR = g[0], gg[0, 0]
     mean = g / shoes
@@ -389,6 +394,8 @@ def _figures(game: Any, system: str, tables: KernelTables, total: np.ndarray, ro
         rows.append(TrueCountRow(tables.tc_min + t, int(n), int(p), frequency, advantage, sd))
     depths = tuple((n, int(depth[n, 0]), _ratio(depth[n, 0], depth[n, 0], R, RR, depth[n, 1], shoes))
                    for n in range(cut) if depth[n, 0])
+    bins = tuple((a, b, int(n), _ratio(n, nn, R, RR, nr, shoes))
+                 for (a, b), (nn, nr) in zip(depth_bins(cut), kk) for n in (depth[a:b + 1, 0].sum(),))
     ir, ip, ib, iy, iz, iu, iv = range(G_FIELDS)
 
     def per(i: int, j: int) -> Callable[[np.ndarray], float]:
@@ -422,4 +429,4 @@ def _figures(game: Any, system: str, tables: KernelTables, total: np.ndarray, ro
     return SimulationResult(
         game.rules, system, game.tags, pen, cut, seats, game.convention, strategy, spread, wong_in, wong_out,
         tuple((p.name, i) for p, i in plays), insurance_index, index_depth, seed, blocks, rounds, shoes, voids,
-        cards / rounds, _ratio(R, RR, shoes, shoes, R, shoes), depths, tuple(rows), win, run)
+        cards / rounds, _ratio(R, RR, shoes, shoes, R, shoes), depths, bins, tuple(rows), win, run)

@@ -125,6 +125,9 @@ class TrueCountResult(_Data):
     rounds_per_shoe: float = 0.0
     run_out: RunOutShare | None = None  # deep shoes: how likely a round is to run out of cards
     moments: str = "shoe"  # "shoe": E[X^2] the full shoe's at every state (modelled); "state": each state's own
+    # wonging: the strategy's advantage by true count over the rounds played there (``advantage`` is over
+    # every round dealt: wonging out plays a different mix of depths at a count); None without wonging
+    advantage_played: dict[Fraction, Any] | None = None
 
     def to_data(self) -> dict[str, Any]:
         def tcs(values: dict[Fraction, Any]) -> list[dict[str, Any]]:
@@ -156,6 +159,7 @@ class TrueCountResult(_Data):
             "wong_in": self.wong_in, "wong_out": self.wong_out,
             "run": self.run.to_data(),
             **({} if self.run_out is None else {"run_out": self.run_out.to_data()}),
+            **({} if self.advantage_played is None else {"advantage_played": tcs(self.advantage_played)}),
         }
 
 
@@ -208,6 +212,8 @@ def truecount_analysis(
         second_moment = _pooled_moments(game, where_rounds, values, strategy)
     playing = _playing(game, where_rounds, values, wong_in, wong_out)
     frequencies, advantage, flat_all = _by_true_count(game, starts, where_rounds.rounds, values)
+    advantage_played = (None if wong_in is None and wong_out is None
+                        else _by_true_count(game, starts, playing, values)[1][strategy])
     win, by_penetration, optimal = _figures(game, strategy, spread_, playing, where_rounds, values,
                                             second_moment, cut, pen, penetrations, optimal_spread, advantage,
                                             bankroll)
@@ -218,7 +224,7 @@ def truecount_analysis(
         where_rounds.counts, frequencies, advantage, flat_all, second_moment, win, tuple(by_penetration), optimal,
         tuple((p.name, i) for p, i in plays), insurance_index, index_depth if indices == "computed" else None,
         left_out if exact else float(left_out), bound if exact else float(bound), wong_in, wong_out, exact, run,
-        where_rounds.placement, where_rounds.shares, where_rounds.rounds_per_shoe, run_out, moments)
+        where_rounds.placement, where_rounds.shares, where_rounds.rounds_per_shoe, run_out, moments, advantage_played)
 
 
 def _game_of(rules: Rules, system: str, tags: Sequence[Any], convention: Convention | None, irc: Fraction | int,
