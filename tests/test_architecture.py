@@ -11,8 +11,8 @@ import networkx as nx
 PACKAGE = pathlib.Path(__file__).parent.parent / "bjcalc"
 
 # the edges: what turns results into text and what parses the command line
-RENDERERS = {"render", "render.common", "render.text", "render.markdown", "render.csvfile", "render.jsondoc",
-             "render.html"}
+RENDERERS = {"render", "render.common", "render.text", "render.texttable", "render.markdown", "render.csvfile",
+             "render.jsondoc", "render.html"}
 EDGES = {"cli", "cli.common", "cli.analysis", "cli.games", "cli.counting", *RENDERERS, "report", "tables"}
 EDGE_LIBRARIES = {"click", "tabulate"}
 # what the engine may import from the rest of bjcalc: the plain values below it

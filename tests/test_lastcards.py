@@ -217,3 +217,19 @@ def test_run_out_in_json_follows_the_schema(args):
     schema = json.loads((pathlib.Path(__file__).parent.parent / "docs" / "bjcalc.schema.json").read_text())
     jsonschema.validate(json.loads(out.output), schema)
     assert "run_out" in out.output or "run-out" in out.output
+
+
+def test_dealer_may_run_out_looks_only_at_rows_of_few_cards():
+    """dealer_may_run_out skips rows of more than 16 cards left (each card is worth at least
+    1): the same flags as the cheapest cards' worth of every row, on shoes small and large,
+    composition and counter's shoe (fewer cards left than counted)."""
+    import numpy as np
+
+    from bjcalc.engine.lastcards import DEALER_ASKS, cheapest_worth, dealer_may_run_out
+
+    rng = np.random.default_rng(46)
+    counts = np.concatenate([rng.integers(0, 4, size=(400, 10)), rng.integers(0, 40, size=(100, 10))])
+    for hidden in (0, 3):
+        left = np.maximum(counts.sum(axis=1) - hidden, 0)
+        assert np.array_equal(dealer_may_run_out(counts, left), cheapest_worth(counts, left) <= DEALER_ASKS)
+    assert dealer_may_run_out(counts, left).any() and not dealer_may_run_out(counts, left).all()

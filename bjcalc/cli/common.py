@@ -190,10 +190,10 @@ def pop_count(options: dict[str, Any]) -> dict[str, Any] | None:
 def build_counter(given: dict[str, Any] | None, rules: Rules, hand: str | None = None, up: str | None = None) -> Any:
     """The :class:`bjcalc.Counter` of the options (``None`` without a count), with this round's
     cards given on the command line on the table."""
-    from bjcalc import Counter, CountSystem, parse_card, parse_tags
-
     if given is None:
         return None
+    from bjcalc import Counter, CountSystem, parse_card, parse_tags  # the counting layer, only with a count
+
     if rules.infinite:
         raise InvalidRulesError("an infinite deck has no count: the cards are drawn with replacement")
     system = (CountSystem("custom", parse_tags(given["count_tags"])) if given["count_tags"] is not None

@@ -512,6 +512,7 @@ class DealerBatch:
         self._matrix: np.ndarray | None = None  # dealer numerators, (column, outcome)
         self._stand_table: np.ndarray | None = None  # float: (column, payoff) stand numerators
         self._pay, self._pay_distinct, self._pay_column = pay_tables(self._codes)
+        self.outcome_key = tuple(int(code) for code in self._codes)  # what pay_columns depends on
         # every up card's dealer in one pass (shared): float mode reads its tables, exact mode
         # this up card's halves of it
         self._joint = joint if not self.replacement else None
@@ -650,10 +651,19 @@ class DealerBatch:
                 bj = bj * model.weights(codes + model.rank_codes()[bj_rank], self.exact)
         return at, (whole - bj) * rest
 
-    def _with_charlies(self, out: np.ndarray, columns: np.ndarray, payoff: np.ndarray) -> np.ndarray:
+    def pay_columns(self, payoff: np.ndarray) -> np.ndarray:
+        """The column of each of ``payoff`` (a hand's total, or :data:`CHARLIE`) in this batch's
+        stand tables (:func:`pay_tables`): the same for every batch of the same
+        :attr:`outcome_key`."""
+        return np.ascontiguousarray(self._pay_column[payoff], dtype=np.int64)
+
+    def _with_charlies(self, out: np.ndarray, columns: np.ndarray, payoff: np.ndarray,
+                       charlies: np.ndarray | None = None) -> np.ndarray:
         """``out`` (stand numerators of ``columns`` and ``payoff``) with every charlie's
-        :meth:`charlie_numerators` where the dealer may run out."""
-        charlies = np.flatnonzero(np.asarray(payoff) == CHARLIE)
+        :meth:`charlie_numerators` where the dealer may run out. ``charlies``: where ``payoff``
+        is :data:`CHARLIE`, if known."""
+        if charlies is None:
+            charlies = np.flatnonzero(np.asarray(payoff) == CHARLIE)
         if not len(charlies):
             return out
         at, values = self.charlie_numerators(np.asarray(columns)[charlies])
@@ -662,18 +672,24 @@ class DealerBatch:
             out[charlies[at]] = values
         return out
 
-    def joint_stands(self, others: Sequence[DealerBatch], columns: np.ndarray, payoff: np.ndarray) -> np.ndarray | None:
+    def joint_stands(self, others: Sequence[DealerBatch], columns: np.ndarray, payoff: np.ndarray,
+                     pay_columns: Sequence[np.ndarray] | None = None) -> np.ndarray | None:
         """:meth:`stand_numerators` of this batch and ``others`` (float mode, every one reading
         the same joint pass), joined batch after batch, with one read of the pass's chunks; None
-        where they do not share a joint pass."""
+        where they do not share a joint pass. ``pay_columns``: each batch's :meth:`pay_columns`
+        of ``payoff``, where the caller keeps them."""
         batches = [self, *others]
         if self.exact or self._joint is None or any(b._joint is not self._joint for b in batches):
             return None
         columns = np.asarray(columns, dtype=np.intp)
-        out = self._joint.stand_many([b.dealer.up for b in batches], columns, [b._pay_column[payoff] for b in batches])
+        if pay_columns is None:
+            pay_columns = [b.pay_columns(payoff) for b in batches]
+        out = self._joint.stand_many([b.dealer.up for b in batches], columns, pay_columns)
         n = len(columns)
-        for u, batch in enumerate(batches):
-            out[u * n : (u + 1) * n] = batch._with_charlies(out[u * n : (u + 1) * n], columns, payoff)
+        charlies = np.flatnonzero(np.asarray(payoff) == CHARLIE)
+        if len(charlies):
+            for u, batch in enumerate(batches):
+                out[u * n : (u + 1) * n] = batch._with_charlies(out[u * n : (u + 1) * n], columns, payoff, charlies)
         return out
 
     def stand_residues(self, columns: np.ndarray, payoff: np.ndarray,

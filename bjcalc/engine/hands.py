@@ -251,8 +251,14 @@ def _hand_layers(
         keep: list[np.ndarray] = [np.ones(len(c), dtype=bool) for c in whole.counts]
         first = first_cards
     else:
-        need = np.array(start, dtype=np.int64)
-        keep = [np.asarray((c >= need[None, :]).all(axis=1)) for c in whole.counts]
+        # the ranks ``start`` holds decide (a split hand's: one), not all ten columns
+        held = [(rank, n) for rank, n in enumerate(start) if n]
+        keep = []
+        for c in whole.counts:
+            kept = np.ones(len(c), dtype=bool)
+            for rank, n in held:
+                kept &= c[:, rank] >= n
+            keep.append(kept)
         first = sum(start)
     layers = list(range(first - 1, len(whole.counts)))
     while len(layers) > 1 and not keep[layers[-1]].any():

@@ -54,8 +54,15 @@ def dealer_may_run_out(counts: np.ndarray, cards_left: np.ndarray) -> np.ndarray
     """For each row of ``counts`` (ten counts of the cards that may be left, the dealer's up
     card among them, before the dealer's hole card) of which ``cards_left`` are left, whether
     the dealer could ask for a card the shoe no longer has: only if the cheapest of them are
-    worth at most 16, what the dealer holds when it asks."""
-    return cheapest_worth(counts, cards_left) <= DEALER_ASKS
+    worth at most 16, what the dealer holds when it asks. Every card is worth at least 1, so
+    only rows of at most 16 cards left are looked at (a round's shoes mostly have hundreds)."""
+    counts = np.asarray(counts, dtype=np.int64).reshape(-1, 10)
+    cards_left = np.broadcast_to(np.asarray(cards_left, dtype=np.int64), (len(counts),))
+    out = np.zeros(len(counts), dtype=bool)
+    few = np.flatnonzero(cards_left <= DEALER_ASKS)
+    if len(few):
+        out[few] = cheapest_worth(counts[few], cards_left[few]) <= DEALER_ASKS
+    return out
 
 
 def cheapest_worth(counts: np.ndarray, cards_left: np.ndarray) -> np.ndarray:

@@ -36,14 +36,16 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import gc
-import multiprocessing.context
 import os
 import select
 import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:  # a process pool's context: imported by its callers, only when they make one
+    import multiprocessing.context
 
 T = TypeVar("T")
 

@@ -228,6 +228,7 @@ class SplitSolver:
         # pair -> its split hands' plays as a value, where one pass solved every removal of them
         self._play_keys: dict[int, tuple] = {}
         self._digests: dict[tuple[int, int], bytes] = {}  # (pair, removal) -> plays_digest where not alike
+        self._pairs: list[int] | None = None  # see pairs
 
     @classmethod
     def optimal(cls, context: UpcardContext, unsplit: HandValues | None, strategy: PostSplit) -> SplitSolver:
@@ -259,12 +260,12 @@ class SplitSolver:
         """The ranks that can be split against this up card from this shoe: on a counter's
         shoe, only the pairs it can deal with this up card (a pair it cannot deal, or any pair
         against an up card it cannot show, has probability 0 and no split value)."""
-        context = self.context
-        if context.rules.split_hands < 2:
-            return []
-        least = 1 if context.replacement else 2
-        return [p for p in range(10) if context.shoe[p] >= least
-                and context.can_deal(tuple(2 * (r == p) for r in range(10)))]
+        if self._pairs is None:  # kept: a round asks about a hundred times, and the shoe is fixed
+            context = self.context
+            least = 1 if context.replacement else 2
+            self._pairs = [] if context.rules.split_hands < 2 else [
+                p for p in range(10) if context.shoe[p] >= least and context.can_deal(_TWO_CARDS[p])]
+        return list(self._pairs)
 
     def removals(self, pair: int) -> tuple[int, ...]:
         """The numbers of pair cards (beyond the first two) removed from the shoe in the
@@ -529,6 +530,7 @@ def solve_together(solvers: Sequence[SplitSolver], pair: int, reached: np.ndarra
 
 _RANK_NAMES = "A23456789T"
 _ONE_CARD = tuple(tuple(int(r == rank) for r in range(10)) for rank in range(10))  # one card of each rank, as counts
+_TWO_CARDS = tuple(tuple(2 * c for c in card) for card in _ONE_CARD)  # a pair of each rank, as counts
 
 
 def reached_rows(solvers: Sequence[SplitSolver], pair: int) -> np.ndarray:

@@ -41,6 +41,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from bjcalc.cards import CHARLIE
+from bjcalc.engine.batch import DealerBatch
 from bjcalc.engine.codes import Code
 from bjcalc.engine.context import UpcardContext
 from bjcalc.engine.hands import HandLayers, hand_layers
@@ -498,7 +499,8 @@ def solve_ups(
             suffixes[u * copies + j, : len(suffix)] = _float_suffix(suffix)
     # every up card's stand numerators in one read of the joint pass, where they share one
     payoff, columns = _tiled_payoffs(first.rules, layers, copies), first.batch.index.columns(layers, extras, reached)
-    stand_in = first.batch.joint_stands([c.batch for c in contexts[1:]], columns, payoff)
+    stand_in = first.batch.joint_stands([c.batch for c in contexts[1:]], columns, payoff,
+                                        [_tiled_pay_columns(first.rules, layers, copies, c.batch) for c in contexts])
     if stand_in is None:
         stand_in = np.concatenate([c.batch.stand_numerators(columns, payoff) for c in contexts])
     can_hit, double_layer = drawing_layers(layers, limit)
@@ -619,6 +621,18 @@ def _tiled_payoffs(rules: Rules, layers: HandLayers, copies: int) -> np.ndarray:
         tiled = np.tile(payoff, copies)
         tiled.flags.writeable = False
         layers.derived[key] = tiled
+    return layers.derived[key]  # type: ignore[return-value]
+
+
+def _tiled_pay_columns(rules: Rules, layers: HandLayers, copies: int, batch: DealerBatch) -> np.ndarray:
+    """``batch``'s :meth:`~bjcalc.engine.batch.DealerBatch.pay_columns` of
+    :func:`_tiled_payoffs`, kept with the graph (read-only) by the dealer's outcomes, which a
+    depleted shoe's analysis shares with the full shoe's."""
+    key = ("pay columns", rules.charlie, copies, batch.outcome_key)
+    if key not in layers.derived:
+        columns = batch.pay_columns(_tiled_payoffs(rules, layers, copies))
+        columns.flags.writeable = False
+        layers.derived[key] = columns
     return layers.derived[key]  # type: ignore[return-value]
 
 

@@ -12,8 +12,6 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from tabulate import tabulate
-
 from bjcalc.cards import RANK_NOTATION
 from bjcalc.games.presets import Game
 from bjcalc.render.common import (
@@ -56,6 +54,7 @@ from bjcalc.render.common import (
     truecount_rows,
     win_rows,
 )
+from bjcalc.render.texttable import tabulate
 from bjcalc.results import (
     UP_ORDER,
     BetBehindResult,
