@@ -492,7 +492,7 @@ def test_the_command_prints_every_format(tmp_path):
     (["--decks", "inf"], "infinite deck has no count"),
     (["--bankroll", "-5"], "bankroll must be above 0"),
     (["--penetration", "0.99"], "leaves 2 cards at the last round's start"),
-    (["--placement", "renewal", "--wong-out", "0"], "needs placement chain or spaced"),
+    (["--placement", "renewal", "--wong-out", "0"], "needs placement chain, dealt or spaced"),
 ])
 def test_bad_input_is_one_line_exit_2(args, words):
     out = CliRunner().invoke(cli, ["truecount", "--decks", "1", "--store", "none", *args])

@@ -311,9 +311,10 @@ def insurance_index(system_name: str | None, tag_text: str | None, hand: str | N
               help="Instead of one depth: every play's index averaged over the rounds of the shoe dealt to the cut "
               "card at share P (e.g. 0.75), each (depth, running count) weighted by how often a round starts there "
               "(as bjcalc truecount places rounds), pooled by true count.")
-@click.option("--placement", type=click.Choice(["chain", "renewal", "spaced"]), default=None,
+@click.option("--placement", type=click.Choice(["chain", "dealt", "renewal", "spaced"]), default=None,
               help="With --penetration: where rounds start along the shoe (docs/truecount.md); default as bjcalc "
-              "truecount (chain where it can be followed, else renewal).")
+              "truecount (chain where it can be followed, else renewal). dealt: the chain with each round's cards "
+              "dealt without replacement (one seat; about a minute more at split to 4).")
 @click.option("--play", "plays", multiple=True, metavar="'HAND v UP PLAY INSTEAD'",
               help="A play of your own, e.g. '16 v T stand hit' or 'A,7 v 2 double stand' (the deviation first); "
               "repeatable. Default: the Illustrious 18 and, with late surrender, the Fab 4.")
@@ -430,9 +431,11 @@ def _bet_options(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--indices", type=click.Choice(["computed", "published"]), default="computed",
               help="The index plays: computed by bjcalc index at the middle round's depth, or the common Hi-Lo "
               "list (default computed).")
-@click.option("--placement", type=click.Choice(["chain", "renewal", "spaced"]), default=None,
+@click.option("--placement", type=click.Choice(["chain", "dealt", "renewal", "spaced"]), default=None,
               help="Where rounds start along the shoe (docs/truecount.md); default chain where it can be followed, "
-              "else renewal (spaced when wonging out; wonging out needs chain or spaced).")
+              "else renewal (spaced when wonging out; wonging out needs chain, dealt or spaced). dealt: the chain "
+              "with each round's cards dealt without replacement (one seat; closest to simulate; a minute or more "
+              "of extra work at split to 4).")
 @click.option("--moments", type=click.Choice(["shoe", "state"]), default="shoe",
               help="One round's E[X^2] behind SD, SCORE, N0 and risk of ruin: the full shoe's at every count (shoe, "
               "modelled) or each state's own, with its plays and insurance (state: exact per state, and far costlier; "

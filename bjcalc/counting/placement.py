@@ -17,6 +17,7 @@ from bjcalc.arguments import check_flag, check_number, check_whole, shown
 from bjcalc.cards import ACE
 from bjcalc.chart import Chart
 from bjcalc.counting.countshoe import running_count_distribution
+from bjcalc.counting.dealtcards import dealt_round_cards
 from bjcalc.counting.roundcards import Dist, check_round, round_cards
 from bjcalc.counting.spread import InvalidSpreadError
 from bjcalc.counting.tags import TagClasses, as_tags, check_initial_running_count, count_value
@@ -97,20 +98,23 @@ def _with_aces_apart(classes: TagClasses, shoe: Sequence[int], seats: int = 1) -
 
 
 def round_start_chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut: int,
-                      irc: Fraction = Fraction(0)) -> dict[int, dict[Fraction, float]]:
+                      irc: Fraction = Fraction(0), dealt: bool = False) -> dict[int, dict[Fraction, float]]:
     """Chain placement: the expected number of rounds of a shoe that start after ``N`` cards
     at running count ``RC``, following the cards seen of each tag class from round to round.
     A round takes ``d_j`` cards of class ``j`` with the chance :func:`round_cards` gives for the
     full shoe, reweighted by what is left: ``P(d | seen) ~ P(d) prod_j ff(C_j - s_j, d_j) /
     (ff(L - N, c) prod_j (C_j / L)^d_j)``. Rounds that use few cards (many tens, say) come more
     often where those cards are out, so the counts at the rounds' starts lean the way the
-    simulators find. Float; counts of at most :data:`CHAIN_CLASSES` tag values."""
-    return _chain(rules, chart, seats, tags, cut, irc, None)[0]
+    simulators find. Float; counts of at most :data:`CHAIN_CLASSES` tag values. ``dealt``: a
+    round's cards as dealt, without replacement (:mod:`bjcalc.counting.dealtcards`: ``P(d |
+    seen) = W(d) prod_j ff(C_j - s_j, d_j) / ff(L - N, |d|)``, exact where the seen cards of
+    each class are a uniform draw from it), for at most :data:`DEALT_SEATS` seats."""
+    return _chain(rules, chart, seats, tags, cut, irc, None, dealt)[0]
 
 
 def round_start_chain_playing(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut: int,
                               irc: Fraction, tc_of: Callable[[Fraction, int], Fraction], wong_in: int | None,
-                              wong_out: int | None) -> tuple[dict[int, dict[Fraction, float]],
+                              wong_out: int | None, dealt: bool = False) -> tuple[dict[int, dict[Fraction, float]],
                                                              dict[int, dict[Fraction, float]]]:
     """The chain placement (:func:`round_start_chain`) and, beside it, the expected number of
     rounds the counter plays at each (depth, running count) when he wongs: waiting until the
@@ -120,17 +124,17 @@ def round_start_chain_playing(rules: Rules, chart: Chart, seats: int, tags: Sequ
     them), so his state rides along each path of the chain: the same steps move three masses
     (waiting, playing, gone) and only the round starts move mass between them, as
     :class:`CountPath` does on the spaced placement."""
-    rounds, played = _chain(rules, chart, seats, tags, cut, irc, (tc_of, wong_in, wong_out))
+    rounds, played = _chain(rules, chart, seats, tags, cut, irc, (tc_of, wong_in, wong_out), dealt)
     assert played is not None
     return rounds, played
 
 
 def _chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut: int, irc: Fraction,
-           wong: tuple[Callable[[Fraction, int], Fraction], int | None, int | None] | None
+           wong: tuple[Callable[[Fraction, int], Fraction], int | None, int | None] | None, dealt: bool = False
            ) -> tuple[dict[int, dict[Fraction, float]], dict[int, dict[Fraction, float]] | None]:
     """The chain (:func:`round_start_chain`): the masses of the round starts carried along the
     shoe, depth by depth; with wonging the counter's rounds waited and played apart."""
-    chain = _ChainTables.of(rules, chart, seats, tags)
+    chain = _ChainTables.of(rules, chart, seats, tags, dealt)
     k, shape = chain.k, chain.shape
     # the masses carried along the chain: every round start, and with wonging the counter's
     # rounds waited (first) and played (second) apart; "gone" is what neither holds. The depths
@@ -161,6 +165,15 @@ def _chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut
     return out, (played if wong is not None else None)
 
 
+# the dealt placement takes a round's cards as dealt (without replacement, dealtcards) for up to
+# this many seats: more seats' tables multiply past what a run can afford
+DEALT_SEATS = 1
+
+
+def _falling(n: int, k: int) -> float:
+    return float(math.prod(range(n - k + 1, n + 1))) if k <= n else 0.0
+
+
 @dataclasses.dataclass
 class _ChainTables:
     """What the chain reweights its steps with: the count's tag classes (aces apart where that
@@ -175,15 +188,19 @@ class _ChainTables:
     ring: int
 
     @classmethod
-    def of(cls, rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction]) -> _ChainTables:
+    def of(cls, rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], dealt: bool = False) -> _ChainTables:
         classes = TagClasses.of(as_tags(tags))
+        if dealt and seats > DEALT_SEATS:
+            raise InvalidShoeError(f"the dealt placement follows at most {DEALT_SEATS} seat, not seats={seats}: "
+                                   f"use chain")
         if len(classes.values) > CHAIN_CLASSES:
             raise InvalidShoeError(f"the chain placement follows counts of at most {CHAIN_CLASSES} distinct tags; "
                                    f"this count has {len(classes.values)} (use placement renewal or spaced)")
         classes = _with_aces_apart(classes, rules.shoe_counts, seats)
         k = len(classes.values)
         totals = list(classes.totals(rules.shoe_counts))
-        steps = {d: q for d, q in round_cards(rules, chart, seats, classes.of_rank).items() if q >= CHAIN_NEGLIGIBLE}
+        cards = (dealt_round_cards if dealt else round_cards)(rules, chart, seats, classes.of_rank)
+        steps = {d: q for d, q in cards.items() if q >= CHAIN_NEGLIGIBLE}
         whole, share = sum(steps.values()), [t / sum(totals) for t in totals]
         longest = max(max(d) for d in steps)
         # ff[j][t, d] = (C_j - t)(C_j - t - 1)...(C_j - t - d + 1): d cards of class j with t seen
@@ -199,7 +216,11 @@ class _ChainTables:
         shifts: dict[tuple[int, ...], list[tuple[int, float, int]]] = {}
         for d, q in steps.items():
             if all(x <= t for x, t in zip(d, totals)):  # (a round taking more of a class than the shoe holds: none)
-                odds = q / whole / math.prod(share[j] ** d[j] for j in range(k))
+                # over the full shoe's class factors: ff(C_j, d_j) / ff(L, |d|) as dealt, C_j / L each
+                # card drawn with replacement
+                factors = (math.prod(_falling(totals[j], d[j]) for j in range(k)) / _falling(sum(totals), sum(d))
+                           if dealt else math.prod(share[j] ** d[j] for j in range(k)))
+                odds = q / whole / factors
                 shifts.setdefault(tuple(d[:-1]), []).append((d[-1], odds, sum(d)))
         ring = max(size for members in shifts.values() for _, _, size in members) + 1
         # per group: its shift, the last class's cards, their chances and the rounds' lengths
@@ -354,7 +375,8 @@ def round_start_states(rules: Rules, chart: Chart, tags: Sequence[Any], cut: int
                        ) -> RoundStarts:
     """The states (depth, running count) at which the rounds of a shoe dealt to ``cut`` cards
     start, and the share of the rounds at each (module docstring, "Rounds along the shoe"):
-    ``placement`` ``chain``, ``renewal``, ``spaced`` or a mapping depth -> weight; default
+    ``placement`` ``chain``, ``dealt`` (the chain with a round's cards as dealt:
+    :func:`round_start_chain`), ``renewal``, ``spaced`` or a mapping depth -> weight; default
     (``None``) the chain where it can be followed (float, counts of up to
     :data:`CHAIN_CLASSES` tag values), else renewal. ``bjcalc truecount`` and ``bjcalc index
     --penetration`` both place their rounds with it. ``wong`` (``tc_of``, ``wong_in``,
@@ -364,19 +386,23 @@ def round_start_states(rules: Rules, chart: Chart, tags: Sequence[Any], cut: int
     per_round = sum(sum(c) * q for c, q in cards_used.items())
     if placement is None:  # the chain where it can be followed, else renewal
         placement = "renewal" if exact or len(TagClasses.of(tags).values) > CHAIN_CLASSES else "chain"
-    if placement == "chain" and exact:
-        raise InvalidShoeError("the chain placement is followed in floating point: with exact, use renewal or spaced")
+    if placement in ("chain", "dealt") and exact:
+        raise InvalidShoeError(f"the {placement} placement is followed in floating point: with exact, use renewal "
+                               f"or spaced")
+    if placement == "dealt" and seats > DEALT_SEATS:
+        raise InvalidShoeError(f"the dealt placement follows at most {DEALT_SEATS} seat, not seats={seats}: use chain")
     chain: dict[int, dict[Fraction, float]] | None = None
     chain_played: dict[int, dict[Fraction, float]] | None = None
     if placement == "spaced":
         starts = round_starts(sum(rules.shoe_counts), cut, per_round)
         shares = tuple(Fraction(1, len(starts)) for _ in starts)
         rounds_per_shoe = float(len(starts))
-    elif placement == "chain":
+    elif placement in ("chain", "dealt"):
+        dealt = placement == "dealt"
         if wong is not None:
-            chain, chain_played = round_start_chain_playing(rules, chart, seats, tags, cut, irc, *wong)
+            chain, chain_played = round_start_chain_playing(rules, chart, seats, tags, cut, irc, *wong, dealt=dealt)
         else:
-            chain = round_start_chain(rules, chart, seats, tags, cut, irc)
+            chain = round_start_chain(rules, chart, seats, tags, cut, irc, dealt)
         starts = tuple(sorted(chain))
         rounds_per_shoe = sum(sum(at.values()) for at in chain.values())
         shares = tuple(Fraction(sum(chain[n].values()) / rounds_per_shoe) for n in starts)
@@ -386,7 +412,7 @@ def round_start_states(rules: Rules, chart: Chart, tags: Sequence[Any], cut: int
         elif isinstance(placement, dict):  # as given (a simulator's measured placement, say): depth -> weight
             given = placement
         else:
-            raise InvalidShoeError(f"placement must be chain, renewal, spaced or a mapping of depths, "
+            raise InvalidShoeError(f"placement must be chain, dealt, renewal, spaced or a mapping of depths, "
                                    f"not {placement!r}")
         if any(not isinstance(n, int) or not 0 <= n < cut for n in given):
             raise InvalidShoeError("placement: depths must be whole numbers below the cut card")

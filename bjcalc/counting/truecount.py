@@ -351,9 +351,9 @@ def _place_rounds(game: _Game, chart: Any, cut: int, seats: int, placement: str 
     if wong_out is not None and classes > PATH_CLASSES:
         raise InvalidSpreadError(f"wonging out is followed for counts of at most {PATH_CLASSES} distinct tags; "
                                  f"this count has {classes}")
-    if wong_out is not None and placement not in ("spaced", "chain"):
-        raise InvalidSpreadError("wonging out follows the count from round to round: it needs placement chain "
-                                 "or spaced")
+    if wong_out is not None and placement not in ("spaced", "chain", "dealt"):
+        raise InvalidSpreadError("wonging out follows the count from round to round: it needs placement chain, "
+                                 "dealt or spaced")
     return round_start_states(game.rules, chart, game.tags, cut, placement=placement, seats=seats, irc=game.irc,
                               exact=game.exact, wong=None if wong_out is None else (game.tc_of, wong_in, wong_out))
 

@@ -395,6 +395,9 @@ def _placement_text(result: TrueCountResult) -> str:
     if result.placement == "chain":
         return (f"rounds start where a round's cards ({result.cards_per_round:.3f} on average, by the strategy) take "
                 "them, followed over the tag classes seen (short, ten-rich rounds lean the counts; docs/truecount.md)")
+    if result.placement == "dealt":
+        return (f"rounds start where a round's cards ({result.cards_per_round:.3f} on average, by the strategy) take "
+                "them, dealt without replacement and followed over the tag classes seen (docs/truecount.md)")
     if result.placement == "renewal":
         return (f"rounds start where a round's cards ({result.cards_per_round:.3f} on average, by the strategy) "
                 "take them, independently of the count (renewal)")
