@@ -243,6 +243,10 @@ def main() -> None:
                         help="also truecount --moments state, for the 1-deck configurations")
     parser.add_argument("--store", default=None, help="truecount's --store (default: bjcalc's own)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--placement", default=None, choices=["chain", "dealt"],
+                        help="truecount's --placement (default: its own, the chain)")
+    parser.add_argument("--simulated", default=None, metavar="DIR",
+                        help="take simulate's JSON saved there with --save instead of simulating again")
     parser.add_argument("--save", default=None, metavar="DIR", help="keep each run's JSON there")
     parser.add_argument("--from", dest="source", default=None, metavar="DIR",
                         help="print the tables from JSON saved with --save, running nothing")
@@ -279,11 +283,13 @@ def main() -> None:
 def _runs(config: Config, args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]:
     common = ["--workers", str(args.workers)]
     store = ["--store", args.store] if args.store else []
-    truecount = run("truecount", [*config.options(), *common, *store])
-    state = (run("truecount", [*config.options(), *common, *store, "--moments", "state"])
+    placement = ["--placement", args.placement] if args.placement else []
+    truecount = run("truecount", [*config.options(), *common, *store, *placement])
+    state = (run("truecount", [*config.options(), *common, *store, *placement, "--moments", "state"])
              if args.state_moments and config.decks == 1 else None)
-    simulate = run("simulate", [*config.options(), *common, "--store", "none", "--rounds", args.rounds,
-                                "--seed", args.seed])
+    saved = _load(args.simulated, config) if args.simulated else None
+    simulate = saved[1] if saved else run("simulate", [*config.options(), *common, "--store", "none",
+                                                       "--rounds", args.rounds, "--seed", args.seed])
     if args.save:
         os.makedirs(args.save, exist_ok=True)
         for kind, doc in (("truecount", truecount), ("truecount-state", state), ("simulate", simulate)):
