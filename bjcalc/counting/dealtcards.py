@@ -31,6 +31,7 @@ from bjcalc.cards import ACE, TEN
 from bjcalc.chart import Chart, UpcardChart, cell_of, chart_action
 from bjcalc.counting.roundcards import Dist, _total, _total_after
 from bjcalc.engine.door import Code
+from bjcalc.kept import Kept
 from bjcalc.rules import Rules
 
 Cards = tuple[int, ...]  # cards by rank, aces first
@@ -337,12 +338,27 @@ def _live_rounds(shoe: Sequence[int], base: np.ndarray, live: np.ndarray, live_c
     _add_keyed(into, keyed, summed)
 
 
+# the last few rounds' cards worked out, by (rules, chart's plays, seats, classes): a run asks
+# for the same one for its chain and for its cards a round
+_kept: Kept[Dist] = Kept(4)
+
+
 def dealt_round_cards(rules: Rules, chart: Chart, seats: int = 1, of_rank: Sequence[int] = (0,) * 10) -> Dist:
     """The distribution of the cards one round uses, by class (``of_rank``: each rank's class),
     dealt from the full shoe without replacement (module docstring): ``seats`` hands played by
     ``chart``, splits, doubles, the dealer's up and hole cards and its draws when some hand is
     still live. The chances sum to 1 where no round can run out of cards (less by the rounds
-    that would). The work grows as the seats' tables multiply: one seat takes seconds."""
+    that would). The work grows as the seats' tables multiply: one seat that splits to four
+    hands takes a minute (module constants)."""
+    key = (rules, chart.key, seats, tuple(of_rank))
+    kept = _kept.get(key)
+    if kept is None:
+        kept = _dealt(rules, chart, seats, of_rank)
+        _kept.put(key, kept)
+    return dict(kept)
+
+
+def _dealt(rules: Rules, chart: Chart, seats: int, of_rank: Sequence[int]) -> Dist:
     shoe = rules.shoe_counts
     keys = _Keys(of_rank, sum(shoe) + 1)
     out: dict[int, float] = {}

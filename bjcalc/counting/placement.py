@@ -403,6 +403,10 @@ def round_start_states(rules: Rules, chart: Chart, tags: Sequence[Any], cut: int
             chain, chain_played = round_start_chain_playing(rules, chart, seats, tags, cut, irc, *wong, dealt=dealt)
         else:
             chain = round_start_chain(rules, chart, seats, tags, cut, irc, dealt)
+        if dealt:  # the cards a round uses as the chain took them (kept from its step)
+            of_rank = _with_aces_apart(TagClasses.of(tags), rules.shoe_counts, seats).of_rank
+            dealt_cards = dealt_round_cards(rules, chart, seats, of_rank)
+            per_round = sum(sum(c) * q for c, q in dealt_cards.items()) / sum(dealt_cards.values())
         starts = tuple(sorted(chain))
         rounds_per_shoe = sum(sum(at.values()) for at in chain.values())
         shares = tuple(Fraction(sum(chain[n].values()) / rounds_per_shoe) for n in starts)
