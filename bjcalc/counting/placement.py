@@ -398,15 +398,7 @@ def round_start_states(rules: Rules, chart: Chart, tags: Sequence[Any], cut: int
         shares = tuple(Fraction(1, len(starts)) for _ in starts)
         rounds_per_shoe = float(len(starts))
     elif placement in ("chain", "dealt"):
-        dealt = placement == "dealt"
-        if wong is not None:
-            chain, chain_played = round_start_chain_playing(rules, chart, seats, tags, cut, irc, *wong, dealt=dealt)
-        else:
-            chain = round_start_chain(rules, chart, seats, tags, cut, irc, dealt)
-        if dealt:  # the cards a round uses as the chain took them (kept from its step)
-            of_rank = _with_aces_apart(TagClasses.of(tags), rules.shoe_counts, seats).of_rank
-            dealt_cards = dealt_round_cards(rules, chart, seats, of_rank)
-            per_round = sum(sum(c) * q for c, q in dealt_cards.items()) / sum(dealt_cards.values())
+        chain, chain_played, per_round = _chain_starts(rules, chart, seats, tags, cut, irc, wong, placement, per_round)
         starts = tuple(sorted(chain))
         rounds_per_shoe = sum(sum(at.values()) for at in chain.values())
         shares = tuple(Fraction(sum(chain[n].values()) / rounds_per_shoe) for n in starts)
@@ -435,6 +427,25 @@ def round_start_states(rules: Rules, chart: Chart, tags: Sequence[Any], cut: int
         played = tuple({rc: m / rounds_per_shoe for rc, m in chain_played.get(n, {}).items()} for n in starts)
     return RoundStarts(placement if isinstance(placement, str) else "given", starts, shares, counts, rounds,
                        rounds_per_shoe, per_round, played)
+
+
+def _chain_starts(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut: int, irc: Fraction,
+                  wong: tuple[Callable[[Fraction, int], Fraction], int | None, int | None] | None, placement: str,
+                  per_round: float) -> tuple[dict[int, dict[Fraction, float]], dict[int, dict[Fraction, float]] | None,
+                                             float]:
+    """The chain's round starts (and with wonging the rounds played), and the cards a round
+    uses: as dealt with the dealt placement (the chain's own, kept from its step)."""
+    dealt = placement == "dealt"
+    played = None
+    if wong is not None:
+        chain, played = round_start_chain_playing(rules, chart, seats, tags, cut, irc, *wong, dealt=dealt)
+    else:
+        chain = round_start_chain(rules, chart, seats, tags, cut, irc, dealt)
+    if dealt:
+        of_rank = _with_aces_apart(TagClasses.of(tags), rules.shoe_counts, seats).of_rank
+        cards = dealt_round_cards(rules, chart, seats, of_rank)
+        per_round = sum(sum(c) * q for c, q in cards.items()) / sum(cards.values())
+    return chain, played, per_round
 
 
 def _checked_start(rules: Rules, chart: Chart, tags: Sequence[Any], cut: int, seats: int, irc: Fraction | int,

@@ -368,6 +368,26 @@ def _result(store: TaskStore, tasks: Sequence[Task], size: int) -> tuple[np.ndar
     return total, rounds, shoes, voids, cards, cpu
 
 
+def _by_count_and_depth(tables: KernelTables, bucket: np.ndarray, depth: np.ndarray, kk: np.ndarray, R: float,
+                        RR: float, shoes: int, cut: int) -> tuple[list[TrueCountRow], tuple, tuple]:
+    """The rows by true count, the rounds by starting depth and by bins of depths, each share
+    with its standard error over shoes."""
+    rows = []
+    for t in range(tables.nb):
+        n, p, s, q, nn, nr, pp, ss, sp = bucket[t]
+        if n == 0:
+            continue
+        frequency = _ratio(n, nn, R, RR, nr, shoes)
+        advantage = _ratio(s, ss, p, pp, sp, shoes) if p else None
+        sd = math.sqrt(max(0.0, q / p - (s / p) ** 2)) if p else None
+        rows.append(TrueCountRow(tables.tc_min + t, int(n), int(p), frequency, advantage, sd))
+    depths = tuple((n, int(depth[n, 0]), _ratio(depth[n, 0], depth[n, 0], R, RR, depth[n, 1], shoes))
+                   for n in range(cut) if depth[n, 0])
+    bins = tuple((a, b, int(n), _ratio(n, nn, R, RR, nr, shoes))
+                 for (a, b), (nn, nr) in zip(depth_bins(cut), kk) for n in (depth[a:b + 1, 0].sum(),))
+    return rows, depths, bins
+
+
 def _figures(game: Any, system: str, tables: KernelTables, total: np.ndarray, rounds: int, shoes: int, voids: int,
              cards: int, pen: Fraction, cut: int, seats: int, strategy: str, spread: Spread, wong_in: int | None,
              wong_out: int | None, bankroll: float | None, plays: Sequence[tuple[IndexPlay, int]],
@@ -383,19 +403,7 @@ def _figures(game: Any, system: str, tables: KernelTables, total: np.ndarray, ro
     R, RR = g[0], gg[0, 0]
     mean = g / shoes
     cov = (gg / shoes - np.outer(mean, mean)) * shoes / max(1, shoes - 1)
-    rows = []
-    for t in range(nb):
-        n, p, s, q, nn, nr, pp, ss, sp = bucket[t]
-        if n == 0:
-            continue
-        frequency = _ratio(n, nn, R, RR, nr, shoes)
-        advantage = _ratio(s, ss, p, pp, sp, shoes) if p else None
-        sd = math.sqrt(max(0.0, q / p - (s / p) ** 2)) if p else None
-        rows.append(TrueCountRow(tables.tc_min + t, int(n), int(p), frequency, advantage, sd))
-    depths = tuple((n, int(depth[n, 0]), _ratio(depth[n, 0], depth[n, 0], R, RR, depth[n, 1], shoes))
-                   for n in range(cut) if depth[n, 0])
-    bins = tuple((a, b, int(n), _ratio(n, nn, R, RR, nr, shoes))
-                 for (a, b), (nn, nr) in zip(depth_bins(cut), kk) for n in (depth[a:b + 1, 0].sum(),))
+    rows, depths, bins = _by_count_and_depth(tables, bucket, depth, kk, R, RR, shoes, cut)
     ir, ip, ib, iy, iz, iu, iv = range(G_FIELDS)
 
     def per(i: int, j: int) -> Callable[[np.ndarray], float]:

@@ -177,7 +177,7 @@ def truecount_analysis(
     """A count and a bet spread over the rounds of a shoe (module docstring). ``tail``: the
     least likely (depth, running count) states, together at most this share of the rounds, are
     not analysed (their effect is bounded in ``bound``); 0 analyses every one. ``placement``:
-    ``chain``, ``renewal``, ``spaced`` (module docstring) or a mapping depth -> weight; default
+    ``chain``, ``dealt``, ``renewal``, ``spaced`` (module docstring) or a mapping depth -> weight; default
     the chain where it can be followed (float, counts of up to three tag values), else renewal
     (spaced when wonging out). ``indices``: ``computed`` (``bjcalc index`` at the middle round's
     depth, with this convention) or ``published`` (the common Hi-Lo list). ``moments``: each
@@ -196,9 +196,7 @@ def truecount_analysis(
     pen, spread_ = _checked(game, penetration, spread, wong_in, wong_out, seats, strategy, tail, bankroll,
                             optimal_spread)
     _checked_too(pen, penetrations, batch, indices)
-    cut = round(pen * game.cards)
-    if cut < 1:
-        raise InvalidShoeError(f"penetration {penetration} puts the cut card before the first card")
+    cut = _cut(pen, game.cards, penetration)
     chart = Analysis(rules).chart()
     where_rounds = _place_rounds(game, chart, cut, seats, placement, wong_in, wong_out)
     starts = where_rounds.starts
@@ -340,6 +338,14 @@ def _checked_too(pen: Fraction, penetrations: Any, batch: Any, indices: Any) -> 
         check_whole(batch, "batch", 1)
     if indices not in ("computed", "published"):
         raise InvalidSpreadError(f"indices must be computed or published, not {shown(indices)}")
+
+
+def _cut(pen: Fraction, cards: int, penetration: object) -> int:
+    """The cards dealt before the cut card, at least one."""
+    cut = round(pen * cards)
+    if cut < 1:
+        raise InvalidShoeError(f"penetration {penetration} puts the cut card before the first card")
+    return cut
 
 
 def _place_rounds(game: _Game, chart: Any, cut: int, seats: int, placement: str | dict[int, Any] | None,
