@@ -41,6 +41,8 @@ _NONE: Cards = (0,) * 10
 # millions of multisets, nearly all far below it); dealt_round_cards' chances then sum to 1
 # less what is left out (measured: below 1e-9 at one deck)
 NEGLIGIBLE = 1e-12
+# live hands taken down the dealer's tree at once (memory: this many rows of the dealer's classes)
+_LIVE_BLOCK = 40_000
 # entries of a product of tables worked out at once (memory: a few times this many numbers)
 _PRODUCT_BLOCK = 500_000
 # a multiset of cards as one integer: each rank's count a 5-bit digit (a seat never takes 32
@@ -386,9 +388,11 @@ def _dealt(rules: Rules, chart: Chart, seats: int, of_rank: Sequence[int]) -> Di
             chance = table.ways * _chances(shoe, held)
             dead = ~table.live
             _add_keyed(out, keys.of(held[dead]), chance[dead])
-            live = table.live & (chance > 0)
-            _live_rounds(shoe, base, cards[live], chance[live], keys.of(held[live]), _dealer_draws(rules, up, hole),
-                         keys, out)
+            live = np.flatnonzero(table.live & (chance > 0))
+            draws = _dealer_draws(rules, up, hole)
+            for start in range(0, len(live), _LIVE_BLOCK):  # memory: a block's hands x the draws' classes
+                rows = live[start:start + _LIVE_BLOCK]
+                _live_rounds(shoe, base, cards[rows], chance[rows], keys.of(held[rows]), draws, keys, out)
     return {keys.vector(key): q for key, q in sorted(out.items()) if q > 0}
 
 
