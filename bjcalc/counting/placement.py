@@ -17,7 +17,7 @@ from bjcalc.arguments import check_flag, check_number, check_whole, shown
 from bjcalc.cards import ACE
 from bjcalc.chart import Chart
 from bjcalc.counting.countshoe import running_count_distribution
-from bjcalc.counting.dealtcards import dealt_round_cards
+from bjcalc.counting.dealtcards import class_weights, dealt_round_cards
 from bjcalc.counting.roundcards import Dist, check_round, round_cards
 from bjcalc.counting.spread import InvalidSpreadError
 from bjcalc.counting.tags import TagClasses, as_tags, check_initial_running_count, count_value
@@ -170,10 +170,6 @@ def _chain(rules: Rules, chart: Chart, seats: int, tags: Sequence[Fraction], cut
 DEALT_SEATS = 1
 
 
-def _falling(n: int, k: int) -> float:
-    return float(math.prod(range(n - k + 1, n + 1))) if k <= n else 0.0
-
-
 @dataclasses.dataclass
 class _ChainTables:
     """What the chain reweights its steps with: the count's tag classes (aces apart where that
@@ -202,6 +198,10 @@ class _ChainTables:
         cards = (dealt_round_cards if dealt else round_cards)(rules, chart, seats, classes.of_rank)
         steps = {d: q for d, q in cards.items() if q >= CHAIN_NEGLIGIBLE}
         whole, share = sum(steps.values()), [t / sum(totals) for t in totals]
+        # the rounds' chances over the full shoe's class factors: ff(C_j, d_j) / ff(L, |d|) as dealt
+        # (dealtcards.class_weights), C_j / L a card drawn with replacement
+        odds = ({d: w / whole for d, w in class_weights(rules, steps, classes.of_rank).items()} if dealt else
+                {d: q / whole / math.prod(share[j] ** d[j] for j in range(k)) for d, q in steps.items()})
         longest = max(max(d) for d in steps)
         # ff[j][t, d] = (C_j - t)(C_j - t - 1)...(C_j - t - d + 1): d cards of class j with t seen
         ff = []
@@ -214,14 +214,9 @@ class _ChainTables:
         # the steps by how they shift the classes but the last (the rounds' chances over the full
         # shoe's class shares, reweighted at each depth by what is left: module docstring)
         shifts: dict[tuple[int, ...], list[tuple[int, float, int]]] = {}
-        for d, q in steps.items():
+        for d, chance in odds.items():
             if all(x <= t for x, t in zip(d, totals)):  # (a round taking more of a class than the shoe holds: none)
-                # over the full shoe's class factors: ff(C_j, d_j) / ff(L, |d|) as dealt, C_j / L each
-                # card drawn with replacement
-                factors = (math.prod(_falling(totals[j], d[j]) for j in range(k)) / _falling(sum(totals), sum(d))
-                           if dealt else math.prod(share[j] ** d[j] for j in range(k)))
-                odds = q / whole / factors
-                shifts.setdefault(tuple(d[:-1]), []).append((d[-1], odds, sum(d)))
+                shifts.setdefault(tuple(d[:-1]), []).append((d[-1], chance, sum(d)))
         ring = max(size for members in shifts.values() for _, _, size in members) + 1
         # per group: its shift, the last class's cards, their chances and the rounds' lengths
         by_shift = [(shift, np.array([c for c, _, _ in members]), np.array([q for _, q, _ in members]),
